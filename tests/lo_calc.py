@@ -1,0 +1,928 @@
+"""Headless LibreOffice Calc harness: recalculate workbooks whose formulas call our
+xlwings UDFs (``=FIDE_EXPECTED(C2,D2)``), served by the real Python functions.
+
+How it works
+------------
+* :func:`build_addin` generates a LibreOffice Calc add-in (``.oxt``: a Python UNO
+  component + type library + configuration) with one add-in function per
+  UPPER_CASE function of a module (default ``xl_fide.udfs``).  Each function's
+  ``CompatibilityName`` is the Excel name, so ``.xlsx`` formulas find it.
+* :class:`Office` starts ``soffice --headless`` with a throw-away profile in its
+  own process group, installs the ``.oxt`` through the ExtensionManager API
+  (``unopkg add`` refuses to run as root), and :meth:`Office.recalc` loads a
+  private copy of a workbook, runs ``calculateAll()`` and stores it as ``.xlsx``.
+  Read the values back with ``openpyxl.load_workbook(dst, data_only=True)``.
+  :meth:`Office.to_pdf` renders a (recalculated) workbook to PDF.
+* Every UDF call made inside soffice is appended to a call log;
+  :meth:`Office.recalc` returns the per-function counts of the calls it caused
+  (``RecalcResult.calls``) and the messages of any exceptions (``.errors``).
+
+Argument shapes (the add-in shim converts what LibreOffice passes into what
+xlwings passes): a single cell -> scalar, a one-row or one-column range -> flat
+list, a 2-D range -> list of rows, blank -> ``None``; ``ndim`` is honoured when
+the UDF module declares it (``__ndim__ = {"FIDE_X": {"arg": 2}}`` at module level,
+a function attribute ``FIDE_X._ndim = {"arg": 2}``, or classic xlwings
+``__xlfunc__`` metadata).  Omitted trailing arguments are dropped, so Python
+defaults apply.  Results: list of rows -> array (ragged rows padded with ""),
+flat list -> one row, ``None`` -> "", ``Decimal``/int -> float, date -> serial.
+An exception -> ``#VALUE!``.
+
+Known differences from Excel/xlwings (cannot be fixed in the shim):
+* A blank *single cell* argument reaches the add-in as ``0.0`` (inside a range
+  blanks arrive as "" and become ``None``): a real 0 and a blank are
+  indistinguishable for scalar arguments.
+* TRUE/FALSE arrive as 1.0/0.0; dates arrive as serial numbers (xlwings classic
+  passes ``bool`` and ``datetime``); an empty text ``=""`` inside a range reads as
+  ``None`` (xlwings passes "").
+* An error value in an argument makes Calc return that error without calling
+  the function (xlwings classic calls it with ``None``).
+* The UDF module is imported once per soffice process: edits need a new Office.
+
+UNO: Debian's ``python3-uno`` is built for Debian's /usr/bin/python3 (3.11).  If
+``import uno`` works in this interpreter (any CPython 3.11 with
+/usr/lib/python3/dist-packages appended to sys.path) UNO is driven in-process;
+otherwise (e.g. a 3.12 venv) :class:`Office` transparently drives soffice from a
+``/usr/bin/python3`` worker subprocess running this file.  Force one with
+``LO_CALC_BACKEND=inprocess|subprocess``.
+
+apt (Debian 12: from bookworm-backports, LibreOffice >= 24.8):
+    libreoffice-calc-nogui python3-uno libreoffice-dev poppler-utils
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import hashlib
+import importlib
+import inspect
+import json
+import os
+import shutil
+import signal
+import site
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+import zipfile
+
+DIST_PACKAGES = "/usr/lib/python3/dist-packages"  # Debian's python3-uno
+SYSTEM_PYTHON = "/usr/bin/python3"
+CALL_LOG_ENV = "XL_FIDE_LO_CALL_LOG"  # read by the add-in shim inside soffice
+
+__all__ = ["build_addin", "udf_signatures", "Office", "RecalcResult", "missing_requirements",
+           "uno_importable", "soffice_path", "CALL_LOG_ENV"]
+
+
+# ----------------------------------------------------------------------------- locate
+
+def soffice_path():
+    """Path of the soffice launcher, or None."""
+    p = shutil.which("soffice") or shutil.which("libreoffice")
+    if p:
+        return p
+    for cand in ("/usr/lib/libreoffice/program/soffice", "/opt/libreoffice/program/soffice"):
+        if os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def _lo_dir():
+    """LibreOffice installation dir (the one holding program/ and sdk/)."""
+    s = soffice_path()
+    if s:
+        d = os.path.dirname(os.path.dirname(os.path.realpath(s)))
+        if os.path.isdir(os.path.join(d, "program")):
+            return d
+    return "/usr/lib/libreoffice"
+
+
+def _unoidl_write():
+    for cand in (os.path.join(_lo_dir(), "sdk", "bin", "unoidl-write"),
+                 shutil.which("unoidl-write") or ""):
+        if cand and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def _ensure_uno_path():
+    if DIST_PACKAGES not in sys.path and os.path.isdir(DIST_PACKAGES):
+        sys.path.append(DIST_PACKAGES)
+
+
+_UNO_OK = None
+
+
+def uno_importable():
+    """True if `import uno` works in this interpreter (dist-packages appended)."""
+    global _UNO_OK
+    if _UNO_OK is None:
+        _ensure_uno_path()
+        try:
+            import uno  # noqa: F401
+            import unohelper  # noqa: F401
+            _UNO_OK = True
+        except Exception:
+            _UNO_OK = False
+    return _UNO_OK
+
+
+def _backend():
+    forced = os.environ.get("LO_CALC_BACKEND", "").strip().lower()
+    if forced in ("inprocess", "subprocess"):
+        return forced
+    return "inprocess" if uno_importable() else "subprocess"
+
+
+def missing_requirements():
+    """List of what is missing to run the harness (empty list = ready)."""
+    missing = []
+    if not soffice_path():
+        missing.append("soffice (apt: libreoffice-calc-nogui)")
+    if not _unoidl_write():
+        missing.append("unoidl-write (apt: libreoffice-dev)")
+    if not uno_importable():
+        ok = False
+        if os.access(SYSTEM_PYTHON, os.X_OK):
+            r = subprocess.run([SYSTEM_PYTHON, "-c", "import uno, unohelper"],
+                               capture_output=True)
+            ok = r.returncode == 0
+        if not ok:
+            missing.append("python3-uno (apt: python3-uno)")
+    return missing
+
+
+# ----------------------------------------------------------------------------- add-in
+
+def _camel(s):
+    w = [p for p in s.lower().split("_") if p]
+    return w[0] + "".join(p.title() for p in w[1:])
+
+
+def udf_signatures(module_name="xl_fide.udfs"):
+    """{EXCEL_NAME: [param names]} for every UPPER_CASE function of the module
+    (those in ``__all__`` if the module defines it, else those defined in it)."""
+    _ensure_xlwings_importable()
+    mod = importlib.import_module(module_name)
+    names = getattr(mod, "__all__", None)
+    if names is None:
+        names = [n for n, f in vars(mod).items()
+                 if inspect.isfunction(f) and getattr(f, "__module__", None) == module_name]
+    out = {}
+    for n in names:
+        f = getattr(mod, n)
+        if not (n.isupper() and callable(f)):
+            continue
+        params = []
+        for p in inspect.signature(f).parameters.values():
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                raise ValueError(f"{module_name}.{n}: parameter {p.name!r} ({p.kind}) "
+                                 "is not supported by the LibreOffice add-in shim")
+            params.append(p.name)
+        out[n] = params
+    return out
+
+
+def _ensure_xlwings_importable():
+    try:
+        import xlwings  # noqa: F401
+    except Exception:
+        exec(_XLWINGS_STUB, {})
+
+
+_XLWINGS_STUB = '''
+import sys, types
+_xw = types.ModuleType("xlwings")
+_noop = (lambda *a, **k: a[0] if len(a) == 1 and callable(a[0]) and not k else (lambda f: f))
+_xw.func = _xw.arg = _xw.ret = _xw.sub = _xw.script = _noop
+_xw.__version__ = "0+stub"
+sys.modules["xlwings"] = _xw
+'''
+
+# The component that runs inside soffice's own Python.  Placeholders: @@...@@
+_SHIM = r'''# generated by tests/lo_calc.py -- LibreOffice Calc add-in for @@MODULE@@
+import datetime as _dt
+import decimal as _decimal
+import math as _math
+import os as _os
+import sys as _sys
+import threading as _threading
+import traceback as _traceback
+
+import unohelper
+from com.sun.star.lang import XServiceName, XServiceInfo, XLocalizable, Locale
+from com.sun.star.lang import IllegalArgumentException
+
+_paths = @@PATHS@@
+_sys.path[:0] = [p for p in _paths if p not in _sys.path]
+
+try:                                  # xlwings' decorators are no-ops on Linux anyway
+    import xlwings  # noqa: F401
+except Exception:
+    exec(@@STUB@@, {})
+
+import @@MODULE@@ as _m
+from @@IDLMOD@@ import XUdf
+
+_LOG = _os.environ.get("@@LOGENV@@")
+_log_file = None
+_log_lock = _threading.Lock()
+
+
+def _log(line):
+    global _log_file
+    if not _LOG:
+        return
+    with _log_lock:
+        if _log_file is None:
+            _log_file = open(_LOG, "a", buffering=1, encoding="utf-8")
+        _log_file.write(line + "\n")
+
+
+_opts_cache = {}
+
+
+def _arg_options(name):
+    """{param: {"ndim": ..., ...}} from __ndim__, fn._ndim or xlwings __xlfunc__."""
+    if name in _opts_cache:
+        return _opts_cache[name]
+    fn = getattr(_m, name)
+    opts = {}
+    xf = getattr(fn, "__xlfunc__", None)
+    if isinstance(xf, dict):
+        for a in xf.get("args", ()):
+            opts[a["name"]] = dict(a.get("options") or {})
+    for src in ((getattr(_m, "__ndim__", None) or {}).get(name) or {},
+                getattr(fn, "_ndim", None) or {}):
+        for k, v in src.items():
+            opts.setdefault(k, {})["ndim"] = v
+    _opts_cache[name] = opts
+    return opts
+
+
+def _blank(c, empty):
+    return empty if c == "" else c
+
+
+def _conv(a, o):
+    """What LibreOffice passes -> what xlwings passes."""
+    ndim = o.get("ndim")
+    empty = o.get("empty")
+    if isinstance(a, tuple):
+        rows = [[_blank(c, empty) for c in r] for r in a]
+    else:
+        rows = [[_blank(a, empty)]]
+    if o.get("transpose"):
+        rows = [list(r) for r in zip(*rows)]
+    if ndim in (None, "squeeze"):
+        if len(rows) == 1:
+            return rows[0][0] if len(rows[0]) == 1 else rows[0]
+        if all(len(r) == 1 for r in rows):
+            return [r[0] for r in rows]
+        return rows
+    if ndim == 1:
+        if len(rows) == 1:
+            return rows[0]
+        if all(len(r) == 1 for r in rows):
+            return [r[0] for r in rows]
+        raise ValueError("Range must be 1-by-n or n-by-1 when ndim=1.")
+    if ndim == "natural":
+        if len(rows) == 1:
+            return rows[0][0] if len(rows[0]) == 1 else rows[0]
+        return rows
+    if ndim == 2:
+        return rows
+    raise ValueError("Invalid ndim=%r" % (ndim,))
+
+
+_EPOCH = _dt.datetime(1899, 12, 30)
+
+
+def _cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, (int, _decimal.Decimal)):
+        return float(v)
+    if isinstance(v, (float, str)):
+        return v
+    if isinstance(v, _dt.datetime):
+        return (v.replace(tzinfo=None) - _EPOCH).total_seconds() / 86400.0
+    if isinstance(v, _dt.date):
+        return float((v - _EPOCH.date()).days)
+    if hasattr(v, "item") and not isinstance(v, (list, tuple)):   # numpy scalar
+        return _cell(v.item())
+    raise TypeError("cannot return %s to a cell" % type(v).__name__)
+
+
+def _result(v):
+    if hasattr(v, "tolist") and not isinstance(v, (str, bytes)):  # numpy array
+        v = v.tolist()
+    if isinstance(v, (list, tuple)):
+        if len(v) == 0:
+            return ""
+        if not any(isinstance(r, (list, tuple)) for r in v):
+            rows = [list(v)]                      # a flat list is one row (xlwings)
+        else:
+            rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in v]
+        width = max(len(r) for r in rows) or 1
+        return tuple(tuple(_cell(c) for c in r) + ("",) * (width - len(r)) for r in rows)
+    return _cell(v)
+
+
+def _call(name, params, *args):
+    _log(name)
+    try:
+        args = list(args)
+        while args and args[-1] is None:          # omitted trailing optional arguments
+            args.pop()
+        opts = _arg_options(name)
+        conv = [_conv(a, opts.get(params[i], {})) for i, a in enumerate(args)]
+        return _result(getattr(_m, name)(*conv))
+    except Exception as e:                        # -> the cell shows #VALUE!
+        msg = "%s: %s" % (type(e).__name__, e)
+        _log("!%s\t%s" % (name, msg.replace("\n", " ")))
+        _traceback.print_exc()
+        raise IllegalArgumentException(msg, None, 0)
+
+
+class Udf(unohelper.Base, XUdf, XServiceName, XServiceInfo, XLocalizable):
+    def __init__(self, ctx):
+        self.loc = Locale("en", "US", "")
+
+    def getServiceName(self):
+        return "@@SERVICE@@"
+
+    def getImplementationName(self):
+        return "@@SERVICE@@"
+
+    def supportsService(self, n):
+        return n == "com.sun.star.sheet.AddIn"
+
+    def getSupportedServiceNames(self):
+        return ("com.sun.star.sheet.AddIn",)
+
+    def setLocale(self, loc):
+        self.loc = loc
+
+    def getLocale(self):
+        return self.loc
+
+@@METHODS@@
+
+g_ImplementationHelper = unohelper.ImplementationHelper()
+g_ImplementationHelper.addImplementation(Udf, "@@SERVICE@@", ("com.sun.star.sheet.AddIn",))
+'''
+
+
+def _xml(s):
+    return (str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def _module_root(module_name):
+    """The sys.path entry the module was imported from."""
+    mod = sys.modules[module_name]
+    path = os.path.abspath(mod.__file__)
+    for _ in module_name.split("."):
+        path = os.path.dirname(path)
+    return path
+
+
+def _default_extra_paths():
+    """This interpreter's site-packages (openpyxl, xlwings, ... for soffice's Python)."""
+    out = []
+    for p in [*site.getsitepackages(), site.getusersitepackages()]:
+        p = os.path.abspath(p)
+        if os.path.isdir(p) and p not in out and p != DIST_PACKAGES:
+            out.append(p)
+    return out
+
+
+def build_addin(module_name="xl_fide.udfs", out_oxt="udf_addin.oxt", extra_paths=None):
+    """Generate a Calc add-in ``out_oxt`` serving every UPPER_CASE function of
+    ``module_name`` (which must be importable here) under its Excel name.
+
+    The module is imported inside soffice from the same location as here;
+    ``extra_paths`` are put on soffice's ``sys.path`` after it (default: this
+    interpreter's site-packages, so openpyxl/xlwings installed in the venv are found).
+    Returns the list of Excel function names."""
+    funcs = udf_signatures(module_name)
+    if not funcs:
+        raise ValueError(f"{module_name} has no UPPER_CASE functions")
+    root = _module_root(module_name)
+    if extra_paths is None:
+        extra_paths = _default_extra_paths()
+    paths = [root] + [os.path.abspath(p) for p in extra_paths if os.path.abspath(p) != root]
+    tool = _unoidl_write()
+    if not tool:
+        raise RuntimeError("unoidl-write not found (apt: libreoffice-dev)")
+    lo = _lo_dir()
+    # unique, underscore-free UNO names so several add-ins can coexist in one profile
+    tag = "udf" + hashlib.sha1(f"{module_name}|{root}".encode()).hexdigest()[:10]
+    service = f"{tag}.Udf"
+    idl_names = {n: "udf" + _camel(n)[0].upper() + _camel(n)[1:] for n in funcs}
+
+    tmp = tempfile.mkdtemp(prefix="lo_addin_")
+    try:
+        idl = ["#include <com/sun/star/uno/XInterface.idl>",
+               f"module {tag} {{ interface XUdf : com::sun::star::uno::XInterface {{"]
+        for n, ps in funcs.items():
+            args = ", ".join(f"[in] any a{i}" for i in range(len(ps)))
+            idl.append(f"  any {idl_names[n]}({args});")
+        idl.append("}; };")
+        with open(os.path.join(tmp, "udf.idl"), "w") as fh:
+            fh.write("\n".join(idl) + "\n")
+        r = subprocess.run([tool, os.path.join(lo, "program", "types.rdb"),
+                            os.path.join(lo, "program", "types", "offapi.rdb"),
+                            os.path.join(tmp, "udf.idl"), os.path.join(tmp, "udf.rdb")],
+                           capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError(f"unoidl-write failed: {r.stderr or r.stdout}")
+
+        methods = []
+        for n, ps in funcs.items():
+            a = "".join(f", a{i}" for i in range(len(ps)))
+            methods.append(f"    def {idl_names[n]}(self{a}):\n"
+                           f"        return _call({n!r}, {tuple(ps)!r}{a})\n")
+        py = (_SHIM.replace("@@MODULE@@", module_name).replace("@@IDLMOD@@", tag)
+              .replace("@@SERVICE@@", service).replace("@@LOGENV@@", CALL_LOG_ENV)
+              .replace("@@PATHS@@", repr(paths)).replace("@@STUB@@", repr(_XLWINGS_STUB))
+              .replace("@@METHODS@@", "\n".join(methods)))
+        compile(py, "udf.py", "exec")  # fail here, not silently inside soffice
+
+        lang = 'xml:lang="en-US"'
+        xcu = ['<?xml version="1.0" encoding="UTF-8"?><oor:component-data '
+               'xmlns:oor="http://openoffice.org/2001/registry" oor:name="CalcAddIns" '
+               'oor:package="org.openoffice.Office"><node oor:name="AddInInfo">'
+               f'<node oor:name="{service}" oor:op="replace"><node oor:name="AddInFunctions">']
+        for n, ps in funcs.items():  # CompatibilityName = the name used in .xlsx formulas
+            xcu.append(
+                f'<node oor:name="{idl_names[n]}" oor:op="replace">'
+                f'<prop oor:name="DisplayName"><value {lang}>{n}</value></prop>'
+                f'<prop oor:name="Description"><value {lang}>{n}</value></prop>'
+                f'<prop oor:name="Category"><value>Add-In</value></prop>'
+                f'<prop oor:name="CompatibilityName"><value {lang}>{n}</value></prop>'
+                '<node oor:name="Parameters">' + "".join(
+                    f'<node oor:name="a{i}" oor:op="replace"><prop oor:name="DisplayName">'
+                    f'<value {lang}>{_xml(p)}</value></prop><prop oor:name="Description">'
+                    f'<value {lang}>{_xml(p)}</value></prop></node>' for i, p in enumerate(ps))
+                + '</node></node>')
+        xcu.append("</node></node></node></oor:component-data>")
+        mt = "application/vnd.sun.star."
+        manifest = (
+            '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+            'xmlns:manifest="http://openoffice.org/2001/manifest">'
+            f'<manifest:file-entry manifest:media-type="{mt}uno-typelibrary;type=RDB" '
+            'manifest:full-path="udf.rdb"/>'
+            f'<manifest:file-entry manifest:media-type="{mt}uno-component;type=Python" '
+            'manifest:full-path="udf.py"/>'
+            f'<manifest:file-entry manifest:media-type="{mt}configuration-data" '
+            'manifest:full-path="addin.xcu"/></manifest:manifest>')
+        os.makedirs(os.path.dirname(os.path.abspath(out_oxt)), exist_ok=True)
+        with zipfile.ZipFile(out_oxt, "w") as z:
+            z.write(os.path.join(tmp, "udf.rdb"), "udf.rdb")
+            z.writestr("udf.py", py)
+            z.writestr("addin.xcu", "".join(xcu))
+            z.writestr("META-INF/manifest.xml", manifest)
+            z.writestr("description.xml",
+                       '<?xml version="1.0"?><description xmlns='
+                       '"http://openoffice.org/extensions/description/2006">'
+                       f'<identifier value="{tag}"/><version value="1"/></description>')
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return list(funcs)
+
+
+# ----------------------------------------------------------------------------- office
+
+@dataclasses.dataclass
+class RecalcResult:
+    """What one :meth:`Office.recalc` did.
+
+    ``calls``: UDF calls per Excel function name made by ``calculateAll()`` (one
+    full recalculation); ``load_calls``: calls made while loading (0 with the
+    profile's "never recalculate on load" setting); ``errors``: "FUNC: Exc: msg"
+    for every exception raised by a UDF (each shows as #VALUE!)."""
+    src: str
+    dst: str
+    calls: collections.Counter
+    load_calls: collections.Counter
+    errors: list
+    seconds: float
+    calc_seconds: float
+
+    @property
+    def total_calls(self):
+        return sum(self.calls.values())
+
+    def to_json(self):
+        d = dataclasses.asdict(self)
+        d["calls"], d["load_calls"] = dict(self.calls), dict(self.load_calls)
+        return d
+
+    @classmethod
+    def from_json(cls, d):
+        d = dict(d)
+        d["calls"] = collections.Counter(d["calls"])
+        d["load_calls"] = collections.Counter(d["load_calls"])
+        return cls(**d)
+
+
+# profile settings: never recalc on load (calculateAll does it: counts = one full recalc)
+_REGISTRY = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" \
+xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" \
+oor:op="fuse"><value>1</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" \
+oor:op="fuse"><value>1</value></prop></item>
+</oor:items>
+"""
+
+
+class Office:
+    """Headless soffice with a throw-away profile.
+
+    >>> with Office("udfs.oxt") as office:
+    ...     res = office.recalc("book.xlsx", "out.xlsx")   # RecalcResult
+    ...     office.to_pdf("book.xlsx", "book.pdf")
+
+    Uses UNO in-process when possible, else a /usr/bin/python3 worker (same API)."""
+
+    def __new__(cls, *a, **k):
+        if cls is Office and _backend() == "subprocess":
+            return object.__new__(_WorkerOffice)
+        return object.__new__(cls)
+
+    def __init__(self, oxt=None, *, start_timeout=60.0, call_timeout=300.0):
+        _ensure_uno_path()
+        import uno
+        from com.sun.star.connection import NoConnectException
+
+        self.call_timeout = call_timeout
+        self.tmp = tempfile.mkdtemp(prefix="lo_office_")
+        self.profile = os.path.join(self.tmp, "profile")
+        os.makedirs(os.path.join(self.profile, "user"))
+        with open(os.path.join(self.profile, "user", "registrymodifications.xcu"), "w") as fh:
+            fh.write(_REGISTRY)
+        self.call_log = os.path.join(self.tmp, "udf_calls.log")
+        open(self.call_log, "w").close()
+        self.soffice_log = os.path.join(self.tmp, "soffice.log")
+        self.proc = None
+        self._closed = False
+        pipe = "lo" + uuid.uuid4().hex
+        env = dict(os.environ, **{CALL_LOG_ENV: self.call_log, "SAL_USE_VCLPLUGIN": "svp"})
+        soffice = soffice_path()
+        if not soffice:
+            raise RuntimeError("soffice not found (apt: libreoffice-calc-nogui)")
+        with open(self.soffice_log, "wb") as log:
+            self.proc = subprocess.Popen(
+                [soffice, f"-env:UserInstallation={uno.systemPathToFileUrl(self.profile)}",
+                 "--headless", "--invisible", "--norestore", "--nologo", "--nodefault",
+                 "--nolockcheck", f"--accept=pipe,name={pipe};urp;"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
+                start_new_session=True)   # own process group: close() kills it all
+        try:
+            local = uno.getComponentContext()
+            resolver = local.ServiceManager.createInstanceWithContext(
+                "com.sun.star.bridge.UnoUrlResolver", local)
+            deadline = time.monotonic() + start_timeout
+            while True:
+                try:
+                    self.ctx = resolver.resolve(
+                        f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
+                    break
+                except NoConnectException:
+                    if self.proc.poll() is not None and self.proc.returncode != 0:
+                        raise RuntimeError(f"soffice exited with {self.proc.returncode}: "
+                                           f"{self._log_tail()}")
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"soffice did not start in {start_timeout}s: "
+                                           f"{self._log_tail()}")
+                    time.sleep(0.05)
+            self.desktop = self.ctx.ServiceManager.createInstanceWithContext(
+                "com.sun.star.frame.Desktop", self.ctx)
+            if oxt:
+                self.install(oxt)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- helpers
+    def _log_tail(self, n=2000):
+        try:
+            with open(self.soffice_log, "rb") as fh:
+                return fh.read()[-n:].decode(errors="replace")
+        except OSError:
+            return ""
+
+    def _kill(self):
+        if self.proc is not None:
+            try:                              # oosplash may have restarted soffice.bin
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    class _Watchdog:
+        def __init__(self, office, seconds, what):
+            self.office, self.seconds, self.what = office, seconds, what
+            self.fired = False
+
+        def _fire(self):
+            self.fired = True
+            self.office._kill()
+
+        def __enter__(self):
+            self.t = threading.Timer(self.seconds, self._fire)
+            self.t.daemon = True
+            self.t.start()
+            return self
+
+        def __exit__(self, et, ev, tb):
+            self.t.cancel()
+            if self.fired:
+                self.office._closed = True
+                raise TimeoutError(f"soffice: {self.what} took more than {self.seconds}s; "
+                                   "soffice was killed")
+            return False
+
+    @staticmethod
+    def _props(**kw):
+        from com.sun.star.beans import PropertyValue
+        out = []
+        for k, v in kw.items():
+            p = PropertyValue()
+            p.Name, p.Value = k, v
+            out.append(p)
+        return tuple(out)
+
+    def _check(self):
+        if self._closed:
+            raise RuntimeError("Office is closed")
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"soffice died (exit {self.proc.returncode}): {self._log_tail()}")
+
+    def _log_offset(self):
+        return os.path.getsize(self.call_log)
+
+    # -- API
+    def install(self, oxt):
+        """Install an add-in (.oxt) into the throw-away profile."""
+        import uno
+        import unohelper
+        from com.sun.star.task import XInteractionHandler
+        from com.sun.star.ucb import XCommandEnvironment, XProgressHandler
+
+        class _Approve(unohelper.Base, XCommandEnvironment, XInteractionHandler,
+                       XProgressHandler):
+            """addExtension asks a question while installing: pick the first continuation."""
+            def getInteractionHandler(self):
+                return self
+
+            def getProgressHandler(self):
+                return self
+
+            def handle(self, request):
+                request.getContinuations()[0].select()
+
+            def push(self, status):
+                pass
+
+            def update(self, status):
+                pass
+
+            def pop(self):
+                pass
+
+        self._check()
+        with self._Watchdog(self, self.call_timeout, f"installing {oxt}"):
+            em = self.ctx.getValueByName(
+                "/singletons/com.sun.star.deployment.ExtensionManager")
+            em.addExtension(uno.systemPathToFileUrl(os.path.abspath(oxt)), (), "user", None,
+                            _Approve())
+
+    def _load(self, src):
+        """Load a private copy of src (the original is never touched, and a stale
+        .~lock file next to it cannot make the load fail). Returns (doc, tmpdir)."""
+        import uno
+        tmp = tempfile.mkdtemp(dir=self.tmp)
+        copy = os.path.join(tmp, os.path.basename(src))
+        shutil.copyfile(src, copy)
+        doc = self.desktop.loadComponentFromURL(
+            uno.systemPathToFileUrl(copy), "_blank", 0,
+            self._props(Hidden=True, ReadOnly=False, MacroExecutionMode=0))
+        if doc is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise RuntimeError(f"LibreOffice could not load {src}")
+        return doc, tmp
+
+    def recalc(self, src, dst, *, timeout=None):
+        """Load a private copy of ``src``, ``calculateAll()``, store as .xlsx at ``dst``."""
+        import uno
+        self._check()
+        t0 = time.perf_counter()
+        with self._Watchdog(self, timeout or self.call_timeout, f"recalc of {src}"):
+            off0 = self._log_offset()
+            doc, tmp = self._load(src)
+            try:
+                off1 = self._log_offset()
+                t1 = time.perf_counter()
+                doc.calculateAll()      # hard recalc: never trust cached values in the file
+                t2 = time.perf_counter()
+                off2 = self._log_offset()
+                os.makedirs(os.path.dirname(os.path.abspath(dst)), exist_ok=True)
+                doc.storeToURL(uno.systemPathToFileUrl(os.path.abspath(dst)),
+                               self._props(FilterName="Calc MS Excel 2007 XML", Overwrite=True))
+            finally:
+                try:
+                    doc.close(True)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+        load_calls, e0 = self._log_since_range(off0, off1)
+        calls, e1 = self._log_since_range(off1, off2)
+        _, e2 = self._log_since_range(off2, self._log_offset())
+        return RecalcResult(src=str(src), dst=str(dst), calls=calls, load_calls=load_calls,
+                            errors=e0 + e1 + e2, seconds=time.perf_counter() - t0,
+                            calc_seconds=t2 - t1)
+
+    def _log_since_range(self, a, b):
+        calls, errors = collections.Counter(), []
+        with open(self.call_log, "rb") as fh:
+            fh.seek(a)
+            chunk = fh.read(b - a).decode("utf-8")
+        for line in chunk.splitlines():
+            if line.startswith("!"):
+                name, _, msg = line[1:].partition("\t")
+                errors.append(f"{name}: {msg}")
+            elif line:
+                calls[line] += 1
+        return calls, errors
+
+    def to_pdf(self, src, dst_pdf, *, sheet=None, fit_width=True, timeout=None):
+        """Recalculate a private copy of ``src`` and export it to PDF (only ``sheet``
+        if given; each sheet scaled to one page wide if ``fit_width``)."""
+        import uno
+        self._check()
+        with self._Watchdog(self, timeout or self.call_timeout, f"PDF export of {src}"):
+            doc, tmp = self._load(src)
+            try:
+                doc.calculateAll()
+                sheets = doc.Sheets
+                names = list(sheets.ElementNames)
+                if sheet is not None:
+                    if sheet not in names:
+                        raise KeyError(f"no sheet {sheet!r} in {src} (sheets: {names})")
+                    sheets.getByName(sheet).IsVisible = True
+                    for n in names:       # hidden sheets are not exported
+                        if n != sheet:
+                            sheets.getByName(n).IsVisible = False
+                if fit_width:
+                    styles = doc.StyleFamilies.getByName("PageStyles")
+                    for n in names:
+                        ps = styles.getByName(sheets.getByName(n).PageStyle)
+                        ps.ScaleToPagesX, ps.ScaleToPagesY = 1, 0
+                os.makedirs(os.path.dirname(os.path.abspath(dst_pdf)), exist_ok=True)
+                doc.storeToURL(uno.systemPathToFileUrl(os.path.abspath(dst_pdf)),
+                               self._props(FilterName="calc_pdf_Export", Overwrite=True))
+            finally:
+                try:
+                    doc.close(True)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+        return str(dst_pdf)
+
+    def close(self):
+        """Terminate soffice, kill its process group, delete the profile."""
+        if self.proc is not None and not self._closed:
+            try:
+                if self.proc.poll() is None:
+                    self.desktop.terminate()
+            except Exception:
+                pass
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+        self._closed = True
+        self._kill()
+        if self.proc is not None:
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+# ----------------------------------------------------------------------------- worker
+# When this interpreter cannot import uno (e.g. Python 3.12 venv), Office() returns a
+# proxy that runs `/usr/bin/python3 lo_calc.py --worker` and forwards calls as JSON lines.
+
+class _WorkerOffice(Office):
+    def __init__(self, oxt=None, *, start_timeout=60.0, call_timeout=300.0):
+        self.call_timeout = call_timeout
+        self._closed = False
+        self.proc = subprocess.Popen(
+            [SYSTEM_PYTHON, os.path.abspath(__file__), "--worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+            start_new_session=True)
+        self._lock = threading.Lock()
+        try:
+            self._rpc("start", oxt=oxt and os.path.abspath(oxt), start_timeout=start_timeout,
+                      call_timeout=call_timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def _rpc(self, op, **kw):
+        if self._closed:
+            raise RuntimeError("Office is closed")
+        with self._lock:
+            self.proc.stdin.write(json.dumps({"op": op, "kw": kw}) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"lo_calc worker died (exit {self.proc.poll()})")
+        msg = json.loads(line)
+        if not msg["ok"]:
+            exc = {"TimeoutError": TimeoutError, "KeyError": KeyError}.get(
+                msg["type"], RuntimeError)
+            raise exc(msg["error"])
+        return msg["result"]
+
+    def install(self, oxt):
+        self._rpc("install", oxt=os.path.abspath(oxt))
+
+    def recalc(self, src, dst, *, timeout=None):
+        return RecalcResult.from_json(self._rpc(
+            "recalc", src=os.path.abspath(src), dst=os.path.abspath(dst), timeout=timeout))
+
+    def to_pdf(self, src, dst_pdf, *, sheet=None, fit_width=True, timeout=None):
+        return self._rpc("to_pdf", src=os.path.abspath(src), dst_pdf=os.path.abspath(dst_pdf),
+                         sheet=sheet, fit_width=fit_width, timeout=timeout)
+
+    def close(self):
+        if self._closed:
+            return
+        try:
+            self._rpc("close")
+        except Exception:
+            pass
+        self._closed = True
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(15)
+        except Exception:
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _worker_main():
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)                       # anything else printed goes to stderr
+    sys.stdout = sys.stderr
+    office = None
+    for line in sys.stdin:
+        req = json.loads(line)
+        op, kw = req["op"], req["kw"]
+        try:
+            if op == "start":
+                office = object.__new__(Office)   # never a worker of a worker
+                Office.__init__(office, kw.pop("oxt"), **kw)
+                result = None
+            elif op == "install":
+                result = office.install(**kw)
+            elif op == "recalc":
+                result = office.recalc(**kw).to_json()
+            elif op == "to_pdf":
+                result = office.to_pdf(**kw)
+            elif op == "close":
+                if office is not None:
+                    office.close()
+                out.write(json.dumps({"ok": True, "result": None}) + "\n")
+                break
+            else:
+                raise ValueError(f"unknown op {op}")
+            out.write(json.dumps({"ok": True, "result": result}) + "\n")
+        except Exception as e:
+            out.write(json.dumps({"ok": False, "type": type(e).__name__,
+                                  "error": f"{type(e).__name__}: {e}"}) + "\n")
+    if office is not None:
+        office.close()
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:
+    _ensure_uno_path()
+    _worker_main()

@@ -1,0 +1,49 @@
+"""One error family for xl-fide.
+
+Every error the package raises on purpose is an :class:`XlFideError`. Errors caused
+by bad input also subclass :class:`ValueError`, so callers that only know the
+standard library can still catch them. Messages name the field and quote the value.
+"""
+
+from __future__ import annotations
+
+
+class XlFideError(Exception):
+    """Base class of every error xl-fide raises on purpose."""
+
+
+class InputError(XlFideError, ValueError):
+    """A value given to the engine is not acceptable (e.g. a rating of 2000.5)."""
+
+
+class RuleError(XlFideError, ValueError):
+    """No rule edition matches the request (unknown edition id, time control...)."""
+
+
+class TrfError(XlFideError, ValueError):
+    """A Tournament Report File cannot be read.
+
+    Carries where the problem is: ``file`` (path or ``"<string>"``), 1-based ``line``
+    and ``column`` (``None`` when not known) and ``message`` (what was expected).
+    ``str(err)`` is ``"FILE:LINE:COLUMN: MESSAGE"``.
+    """
+
+    def __init__(self, message: str, file: str | None = None,
+                 line: int | None = None, column: int | None = None) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file or "<string>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class WorkbookError(XlFideError, ValueError):
+    """A workbook cannot be read back as a cross-table (missing sheet, bad cell...)."""

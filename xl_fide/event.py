@@ -1,0 +1,178 @@
+"""A whole event at once: every player's rated games, change, performance and Ru.
+
+Builds on :mod:`xl_fide.rating`, :mod:`xl_fide.initial` and
+:mod:`xl_fide.performance`. The input is a cross-table in the engine's terms
+(start ranks, ratings, K, and per round the opponent and the result), so the TRF
+report, the workbook's FIDE_EVENT function and the CLI share one calculation.
+
+Rules applied (FIDE B.02; reference fide-rating-rules.md §2, §5, §6):
+only played games (1 = 0) against a real opponent can be rated; a rated player's
+change counts games against rated opponents only; an unrated player's N and W are
+the games against rated opponents, which feed the initial rating; a rating below
+the edition's floor is treated as unrated. The event is taken as the player's whole
+rating period (K x n <= 700 cap over its rated games, one rounding).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .editions import RuleEdition, rules_for
+from .errors import InputError
+from .initial import InitialRating, initial_rating
+from .performance import performance_rating
+from .rating import EventChange, cap_k, game_lines
+from .results import GameResult
+from .rounding import round_half_away
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One player of a cross-table.
+
+    ``start_rank`` (int, unique), ``rating`` (published rating used, ``None`` if
+    unrated), ``K`` (before the 700 cap; ``None`` for an unrated player), ``rounds``:
+    per round ``(opponent start rank or None, GameResult or None)``; ``points_half``
+    optionally overrides the points shown (the event's own scoring system).
+    """
+
+    start_rank: int
+    rating: int | None
+    K: int | None
+    rounds: tuple[tuple[int | None, GameResult | None], ...]
+    name: str = ""
+    points_half: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """A player's line of the rating report (FIDE calculation-page columns).
+
+    ``N``/``W_half``: played games against rated opponents and the score in them;
+    ``sum_PD`` hundredths (``None`` for an unrated player); ``change`` = K x ΣΔR in
+    hundredths, ``rating_change`` rounded .5 away from zero, ``new_rating`` (rated
+    players only); ``Rp`` FIDE performance over the N games (``None`` if N = 0);
+    ``initial`` the initial-rating calculation for an unrated player.
+    """
+
+    start_rank: int
+    name: str
+    rating: int | None
+    K_given: int | None
+    K: int | None
+    points_half: int
+    N: int
+    W_half: int
+    sum_PD: int | None
+    change: int | None
+    rating_change: int | None
+    new_rating: int | None
+    Rp: int | None
+    initial: InitialRating | None
+    calc: EventChange | None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def rated(self) -> bool:
+        return self.rating is not None
+
+
+def effective_rating(rating: int | None, edition: RuleEdition,
+                     standard_rating: int | None = None) -> tuple[int | None, str]:
+    """The rating a player counts with in an event, and a note when it is not as given.
+
+    A rating below the edition's floor is unrated (FIDE B.02 §7: no rating is published
+    below the floor); in rapid/blitz a player without a rapid/blitz rating but with a
+    standard rating counts as rated with it (reference §5, R&B chapter).
+    """
+    note = ""
+    if rating is not None and rating < edition.rating_floor:
+        note = f"rating {rating} is below the floor {edition.rating_floor}: treated as unrated"
+        rating = None
+    if rating is None and standard_rating is not None and edition.standard_counts_in_rb:
+        if standard_rating >= edition.rating_floor:
+            note = f"no {edition.time_control.value} rating: rated with standard {standard_rating}"
+            rating = standard_rating
+    return rating, note
+
+
+def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = None,
+                    *, apply_cap: bool = True) -> tuple[PlayerResult, ...]:
+    """Rate every player of one event (FIDE B.02 §8.2-§8.3).
+
+    ``entrants``: see :class:`Entrant`; ratings already effective (see
+    :func:`effective_rating`). ``apply_cap``: the K x n <= 700 cap over the event.
+    Returns one :class:`PlayerResult` per entrant, in the same order.
+    Raises :class:`InputError` for an opponent number that is not a player or a rated
+    player without K.
+    """
+    edition = edition or rules_for(None)
+    by_rank = {e.start_rank: e for e in entrants}
+    if len(by_rank) != len(entrants):
+        raise InputError("start ranks must be unique")
+    out = []
+    for e in entrants:
+        games: list[tuple[int, int]] = []     # (R_opp, half points) vs rated opponents
+        points = 0
+        for rnd, (opp, result) in enumerate(e.rounds, 1):
+            if result is None:
+                continue
+            points += result.half_points
+            if not result.played or opp is None:
+                continue
+            if opp not in by_rank:
+                raise InputError(
+                    f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
+            R_opp = by_rank[opp].rating
+            if R_opp is None:
+                continue                      # unrated opponent: not rated for either
+            games.append((R_opp, result.half_points))
+        if e.points_half is not None:
+            points = e.points_half
+        if e.rating is not None:
+            if e.K is None:
+                raise InputError(f"player {e.start_rank} is rated but has no K")
+            lines = game_lines(e.rating, games, edition)
+            n = sum(1 for g in lines if g.rated)
+            K_used = cap_k(e.K, n) if apply_cap and edition.k_cap_700 else e.K
+            calc = EventChange(e.rating, e.K, K_used, lines, edition.id)
+            Rp = performance_rating([g.R_opp for g in calc.rated_games],
+                                    calc.W_half / 2) if calc.N else None
+            out.append(PlayerResult(
+                e.start_rank, e.name, e.rating, e.K, K_used, points, calc.N, calc.W_half,
+                calc.sum_PD, calc.change, round_half_away(calc.change, 100),
+                e.rating + round_half_away(calc.change, 100), Rp, None, calc))
+        else:
+            init = initial_rating([[(r, s / 2) for r, s in games]], edition)
+            N = len(games)
+            W_half = sum(s for _, s in games)
+            Rp = performance_rating([r for r, _ in games], W_half / 2) if N else None
+            out.append(PlayerResult(
+                e.start_rank, e.name, None, None, None, points, N, W_half, None, None,
+                None, None, Rp, init, None))
+    return tuple(out)
+
+
+def results_from_grid(grid: Sequence[Sequence[object]], parse) -> list[tuple[tuple[int | None, GameResult | None], ...]]:
+    """Round-robin grid (row i, column j = result of i against j) to per-round tuples.
+
+    ``parse`` turns a cell into a GameResult or None (e.g. :func:`results.parse_result`).
+    Cell (i, i) is ignored. Start ranks are 1-based row numbers.
+    """
+    rows = []
+    for i, row in enumerate(grid):
+        cells = []
+        for j, value in enumerate(row):
+            if i == j:
+                continue
+            cells.append((j + 1, parse(value)))
+        rows.append(tuple(cells))
+    return rows
+
+
+def iter_rated_pairs(result: PlayerResult) -> Iterable[tuple[int, int]]:
+    """``(R_opp, score_half)`` of the rated games of a result (for what-if and norms)."""
+    if result.calc is not None:
+        return [(g.R_opp, g.score_half) for g in result.calc.rated_games]
+    return []

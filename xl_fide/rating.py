@@ -1,0 +1,352 @@
+"""Rating changes of rated players: PD, ΔR, K, the K x n cap and the period's rounding.
+
+FIDE B.02 §8.3 (rating change), §8.3.1 (400-point rule), §8.3.3 (K), §8.3.4 (rounding);
+Rapid & Blitz chapter §1 (600-point rule). Project reference fide-rating-rules.md §2-§4.
+
+Units: ratings ``int``; scores in half points (``int`` 0, 1, 2 per game); PD, ΔR,
+ΣPD, ΣΔR and K x ΣΔR in integer hundredths. Nothing here uses a float.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from .editions import Cap400, RuleEdition, rules_for
+from .errors import InputError
+from .rounding import round_half_away
+from .tables import pd_for_difference
+from .values import as_half_points, as_int, as_k, as_rating
+
+EXEMPT_RATING = 2650       # §8.3.1 (from 2025-10-01, standard only)
+RB_600_DIFFERENCE = 600    # R&B §1 (from 2024-12-01)
+RB_600_TOP = 2600          # "one player rated above 2600"
+K_CAP_PRODUCT = 700        # §8.3.3
+
+
+def cap_applies(Ro: int, edition: RuleEdition) -> bool:
+    """True when the 400-point rule applies to a player rated ``Ro`` (FIDE B.02 §8.3.1).
+
+    It depends on the player whose change is computed: from 1 Oct 2025 a standard
+    player rated 2650 or more uses the real difference; rapid and blitz never exempt.
+    """
+    return not (edition.exempt_2650 and Ro >= EXEMPT_RATING)
+
+
+def expected_score(Ro: int, R_opp: int, edition: RuleEdition | None = None, *,
+                   cap: bool | None = None) -> int:
+    """PD (integer hundredths) of a player rated ``Ro`` against ``R_opp``.
+
+    FIDE B.02 §8.1.2 with the 400-point rule of §8.3.1 as ``edition`` applies it in
+    every game (``None``: today's standard rules). ``cap`` forces the rule on (True)
+    or off (False, the bare table). For editions that cap once per event, use
+    :func:`rate_event` (the capped game depends on the other games).
+    ``expected_score(1892, 2022) == 32``; ``expected_score(2200, 2700) == 8``.
+    """
+    Ro = as_rating(Ro, "Ro")
+    R_opp = as_rating(R_opp, "R_opp")
+    if cap is None:
+        edition = edition or rules_for(None)
+        cap = cap_applies(Ro, edition)
+    D = Ro - R_opp
+    if cap and abs(D) > 400:
+        D = 400 if D > 0 else -400
+    return pd_for_difference(D)
+
+
+def logistic_expected(Ro: int, R_opp: int) -> float:
+    """The textbook Elo curve 1 / (1 + 10^(-D/400)), a float; NOT the FIDE table.
+
+    Offered as an option only (reference §1): FIDE B.02 §8.1.2 uses the table.
+    No 400-point rule is applied.
+    """
+    D = as_rating(Ro, "Ro") - as_rating(R_opp, "R_opp")
+    return 1.0 / (1.0 + math.pow(10.0, -D / 400.0))
+
+
+def rapid_blitz_rated(R_a: int, R_b: int, edition: RuleEdition) -> bool:
+    """False when a rapid/blitz game is not rated: difference >= 600 and a player > 2600.
+
+    FIDE Rapid & Blitz Rating Regulations §1 (from 1 Dec 2024); always True for
+    editions without that rule (standard, or before 1 Dec 2024).
+    """
+    if not edition.rapid_blitz_600:
+        return True
+    return not (abs(R_a - R_b) >= RB_600_DIFFERENCE and max(R_a, R_b) > RB_600_TOP)
+
+
+def cap_k(K: int, n: int) -> int:
+    """K after the cap of FIDE B.02 §8.3.3: if K x n > 700, the largest K with K x n <= 700.
+
+    ``n`` = the player's rated games in the rating period. ``cap_k(40, 18) == 38``,
+    ``cap_k(40, 17) == 40``, ``cap_k(20, 35) == 20``, ``cap_k(20, 36) == 19``,
+    ``cap_k(10, 70) == 10``, ``cap_k(10, 71) == 9``.
+    """
+    K = as_k(K, "K")
+    n = as_int(n, "n", minimum=0)
+    if K * n > K_CAP_PRODUCT:
+        return K_CAP_PRODUCT // n
+    return K
+
+
+def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None = None,
+             peak_rating: int | None = None, period_year: int | None = None,
+             period_games: int | None = None, edition: RuleEdition | None = None) -> int:
+    """The K factor of a rated player (FIDE B.02 §8.3.3), capped by ``period_games``.
+
+    Precedence (reference §4): a published rating (``Ro`` or ``peak_rating``) ever
+    >= 2400 -> 10; else born ``period_year - 18`` or later and ``Ro`` < 2300 -> 40
+    (until the end of the year of the 18th birthday); else fewer than 30
+    ``career_games`` -> 40; else 20. Unknown values (``None``) do not raise K.
+    Rapid/blitz editions before 1 Oct 2022: 20 for everyone. With ``period_games``
+    the K x n <= 700 cap applies (:func:`cap_k`).
+    Raises :class:`InputError` for bad values, or ``birth_year`` without ``period_year``.
+    """
+    Ro = as_rating(Ro, "Ro")
+    if edition is not None and edition.k_fixed_20:
+        K = 20
+    elif Ro >= 2400 or (peak_rating is not None and as_rating(peak_rating, "peak_rating") >= 2400):
+        K = 10
+    else:
+        junior = False
+        if birth_year is not None:
+            birth_year = as_int(birth_year, "birth_year", minimum=1850, maximum=2200)
+            if period_year is None:
+                raise InputError("period_year is needed to apply the junior rule with birth_year")
+            period_year = as_int(period_year, "period_year", minimum=1970, maximum=2200)
+            junior = period_year - birth_year <= 18 and Ro < 2300
+        if junior:
+            K = 40
+        elif career_games is not None and as_int(career_games, "career_games", minimum=0) < 30:
+            K = 40
+        else:
+            K = 20
+    if period_games is not None and (edition is None or edition.k_cap_700):
+        K = cap_k(K, period_games)
+    return K
+
+
+@dataclass(frozen=True)
+class GameCalc:
+    """One line of a calculation page: opponent, result, D, PD and ΔR.
+
+    ``D`` is ``Ro - R_opp`` as used (after the 400-point rule, signed); ``PD`` and
+    ``delta_R`` are integer hundredths; ``rated`` is False for a game the rules do
+    not rate (then it adds nothing), with the reason in ``note``.
+    """
+
+    R_opp: int
+    score_half: int
+    D: int
+    capped: bool
+    PD: int
+    delta_R: int
+    rated: bool = True
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class EventChange:
+    """A rated player's change over one event (or one rating period).
+
+    FIDE B.02 §8.3.2-§8.3.4. ``K`` is the K used (after the cap when it applied),
+    ``K_given`` the K before the cap; sums in hundredths; ``change`` = K x ΣΔR in
+    hundredths (unrounded); ``rating_change`` rounded .5 away from zero.
+    """
+
+    Ro: int
+    K_given: int
+    K: int
+    games: tuple[GameCalc, ...]
+    edition_id: str
+
+    @property
+    def rated_games(self) -> tuple[GameCalc, ...]:
+        return tuple(g for g in self.games if g.rated)
+
+    @property
+    def N(self) -> int:
+        """Rated games."""
+        return len(self.rated_games)
+
+    @property
+    def W_half(self) -> int:
+        """Score in rated games, in half points."""
+        return sum(g.score_half for g in self.rated_games)
+
+    @property
+    def sum_PD(self) -> int:
+        """ΣPD over the rated games, hundredths."""
+        return sum(g.PD for g in self.rated_games)
+
+    @property
+    def sum_delta_R(self) -> int:
+        """ΣΔR = W - ΣPD, hundredths."""
+        return sum(g.delta_R for g in self.rated_games)
+
+    @property
+    def change(self) -> int:
+        """K x ΣΔR in integer hundredths (unrounded), FIDE B.02 §8.3.2."""
+        return self.K * self.sum_delta_R
+
+    @property
+    def rating_change(self) -> int:
+        """The change rounded to a whole number, .5 away from zero (FIDE B.02 §8.3.4)."""
+        return round_half_away(self.change, 100)
+
+    @property
+    def new_rating(self) -> int:
+        """Ro + the rounded change (FIDE B.02 §8.3.4)."""
+        return self.Ro + self.rating_change
+
+
+def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
+    out = []
+    for i, game in enumerate(games, 1):
+        try:
+            R_opp, score = game
+        except (TypeError, ValueError):
+            raise InputError(f"game {i} must be (opponent rating, score), got {game!r}") from None
+        out.append((as_rating(R_opp, f"opponent rating of game {i}"),
+                    _score_half(score, f"score of game {i}")))
+    return out
+
+
+def _score_half(score: object, name: str) -> int:
+    return as_half_points(score, name)
+
+
+def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
+    """The calculation-page lines of one event for a player rated ``Ro``.
+
+    ``games``: ``(R_opp, score_half)`` pairs (score in half points 0/1/2), played games
+    against rated opponents only. Applies the 400-point rule as ``edition`` does
+    (every game, or only the game of largest difference: FIDE B.02 2022 §8.3.1) and
+    the rapid/blitz 600-point rule.
+    """
+    Ro = as_rating(Ro, "Ro")
+    pairs = [(as_rating(r, "R_opp"), as_int(s, "score_half", minimum=0, maximum=2))
+             for r, s in games]
+    cap = cap_applies(Ro, edition)
+    capped_index: set[int] = set()
+    if cap:
+        over = [i for i, (r, _) in enumerate(pairs) if abs(Ro - r) > 400]
+        if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
+            capped_index = {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
+        else:
+            capped_index = set(over)
+    lines = []
+    for i, (R_opp, s) in enumerate(pairs):
+        D = Ro - R_opp
+        capped = i in capped_index
+        if capped:
+            D = 400 if D > 0 else -400
+        PD = pd_for_difference(D)
+        rated = rapid_blitz_rated(Ro, R_opp, edition)
+        note = "" if rated else "not rated: 600+ apart and a player above 2600 (R&B §1)"
+        lines.append(GameCalc(R_opp, s, D, capped, PD, 50 * s - PD, rated, note))
+    return tuple(lines)
+
+
+def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
+               edition: RuleEdition | None = None, *, apply_cap: bool = True) -> EventChange:
+    """The change of a rated player over one event that is its own rating period.
+
+    FIDE B.02 §8.3. ``Ro``: own rating (int); ``games``: ``(R_opp, score)`` pairs with
+    score 0, 0.5 or 1, played games against rated opponents only (forfeits, byes and
+    unrated opponents must be left out); ``K``: the player's K before the cap;
+    ``edition``: rules (``None``: today's standard rules); ``apply_cap``: the
+    K x n <= 700 cap over these games. Raises :class:`InputError` for bad values.
+    Example (reference §9): ``rate_event(2000, [(1950, 1), (2050, 0), (1810, .5)], 10)``
+    has ``change == -250`` and ``rating_change == -3``.
+    """
+    edition = edition or rules_for(None)
+    Ro = as_rating(Ro, "Ro")
+    K_given = as_k(K, "K")
+    pairs = _game_pairs(games)
+    lines = game_lines(Ro, pairs, edition)
+    n = sum(1 for g in lines if g.rated)
+    K_used = cap_k(K_given, n) if apply_cap and edition.k_cap_700 else K_given
+    return EventChange(Ro, K_given, K_used, lines, edition.id)
+
+
+@dataclass(frozen=True)
+class PeriodEvent:
+    """One event of a rating period: its name, the edition, Ro at its start and its lines."""
+
+    name: str
+    Ro: int
+    edition_id: str
+    games: tuple[GameCalc, ...]
+
+    @property
+    def sum_delta_R(self) -> int:
+        return sum(g.delta_R for g in self.games if g.rated)
+
+    @property
+    def N(self) -> int:
+        return sum(1 for g in self.games if g.rated)
+
+
+@dataclass(frozen=True)
+class PeriodChange:
+    """A rated player's change over a rating period (FIDE B.02 §8.3.3-§8.3.4).
+
+    ``K`` applies to the whole period, capped over all its rated games; the period's
+    total K x ΣΔR (hundredths) is rounded **once**.
+    """
+
+    Ro: int
+    K_given: int
+    K: int
+    events: tuple[PeriodEvent, ...] = field(default_factory=tuple)
+
+    @property
+    def N(self) -> int:
+        return sum(e.N for e in self.events)
+
+    @property
+    def W_half(self) -> int:
+        return sum(g.score_half for e in self.events for g in e.games if g.rated)
+
+    @property
+    def sum_delta_R(self) -> int:
+        return sum(e.sum_delta_R for e in self.events)
+
+    def event_change(self, i: int) -> int:
+        """K x ΣΔR of event ``i`` in hundredths (shown per event, not rounded)."""
+        return self.K * self.events[i].sum_delta_R
+
+    @property
+    def change(self) -> int:
+        return self.K * self.sum_delta_R
+
+    @property
+    def rating_change(self) -> int:
+        return round_half_away(self.change, 100)
+
+    @property
+    def new_rating(self) -> int:
+        return self.Ro + self.rating_change
+
+
+def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[Sequence[object]]]],
+                K: int) -> PeriodChange:
+    """The change over a rating period of several events, rounded once.
+
+    FIDE B.02 §8.3.3 (K shown on the list before the period, capped over the period's
+    rated games) and §8.3.4 (one rounding of the total). ``Ro``: the rating on the list
+    before the period; ``events``: ``(name, Ro at the event, edition, games)`` with
+    games as in :func:`rate_event`. New rating = ``Ro`` + the rounded total.
+    """
+    Ro = as_rating(Ro, "Ro")
+    K_given = as_k(K, "K")
+    built = []
+    for name, Ro_event, ed, games in events:
+        Ro_event = as_rating(Ro_event, f"Ro at {name}")
+        lines = game_lines(Ro_event, _game_pairs(games), ed)
+        built.append(PeriodEvent(str(name), Ro_event, ed.id, lines))
+    n = sum(e.N for e in built)
+    K_used = cap_k(K_given, n)
+    return PeriodChange(Ro, K_given, K_used, tuple(built))

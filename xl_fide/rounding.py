@@ -1,0 +1,55 @@
+"""All rounding of xl-fide, in exact integer arithmetic.
+
+FIDE B.02 §8.3.4 rounds a rating change to a whole number with .5 away from zero
+(-2.5 -> -3); averages and percentages are rounded half up (B.01 §1.4, §8.1.1 note).
+Python's ``round()`` rounds half to even and binary floats cannot hold 0.05 exactly,
+so no float ever decides a rounding here: every function takes an exact fraction as
+``numerator / denominator`` of integers.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+
+def round_half_away(numerator: int, denominator: int = 1) -> int:
+    """Return ``numerator / denominator`` rounded to an integer, .5 away from zero.
+
+    FIDE B.02 §8.3.4 (the rating change of the period). Both arguments are ``int``;
+    ``denominator`` must be positive. ``round_half_away(-250, 100) == -3``.
+    Raises ``ZeroDivisionError`` for a zero denominator.
+    """
+    if denominator <= 0:
+        if denominator == 0:
+            raise ZeroDivisionError("denominator is zero")
+        numerator, denominator = -numerator, -denominator
+    q, r = divmod(abs(numerator), denominator)
+    if 2 * r >= denominator:
+        q += 1
+    return q if numerator >= 0 else -q
+
+
+def round_half_up(numerator: int, denominator: int = 1) -> int:
+    """Return ``numerator / denominator`` rounded to an integer, .5 towards +infinity.
+
+    Used for averages of ratings and for p before the table 8.1.1 look-up
+    (FIDE B.02 §8.1.1: "1.5/4 = .375 -> .38"; B.01 §1.4: Ra rounded, .5 up).
+    ``round_half_up(375, 10) == 38``; ``round_half_up(-5, 2) == -2``.
+    """
+    if denominator <= 0:
+        if denominator == 0:
+            raise ZeroDivisionError("denominator is zero")
+        numerator, denominator = -numerator, -denominator
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def fraction_half_up(value: Fraction) -> int:
+    """Round an exact :class:`~fractions.Fraction` half up (see :func:`round_half_up`)."""
+    return round_half_up(value.numerator, value.denominator)
+
+
+def hundredths_to_str(value: int) -> str:
+    """Format integer hundredths with two decimals and a sign for negatives: -250 -> '-2.50'."""
+    sign = "-" if value < 0 else ""
+    whole, cents = divmod(abs(value), 100)
+    return f"{sign}{whole}.{cents:02d}"
