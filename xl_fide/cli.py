@@ -1,0 +1,314 @@
+"""The ``xl-fide`` command: a thin argparse layer over the library.
+
+Every command prints one clear line and returns a non-zero code on bad input
+(2 for input and usage errors, 3 for an unexpected internal error), never a
+traceback. Output files are written to a temporary file and renamed, never over an
+existing file without ``--force``, never over an input file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+import sys
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .errors import XlFideError
+
+EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
+
+
+class CliError(XlFideError):
+    """A problem the user can fix; printed as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:   # one line, exit 2 (argparse's convention)
+        raise CliError(f"{self.prog}: {message}")
+
+
+def _example_path() -> Path:
+    return Path(str(resources.files("xl_fide") / "data" / "example.trf"))
+
+
+def _date(text: str) -> _dt.date:
+    from .editions import parse_date
+    return parse_date(text)
+
+
+def _input_path(args: argparse.Namespace) -> Path:
+    if getattr(args, "example", False):
+        if getattr(args, "file", None):
+            raise CliError("give a FILE or --example, not both")
+        return _example_path()
+    if not getattr(args, "file", None):
+        raise CliError("no input: give a FILE (.trf or .xlsx) or --example")
+    path = Path(args.file)
+    if not path.is_file():
+        raise CliError(f"{path}: no such file")
+    return path
+
+
+def _load_tournament(path: Path, strict: bool = False):
+    if path.suffix.lower() in (".xlsx", ".xlsm"):
+        from .workbook import read_workbook
+        return read_workbook(path)
+    from .trf import read_trf
+    return read_trf(path, strict=strict)
+
+
+def _players(args: argparse.Namespace):
+    if not getattr(args, "player_data", None):
+        return None
+    from .players import read_player_file
+    path = Path(args.player_data)
+    if not path.is_file():
+        raise CliError(f"{path}: no such file")
+    return read_player_file(path)
+
+
+def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
+    for src in inputs:
+        try:
+            if out.exists() and out.resolve() == src.resolve():
+                raise CliError(f"{out}: refusing to overwrite the input file")
+        except OSError:
+            pass
+    if out.exists() and not force:
+        raise CliError(f"{out} exists: not overwritten (use --force)")
+    if not out.parent.exists():
+        raise CliError(f"{out.parent}: no such directory")
+
+
+def write_text_atomic(path: Path, text: str, *, force: bool = False,
+                      inputs: Sequence[Path] = ()) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed at the end."""
+    _check_output(path, inputs, force)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _print_warnings(t, quiet: bool) -> None:
+    if quiet:
+        return
+    for w in getattr(t, "warnings", ()):
+        print(f"warning: {w}", file=sys.stderr)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import build_report, format_report
+    path = _input_path(args)
+    t = _load_tournament(path, args.strict)
+    _print_warnings(t, args.quiet)
+    report = build_report(t, event_date=args.event_date, time_control=args.time_control,
+                          k=args.k, players=_players(args))
+    text = format_report(report, args.format)
+    if args.output:
+        write_text_atomic(Path(args.output), text, force=args.force, inputs=[path])
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_crosstable(args: argparse.Namespace) -> int:
+    from .report import build_report
+    from .workbook import fill_workbook, save_workbook
+    path = _input_path(args)
+    out = Path(args.output)
+    _check_output(out, [path], args.force)
+    if out.suffix.lower() not in (".xlsx", ".xlsm"):
+        raise CliError(f"{out}: the output must be an .xlsx file")
+    t = _load_tournament(path, args.strict)
+    _print_warnings(t, args.quiet)
+    report = build_report(t, event_date=args.event_date, time_control=args.time_control,
+                          k=args.k, players=_players(args))
+    wb = fill_workbook(t, layout=args.layout, report=report)
+    save_workbook(wb, out, force=args.force)
+    print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
+    return EXIT_OK
+
+
+def cmd_trf(args: argparse.Namespace) -> int:
+    from .trf import write_trf
+    path = _input_path(args)
+    t = _load_tournament(path, args.strict)
+    _print_warnings(t, args.quiet)
+    out = Path(args.output)
+    write_text_atomic(out, write_trf(t), force=args.force, inputs=[path])
+    print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
+    return EXIT_OK
+
+
+def cmd_template(args: argparse.Namespace) -> int:
+    from .workbook import build_template, save_workbook
+    out = Path(args.output)
+    _check_output(out, [], args.force)
+    if args.players < 2 or args.players > 2000:
+        raise CliError(f"--players must be 2 to 2000, got {args.players}")
+    if args.rounds is not None and not 1 <= args.rounds <= 99:
+        raise CliError(f"--rounds must be 1 to 99, got {args.rounds}")
+    rounds = args.rounds if args.rounds is not None else (
+        args.players - 1 if args.layout == "roundrobin" else 9)
+    wb = build_template(args.layout, args.players, rounds)
+    save_workbook(wb, out, force=args.force)
+    print(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
+    return EXIT_OK
+
+
+def cmd_period(args: argparse.Namespace) -> int:
+    from .period import build_period, format_period
+    tournaments = []
+    for name in args.files:
+        p = Path(name)
+        if not p.is_file():
+            raise CliError(f"{p}: no such file")
+        t = _load_tournament(p, args.strict)
+        _print_warnings(t, args.quiet)
+        tournaments.append(t)
+    report = build_period(tournaments, players=_players(args), k=args.k,
+                          time_control=args.time_control)
+    sys.stdout.write(format_period(report))
+    return EXIT_OK
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .doctor import doctor
+    lines, ok = doctor()
+    for line in lines:
+        print(line)
+    return EXIT_OK if ok else 1
+
+
+def cmd_version(args: argparse.Namespace) -> int:
+    print(f"xl-fide {__version__}")
+    return EXIT_OK
+
+
+def _positive_k(text: str) -> int:
+    try:
+        k = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"K must be a whole number, got {text!r}") from None
+    if not 1 <= k <= 100:
+        raise argparse.ArgumentTypeError(f"K must be 1 to 100, got {k}")
+    return k
+
+
+def _event_date(text: str) -> _dt.date:
+    try:
+        return _date(text)
+    except XlFideError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="xl-fide", description="FIDE rating calculations for tournaments "
+                "(FIDE B.02 Rating Regulations).")
+    p.add_argument("--version", action="version", version=f"xl-fide {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    def common(sp: argparse.ArgumentParser, example: bool = True) -> None:
+        if example:
+            sp.add_argument("file", nargs="?", metavar="FILE", help="a .trf (TRF16/TRF-2026) or .xlsx cross-table")
+            sp.add_argument("--example", action="store_true",
+                            help="use the anonymised real tournament shipped with xl-fide")
+        sp.add_argument("--strict", action="store_true", help="fail on any TRF irregularity")
+        sp.add_argument("--quiet", "-q", action="store_true", help="do not print warnings")
+
+    def rating_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--k", type=_positive_k, help="force K for every rated player")
+        sp.add_argument("--event-date", type=_event_date,
+                        help="rules and K as on this date (default: the file's start date)")
+        sp.add_argument("--time-control", choices=["standard", "rapid", "blitz"],
+                        help="default: read from the file, else standard")
+        sp.add_argument("--player-data", metavar="FILE",
+                        help="FIDE rating list (TXT/XML) or CSV with ratings, K, birth years")
+
+    r = sub.add_parser("report", help="rating report: one line per player")
+    common(r)
+    rating_opts(r)
+    r.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    r.add_argument("-o", "--output", help="write to this file instead of the screen")
+    r.add_argument("--force", action="store_true", help="overwrite --output if it exists")
+    r.set_defaults(func=cmd_report)
+
+    c = sub.add_parser("crosstable", help="filled cross-table workbook with live FIDE_* formulas")
+    common(c)
+    rating_opts(c)
+    c.add_argument("-o", "--output", required=True, help="the .xlsx to write")
+    c.add_argument("--layout", choices=["roundrobin", "swiss"],
+                   help="default: round robin if everyone met everyone, else Swiss")
+    c.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    c.set_defaults(func=cmd_crosstable)
+
+    t = sub.add_parser("trf", help="write a TRF16 file from a .trf or an edited .xlsx")
+    common(t)
+    t.add_argument("-o", "--output", required=True, help="the .trf to write")
+    t.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    t.set_defaults(func=cmd_trf)
+
+    m = sub.add_parser("template", help="write an empty cross-table template")
+    m.add_argument("--layout", choices=["roundrobin", "swiss"], required=True)
+    m.add_argument("--players", type=int, required=True)
+    m.add_argument("--rounds", type=int, help="Swiss rounds (round robin: players - 1)")
+    m.add_argument("-o", "--output", required=True)
+    m.add_argument("--force", action="store_true")
+    m.set_defaults(func=cmd_template)
+
+    pe = sub.add_parser("period", help="rating period over several TRF files, rounded once")
+    pe.add_argument("files", nargs="+", metavar="FILE")
+    common(pe, example=False)
+    rating_opts(pe)
+    pe.set_defaults(func=cmd_period)
+
+    d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
+    d.set_defaults(func=cmd_doctor)
+    v = sub.add_parser("version", help="print the version")
+    v.set_defaults(func=cmd_version)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (without the program name); return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return EXIT_INPUT
+        return args.func(args)
+    except SystemExit as e:          # --help / --version
+        return int(e.code or 0) if isinstance(e.code, int) else EXIT_OK
+    except XlFideError as e:
+        print(f"xl-fide: error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    except (OSError, UnicodeError) as e:
+        print(f"xl-fide: error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("xl-fide: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:           # never a traceback: one line, and a distinct code
+        print(f"xl-fide: internal error: {type(e).__name__}: {e} "
+              "(please report this with the input file)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def main_entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
