@@ -186,6 +186,57 @@ def cmd_period(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _remaining(text: str) -> list[int | None]:
+    out: list[int | None] = []
+    for part in text.split(","):
+        part = part.strip().lower()
+        if part in ("unrated", "u", "0", ""):
+            out.append(None)
+            continue
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise CliError(f"--remaining: {part!r} is not a rating (use e.g. 2400,2450,unrated)") from None
+    return out
+
+
+def cmd_whatif(args: argparse.Namespace) -> int:
+    from .report import build_report
+    from .whatif import needed_for_change, needed_for_norm
+    path = _input_path(args)
+    t = _load_tournament(path, args.strict)
+    report = build_report(t, event_date=args.event_date, time_control=args.time_control,
+                          k=args.k, players=_players(args))
+    rows = {r.result.start_rank: r for r in report.rows}
+    if args.player not in rows:
+        raise CliError(f"--player {args.player}: no player with that start rank")
+    res = rows[args.player].result
+    remaining = _remaining(args.remaining) if args.remaining else []
+    if (args.change is None) == (args.norm is None):
+        raise CliError("give exactly one of --change N or --norm TITLE")
+    if args.change is not None:
+        if res.rating is None or res.calc is None:
+            raise CliError(f"player {args.player} is unrated: no rating change to aim for")
+        if any(r is None for r in remaining):
+            raise CliError("games against unrated opponents are not rated: leave them out of --remaining")
+        played = [(g.R_opp, g.score_half / 2) for g in res.calc.rated_games]
+        need = needed_for_change(res.rating, played, remaining, res.K_given, args.change,
+                                 report.edition)
+    else:
+        played = []
+        by_rank = {e.result.start_rank: e.result for e in report.rows}
+        player = t.player(args.player)
+        for g in player.games:
+            if g.round <= t.rounds and g.code in ("1", "=", "0") and g.opponent is not None:
+                played.append((by_rank[g.opponent].rating, {"1": 1, "=": 0.5, "0": 0}[g.code]))
+        need = needed_for_norm(played, remaining, args.norm)
+    if need.points is None:
+        print(f"player {args.player}: not reachable: {need.detail}")
+    else:
+        print(f"player {args.player}: needs {need.points:g} of {need.remaining_games}: {need.detail}")
+    return EXIT_OK
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import doctor
     lines, ok = doctor()
@@ -275,6 +326,16 @@ def build_parser() -> argparse.ArgumentParser:
     common(pe, example=False)
     rating_opts(pe)
     pe.set_defaults(func=cmd_period)
+
+    w = sub.add_parser("whatif", help="score needed in the remaining games for a change or a norm")
+    common(w)
+    rating_opts(w)
+    w.add_argument("--player", type=int, required=True, help="start rank of the player")
+    w.add_argument("--remaining", default="",
+                   help="ratings of the opponents still to meet, e.g. 2400,2450,unrated")
+    w.add_argument("--change", type=int, help="rounded rating change to reach, e.g. 10 or -5")
+    w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
+    w.set_defaults(func=cmd_whatif)
 
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
