@@ -270,10 +270,10 @@ def _conv(a, o):
     """What LibreOffice passes -> what xlwings passes."""
     ndim = o.get("ndim")
     empty = o.get("empty")
-    if isinstance(a, tuple):
+    if isinstance(a, tuple):      # a range: blanks arrive as ""
         rows = [[_blank(c, empty) for c in r] for r in a]
-    else:
-        rows = [[_blank(a, empty)]]
+    else:                         # a scalar: a blank cell arrives as 0.0, "" is text
+        rows = [[a]]
     if o.get("transpose"):
         rows = [list(r) for r in zip(*rows)]
     if ndim in (None, "squeeze"):
@@ -303,9 +303,7 @@ _EPOCH = _dt.datetime(1899, 12, 30)
 def _cell(v):
     if v is None:
         return ""
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, (int, _decimal.Decimal)):
+    if isinstance(v, (bool, int, _decimal.Decimal)):   # Calc has no booleans: TRUE -> 1.0
         return float(v)
     if isinstance(v, (float, str)):
         return v
@@ -323,24 +321,37 @@ def _result(v):
         v = v.tolist()
     if isinstance(v, (list, tuple)):
         if len(v) == 0:
-            return ""
+            return (("",),)
         if not any(isinstance(r, (list, tuple)) for r in v):
             rows = [list(v)]                      # a flat list is one row (xlwings)
         else:
             rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in v]
         width = max(len(r) for r in rows) or 1
         return tuple(tuple(_cell(c) for c in r) + ("",) * (width - len(r)) for r in rows)
-    return _cell(v)
+    return ((_cell(v),),)                 # the IDL return type is sequence<sequence<any>>
+
+
+_defaults_cache = {}
+
+
+def _defaults(name):
+    if name not in _defaults_cache:
+        import inspect
+        _defaults_cache[name] = [
+            None if p.default is p.empty else p.default
+            for p in inspect.signature(getattr(_m, name)).parameters.values()]
+    return _defaults_cache[name]
 
 
 def _call(name, params, *args):
     _log(name)
     try:
-        args = list(args)
-        while args and args[-1] is None:          # omitted trailing optional arguments
-            args.pop()
         opts = _arg_options(name)
-        conv = [_conv(a, opts.get(params[i], {})) for i, a in enumerate(args)]
+        defaults = _defaults(name)
+        conv = [defaults[i] if a is None                 # omitted argument -> Python default
+                else _conv(a, opts.get(params[i], {})) for i, a in enumerate(args)]
+        while len(conv) > len(defaults) or (conv and args[len(conv) - 1] is None):
+            conv.pop()                                   # omitted trailing ones: drop
         return _result(getattr(_m, name)(*conv))
     except Exception as e:                        # -> the cell shows #VALUE!
         msg = "%s: %s" % (type(e).__name__, e)
@@ -432,7 +443,11 @@ def build_addin(module_name="xl_fide.udfs", out_oxt="udf_addin.oxt", extra_paths
                f"module {tag} {{ interface XUdf : com::sun::star::uno::XInterface {{"]
         for n, ps in funcs.items():
             args = ", ".join(f"[in] any a{i}" for i in range(len(ps)))
-            idl.append(f"  any {idl_names[n]}({args});")
+            # sequence<sequence<any>> for every function: Calc only builds a matrix from
+            # that exact type, and pyuno turns a Python tuple into sequence<any> when the
+            # declared type is `any` (uno.Any is refused as a return value).  A scalar
+            # result goes back as a 1x1 matrix, which a normal cell shows as its value.
+            idl.append(f"  sequence< sequence< any > > {idl_names[n]}({args});")
         idl.append("}; };")
         with open(os.path.join(tmp, "udf.idl"), "w") as fh:
             fh.write("\n".join(idl) + "\n")
@@ -544,6 +559,22 @@ oor:op="fuse"><value>1</value></prop></item>
 """
 
 
+def _soffice_env(**extra):
+    """Environment for soffice.  Its embedded Python (Debian's libpython3.11) finds its
+    stdlib by looking up `python3` on PATH: with a pyenv/venv/conda python3 first on
+    PATH it loads a *foreign* stdlib and add-in installation dies (std::bad_alloc).
+    So: the system python's directory goes first, and no PYTHON*/VIRTUAL_ENV leaks in."""
+    env = {k: v for k, v in os.environ.items()
+           if not (k.startswith("PYTHON") or k in ("VIRTUAL_ENV", "CONDA_PREFIX",
+                                                   "PYENV_VERSION", "PYENV_DIR"))}
+    sysbin = os.path.dirname(SYSTEM_PYTHON)
+    path = [p for p in env.get("PATH", "").split(os.pathsep) if p and p != sysbin]
+    env["PATH"] = os.pathsep.join([sysbin, *path])
+    env["SAL_USE_VCLPLUGIN"] = "svp"
+    env.update(extra)
+    return env
+
+
 class Office:
     """Headless soffice with a throw-away profile.
 
@@ -575,7 +606,7 @@ class Office:
         self.proc = None
         self._closed = False
         pipe = "lo" + uuid.uuid4().hex
-        env = dict(os.environ, **{CALL_LOG_ENV: self.call_log, "SAL_USE_VCLPLUGIN": "svp"})
+        env = _soffice_env(**{CALL_LOG_ENV: self.call_log})
         soffice = soffice_path()
         if not soffice:
             raise RuntimeError("soffice not found (apt: libreoffice-calc-nogui)")

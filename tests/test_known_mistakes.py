@@ -5,7 +5,7 @@ table 8.1.2, rounding of FIDE B.02 §8.3.4) as written in each comment."""
 
 import pytest
 
-from tests.trf_lines import player_line, trf
+from trf_lines import player_line, trf
 from xl_fide.editions import rules_for
 from xl_fide.event import effective_rating
 from xl_fide.initial import initial_rating
