@@ -1,0 +1,727 @@
+"""Excel functions (xlwings UDFs) over the xl-fide engine: FIDE_EXPECTED, FIDE_CHANGE...
+
+The only module that knows Excel's shapes. It turns what Excel passes into engine
+calls and answers a number, an array, ``"#N/A"`` (nothing to compute: blank input)
+or raises an :class:`~xl_fide.errors.InputError` (a ``ValueError``) whose short
+message names the argument and quotes the value (``rating must be a whole number,
+got 2000.5``); classic Excel shows that message in the cell, xlwings Lite shows
+``#VALUE!``.
+
+One module for both runtimes (see docs/excel.md):
+
+* classic Excel on Windows: ``UDF Modules`` = ``xl_fide.udfs``, ribbon
+  **Import Functions**;
+* xlwings Lite (macOS, Excel on the web, Windows): ``main.py`` holds
+  ``from xl_fide.udfs import *`` (``__all__`` lists every function).
+
+What arrives: numbers as ``float`` (classic) or ``int`` (Lite); blank cells as
+``None`` or ``""`` (no game); a single cell as a scalar, a row or column as a flat
+list, a block as a list of rows. ``@arg(..., ndim=...)`` forces shapes where xlwings
+honours it, :data:`NDIM` repeats that for other hosts (the LibreOffice test add-in),
+and every function also normalises raw shapes itself (:func:`_flat`, :func:`_grid`).
+Dates: ``datetime``/``date``, an Excel serial number (1900 date system: 45658 is
+2025-01-01) or ISO text; blank (or 0, a blank cell read as a number) means today's
+rules.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from xlwings import arg, func
+
+from . import __version__
+from .editions import RuleEdition, rules_for
+from .errors import InputError
+from .event import Entrant, effective_rating, rate_crosstable
+from .initial import initial_rating
+from .performance import (
+    norm_performance,
+    perfect_tournament_performance,
+    performance_rating,
+    tournament_performance_rating,
+)
+from .rating import expected_score, game_lines, k_factor, logistic_expected, rate_event
+from .results import GameResult, parse_result
+from .rounding import round_half_away
+from .tables import dp_for_p, pd_for_difference
+from .values import as_int, as_k, as_rating
+
+__all__ = [
+    "FIDE_CHANGE", "FIDE_DELTA", "FIDE_DP", "FIDE_EVENT", "FIDE_EVENT_SWISS",
+    "FIDE_EXPECTED", "FIDE_INITIAL_RATING", "FIDE_K", "FIDE_NEW_RATING", "FIDE_NORM",
+    "FIDE_PD", "FIDE_PERFORMANCE", "FIDE_PTP", "FIDE_SCORE", "FIDE_TPR", "FIDE_VERSION",
+]
+
+#: Shapes forced on range arguments, the same as the ``@arg(..., ndim=...)`` below
+#: (on Linux xlwings' decorators are no-ops, so hosts such as the LibreOffice test
+#: add-in read them here). 1 = flat list (a row or a column), 2 = list of rows.
+NDIM: dict[str, dict[str, int]] = {
+    "FIDE_CHANGE": {"opponent_ratings": 1, "scores": 1},
+    "FIDE_NEW_RATING": {"opponent_ratings": 1, "scores": 1},
+    "FIDE_INITIAL_RATING": {"opponent_ratings": 1, "scores": 1},
+    "FIDE_PERFORMANCE": {"opponent_ratings": 1, "scores": 1},
+    "FIDE_NORM": {"opponent_ratings": 1, "scores": 1},
+    "FIDE_TPR": {"opponent_ratings": 1, "scores": 1},
+    "FIDE_PTP": {"opponent_ratings": 1, "scores": 1},
+    "FIDE_EVENT": {"ratings": 1, "k_factors": 1, "results": 2},
+    "FIDE_EVENT_SWISS": {"ratings": 1, "k_factors": 1, "opponents": 2, "results": 2},
+}
+__ndim__ = NDIM  # the name tests/lo_calc.py looks for
+
+NA = "#N/A"
+EVENT_COLUMNS = ("N", "W", "ΣPD", "W-ΣPD", "K", "K×ΣΔR", "change", "new rating", "Rp", "Ru")
+
+_CATEGORY = "xl-fide"
+_EXCEL_EPOCH = _dt.date(1899, 12, 30)   # serial 1 = 1900-01-01 past Excel's 1900-02-29 bug
+_EXCEL_SERIAL_MAX = 2958465             # 9999-12-31
+
+_DOC_TC = "standard (default), rapid or blitz"
+_DOC_DATE = "event start date (date, Excel date or 2025-10-01); blank: today's rules"
+_DOC_OPPS = "opponents' ratings, a row or column; blank = no game"
+_DOC_SCORES = "results in the same order: 1, ½, 0, =, 1-0, + or -; blank = no game"
+
+
+# --------------------------------------------------------------------- shapes and cells
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and value.strip() == "")
+
+
+def _flat(x: object) -> list:
+    """A range as a flat list: scalar -> [x]; row/column -> itself; block -> row by row."""
+    if isinstance(x, (list, tuple)):
+        out: list = []
+        for item in x:
+            if isinstance(item, (list, tuple)):
+                out.extend(item)
+            else:
+                out.append(item)
+        return out
+    return [x]
+
+
+def _grid(x: object, nrows: int | None = None) -> list[list]:
+    """A range as a list of rows. A flat list is one row, or a column when ``nrows``
+    (the expected number of rows, > 1) equals its length."""
+    if not isinstance(x, (list, tuple)):
+        return [[x]]
+    if not x:
+        return []
+    if all(isinstance(item, (list, tuple)) for item in x):
+        return [list(row) for row in x]
+    if nrows is not None and nrows > 1 and len(x) == nrows:
+        return [[item] for item in x]
+    return [list(x)]
+
+
+def _scalar(value: object, name: str) -> object:
+    """One cell's value; a range of one cell is that cell, a bigger range an error."""
+    if isinstance(value, (list, tuple)):
+        cells = _flat(value)
+        if len(cells) != 1:
+            raise InputError(f"{name} must be a single cell, got a range of {len(cells)} cells")
+        return cells[0]
+    return value
+
+
+def _number(value: object) -> object:
+    """Numbers typed as text ('2000') as a Decimal; anything else unchanged."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            return value
+        return number if number.is_finite() else value
+    return value
+
+
+def _int(value: object, name: str, minimum: int | None = None,
+         maximum: int | None = None) -> int:
+    return as_int(_number(value), name, minimum=minimum, maximum=maximum)
+
+
+def _rating(value: object, name: str) -> int:
+    return as_rating(_number(value), name)
+
+
+def _k(value: object, name: str) -> int:
+    return as_k(_number(value), name)
+
+
+def _date(value: object, name: str = "event_date") -> _dt.date | None:
+    """A date from a date/datetime, an Excel serial number (1900 system) or ISO text."""
+    value = _scalar(value, name)
+    if _blank(value):
+        return None
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    number = _number(value)
+    if isinstance(number, (int, float, Decimal)) and not isinstance(number, bool):
+        if isinstance(number, float) and not math.isfinite(number):
+            raise InputError(f"{name} must be a date, got {value!r}")
+        serial = math.floor(number)
+        if serial == 0 and number == 0:     # a blank cell read as a number: no date
+            return None
+        if not 1 <= serial <= _EXCEL_SERIAL_MAX or serial == 60:   # 60: Excel's 1900-02-29
+            raise InputError(f"{name} must be a date or an Excel date number, got {value!r}")
+        if serial < 60:
+            return _EXCEL_EPOCH + _dt.timedelta(days=serial + 1)
+        return _EXCEL_EPOCH + _dt.timedelta(days=serial)
+    if isinstance(value, str):
+        text = value.strip().replace("/", "-").replace(".", "-")
+        try:
+            return _dt.date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise InputError(f"{name} must be a date like 2025-10-01, got {value!r}")
+
+
+def _edition(time_control: object, event_date: object) -> RuleEdition:
+    """The rule edition for the optional ``time_control``/``event_date`` arguments."""
+    tc = _scalar(time_control, "time_control")
+    return rules_for(_date(event_date), None if _blank(tc) else tc)
+
+
+def _result(value: object, name: str) -> GameResult | None:
+    return parse_result(value, name)
+
+
+def _games(opponent_ratings: object, scores: object,
+           unrated: str = "skip") -> list[tuple[int | None, GameResult]]:
+    """Pairs (opponent rating or None, result) of the cells with a result.
+
+    ``unrated``: what a blank opponent rating with a result is: ``"skip"`` (the pair is
+    left out) or ``"keep"`` (``None``: an unrated opponent). Played and unplayed
+    results are both returned; callers keep what their rule counts.
+    """
+    ratings = _flat(opponent_ratings)
+    results = _flat(scores)
+    if len(ratings) != len(results):
+        raise InputError(f"opponent_ratings has {len(ratings)} cells but scores has "
+                         f"{len(results)}: give one score per opponent")
+    games: list[tuple[int | None, GameResult]] = []
+    for i, (r, s) in enumerate(zip(ratings, results), 1):
+        result = _result(s, f"scores cell {i}")
+        if result is None:
+            continue
+        if _blank(r):
+            if unrated == "keep":
+                games.append((None, result))
+            continue
+        games.append((_rating(r, f"opponent_ratings cell {i}"), result))
+    return games
+
+
+def _rated_played(games: list[tuple[int | None, GameResult]]) -> list[tuple[int, int]]:
+    """(R_opp, half points) of the played games against rated opponents."""
+    return [(r, g.half_points) for r, g in games if r is not None and g.played]
+
+
+# -------------------------------------------------------------------- single games
+
+@func(category=_CATEGORY)
+@arg("rating", doc="own rating (whole number)")
+@arg("opponent_rating", doc="the opponent's rating (whole number)")
+@arg("method", doc="fide (default: table + 400-point rule), table (no cap) or logistic")
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_EXPECTED(rating, opponent_rating, method="fide", time_control="standard", event_date=None):
+    """Expected score PD of one game (0.32): FIDE B.02 §8.1.2 table, §8.3.1 400-point rule.
+
+    method "fide": the table with the 400-point rule as the rules of event_date apply it
+    to `rating` (not capped for a standard player rated 2650+ from 1 Oct 2025);
+    "table": the bare table; "logistic": 1 / (1 + 10^(-D/400)), not FIDE's.
+    Blank rating -> #N/A. Example: FIDE_EXPECTED(1892, 2022) = 0.32.
+    """
+    rating, opponent_rating = _scalar(rating, "rating"), _scalar(opponent_rating, "opponent_rating")
+    if _blank(rating) or _blank(opponent_rating):
+        return NA
+    Ro = _rating(rating, "rating")
+    R_opp = _rating(opponent_rating, "opponent_rating")
+    how = _scalar(method, "method")
+    how = "fide" if _blank(how) else str(how).strip().lower()
+    if how == "fide":
+        return expected_score(Ro, R_opp, _edition(time_control, event_date)) / 100
+    _edition(time_control, event_date)  # still report a bad time_control or date
+    if how == "table":
+        return expected_score(Ro, R_opp, cap=False) / 100
+    if how == "logistic":
+        return logistic_expected(Ro, R_opp)
+    raise InputError(f"method must be fide, table or logistic, got {method!r}")
+
+
+@func(category=_CATEGORY)
+@arg("rating", doc="own rating (whole number)")
+@arg("opponent_rating", doc="the opponent's rating (whole number)")
+@arg("score", doc="1, ½, 0 (or =, 1-0, 0-1...); + or - is a forfeit: #N/A")
+@arg("k", doc="K factor (whole number)")
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_DELTA(rating, opponent_rating, score, k, time_control="standard", event_date=None):
+    """K x (S - PD) for one game, unrounded (27.2): FIDE B.02 §8.3.2, PD from §8.1.2.
+
+    Uses the 400-point rule of §8.3.1 as the rules of event_date apply it. A game the
+    rules do not rate (forfeit + or -, bye, rapid/blitz game 600+ apart with a player
+    above 2600) returns #N/A, as does a blank cell.
+    Example: FIDE_DELTA(1892, 2022, 1, 40) = 27.2.
+    """
+    cells = [_scalar(v, n) for v, n in ((rating, "rating"), (opponent_rating, "opponent_rating"),
+                                          (score, "score"), (k, "k"))]
+    if any(_blank(v) for v in cells):
+        return NA
+    Ro = _rating(cells[0], "rating")
+    R_opp = _rating(cells[1], "opponent_rating")
+    result = _result(cells[2], "score")
+    K = _k(cells[3], "k")
+    edition = _edition(time_control, event_date)
+    if not result.played:
+        return NA
+    (line,) = game_lines(Ro, [(R_opp, result.half_points)], edition)
+    if not line.rated:
+        return NA
+    return K * line.delta_R / 100
+
+
+def _event_change(rating, opponent_ratings, scores, k, time_control, event_date):
+    """The engine's EventChange for FIDE_CHANGE/FIDE_NEW_RATING, or None (nothing to compute)."""
+    rating, k = _scalar(rating, "rating"), _scalar(k, "k")
+    if _blank(rating) or _blank(k):
+        return None
+    Ro = _rating(rating, "rating")
+    K = _k(k, "k")
+    edition = _edition(time_control, event_date)
+    games = _games(opponent_ratings, scores, unrated="skip")
+    if not games:
+        return None
+    pairs = [(r, half / 2) for r, half in _rated_played(games)]
+    return rate_event(Ro, pairs, K, edition)
+
+
+@func(category=_CATEGORY)
+@arg("rating", doc="own rating (whole number)")
+@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
+@arg("scores", ndim=1, doc=_DOC_SCORES)
+@arg("k", doc="K factor before the K x n <= 700 cap")
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_CHANGE(rating, opponent_ratings, scores, k, time_control="standard", event_date=None):
+    """Rating change K x ΣΔR over the games, unrounded (-2.5): FIDE B.02 §8.3.2, §8.3.3.
+
+    Pairs with a blank cell are skipped, forfeits and byes are not rated; K is capped so
+    that K x n <= 700 over the rated games. Exact to the hundredth. Nothing entered:
+    #N/A; games entered but none rated: 0.
+    Example: FIDE_CHANGE(2000, {1950;2050;1810}, {1;0;0.5}, 10) = -2.5.
+    """
+    calc = _event_change(rating, opponent_ratings, scores, k, time_control, event_date)
+    if calc is None:
+        return NA
+    return calc.change / 100
+
+
+@func(category=_CATEGORY)
+@arg("rating", doc="own rating before the event (whole number)")
+@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
+@arg("scores", ndim=1, doc=_DOC_SCORES)
+@arg("k", doc="K factor before the K x n <= 700 cap")
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_NEW_RATING(rating, opponent_ratings, scores, k, time_control="standard", event_date=None):
+    """New rating: rating + K x ΣΔR rounded, .5 away from zero: FIDE B.02 §8.3.4.
+
+    The event is taken as the whole rating period (one rounding; K x n <= 700 cap of
+    §8.3.3). Same inputs as FIDE_CHANGE. Nothing entered: #N/A.
+    Example: FIDE_NEW_RATING(2000, {1950;2050;1810}, {1;0;0.5}, 10) = 1997 (-2.50 -> -3).
+    """
+    calc = _event_change(rating, opponent_ratings, scores, k, time_control, event_date)
+    if calc is None:
+        return NA
+    return calc.Ro + round_half_away(calc.change, 100)
+
+
+# ------------------------------------------------------------------------------ K
+
+_K_ARGS = ("rating", "birth_year", "games", "peak_rating", "period_games", "period_year",
+           "time_control", "event_date")
+
+
+def _k_one(values: dict, where: str = "") -> object:
+    def name(n: str) -> str:
+        return n + where
+
+    rating = values["rating"]
+    if _blank(rating):
+        return "" if where else NA
+    Ro = _rating(rating, name("rating"))
+    tc = values["time_control"]
+    edition = rules_for(_date(values["event_date"], name("event_date")), None if _blank(tc) else tc)
+
+    def optional(key: str, convert, **limits):
+        v = values[key]
+        return None if _blank(v) else convert(v, name(key), **limits)
+
+    birth_year = optional("birth_year", _int, minimum=1850, maximum=2200)
+    games = optional("games", _int, minimum=0)
+    peak = optional("peak_rating", _rating)
+    period_games = optional("period_games", _int, minimum=0)
+    period_year = optional("period_year", _int, minimum=1970, maximum=2200)
+    if period_year is None:
+        date = _date(values["event_date"], name("event_date"))
+        period_year = (date or _dt.date.today()).year
+    return k_factor(Ro, birth_year=birth_year, career_games=games, peak_rating=peak,
+                    period_year=period_year, period_games=period_games, edition=edition)
+
+
+@func(category=_CATEGORY)
+@arg("rating", doc="rating (a cell, or a column for a whole K column)")
+@arg("birth_year", doc="year of birth (blank: not a junior)")
+@arg("games", doc="rated games completed before (blank: 30 or more)")
+@arg("peak_rating", doc="highest published rating (2400+ means K 10 for good)")
+@arg("period_games", doc="rated games in this rating period: K x n <= 700 cap")
+@arg("period_year", doc="year of the rating period (blank: year of event_date or today)")
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_K(rating, birth_year=None, games=None, peak_rating=None, period_games=None,
+           period_year=None, time_control="standard", event_date=None):
+    """K factor: FIDE B.02 §8.3.3 (40 new or junior under 2300, 20, 10 once 2400).
+
+    Ever 2400+ (rating or peak_rating) -> 10; else a junior (period_year - birth_year <= 18)
+    rated under 2300 -> 40; else fewer than 30 games -> 40; else 20. period_games caps K
+    so that K x n <= 700 (n 18: K 40 -> 38). Rapid/blitz before 1 Oct 2022: 20.
+    Ranges: pass columns (rating a column, the others columns of the same length or
+    single values) to get a column of K; a blank rating gives "" in its row.
+    """
+    values = dict(zip(_K_ARGS, (rating, birth_year, games, peak_rating, period_games,
+                                period_year, time_control, event_date)))
+    ranges = {n: _flat(v) for n, v in values.items() if isinstance(v, (list, tuple))}
+    if not ranges:
+        return _k_one(values)
+    lengths = {n: len(v) for n, v in ranges.items()}
+    n = lengths.get("rating", max(lengths.values()))
+    for other, length in lengths.items():
+        if length != n:
+            ref = "rating" if "rating" in lengths else next(iter(lengths))
+            raise InputError(f"{other} has {length} cells but {ref} has {lengths[ref]}: "
+                             "give ranges of the same length or single values")
+    out = []
+    for i in range(n):
+        row = {key: (ranges[key][i] if key in ranges else v) for key, v in values.items()}
+        out.append([_k_one(row, f" row {i + 1}")])
+    return out
+
+
+# ------------------------------------------------------------------ unrated players
+
+@func(category=_CATEGORY)
+@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS + " (blank rating: unrated opponent, skipped)")
+@arg("scores", ndim=1, doc=_DOC_SCORES)
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_INITIAL_RATING(opponent_ratings, scores, time_control="standard", event_date=None):
+    """Initial rating Ru of an unrated player, or why it is not published: FIDE B.02 §8.2.
+
+    Since 1 Mar 2024: two hypothetical 1800 draws are added, Ru = Ra + dp(p), at most
+    2200, published from 1400 with 5+ games against rated opponents (earlier events use
+    the rule of their date). Only played games against rated opponents count.
+    Example: five draws against 1400s -> 1514; 1/5 -> "not published: 1356 is below...".
+    """
+    edition = _edition(time_control, event_date)
+    games = _games(opponent_ratings, scores, unrated="skip")
+    if not games:
+        return NA
+    init = initial_rating([[(r, half / 2) for r, half in _rated_played(games)]], edition)
+    if init.Ru is not None:
+        return init.Ru
+    return f"not published: {init.reason}"
+
+
+# ------------------------------------------------------------------- performances
+
+def _opponents_and_points(opponent_ratings, scores) -> tuple[list[int], float] | None:
+    games = _rated_played(_games(opponent_ratings, scores, unrated="skip"))
+    if not games:
+        return None
+    return [r for r, _ in games], sum(h for _, h in games) / 2
+
+
+@func(category=_CATEGORY)
+@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
+@arg("scores", ndim=1, doc=_DOC_SCORES)
+def FIDE_PERFORMANCE(opponent_ratings, scores):
+    """FIDE performance rating Rp = Ra + dp(p): FIDE B.02 §8.1.1 (Ra the average).
+
+    p is rounded to hundredths, half up; no 400-point cap. Only played games against
+    rated opponents count; none: #N/A.
+    Example: 3 wins, 2 draws, 1 loss against an average of 1850 -> p .67 -> 1975.
+    """
+    found = _opponents_and_points(opponent_ratings, scores)
+    if found is None:
+        return NA
+    return performance_rating(*found)
+
+
+@func(category=_CATEGORY)
+@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS + " (blank rating with a result: unrated, 1400)")
+@arg("scores", ndim=1, doc=_DOC_SCORES)
+@arg("title", doc="GM, IM, WGM or WIM")
+def FIDE_NORM(opponent_ratings, scores, title):
+    """Title-norm performance as one row [Rp, Ra, "met" or "not met: ..."]: FIDE B.01 §1.4.
+
+    Unrated opponents count as 1400; the lowest opponent is raised to the title's floor
+    (GM 2200, IM 2050, WGM 2000, WIM 1850); Ra rounded half up; no 400-point cap; checks
+    9+ games, 35 % score, Ra and Rp (not the federation and title-mix rules).
+    A single cell shows Rp. Example: 6.5/9 vs 2500...2150 (GM) -> [2609, 2443, "met"].
+    """
+    title = _scalar(title, "title")
+    games = [(r, g.half_points) for r, g in _games(opponent_ratings, scores, unrated="keep")
+             if g.played]
+    if _blank(title) or not games:
+        return NA
+    norm = norm_performance([r for r, _ in games], sum(h for _, h in games) / 2, str(title))
+    missing = [detail for _, ok, detail in norm.checks if not ok]
+    verdict = "met" if not missing else "not met: " + "; ".join(missing)
+    return [[norm.Rp, norm.Ra, verdict]]
+
+
+@func(category=_CATEGORY)
+@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
+@arg("scores", ndim=1, doc=_DOC_SCORES)
+def FIDE_TPR(opponent_ratings, scores):
+    """Tie-break Tournament Performance Rating TPR = ARO + dp(p): FIDE C.07 §10.2.
+
+    ARO (average rating of opponents) rounded half up; played games against rated
+    opponents only; none: #N/A. Example: 2/3 vs 2000, 2100, 2200 -> 2225.
+    """
+    found = _opponents_and_points(opponent_ratings, scores)
+    if found is None:
+        return NA
+    return tournament_performance_rating(*found)
+
+
+@func(category=_CATEGORY)
+@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
+@arg("scores", ndim=1, doc=_DOC_SCORES)
+def FIDE_PTP(opponent_ratings, scores):
+    """Tie-break Perfect Tournament Performance PTP: FIDE C.07 §10.3.
+
+    The lowest whole rating whose expected score (table 8.1.2, no 400-point cap) over the
+    opponents reaches the score; 0 points: lowest opponent - 800. Played games against
+    rated opponents only; none: #N/A. Example: 2/3 vs 2000, 2100, 2200 -> 2226.
+    """
+    found = _opponents_and_points(opponent_ratings, scores)
+    if found is None:
+        return NA
+    return perfect_tournament_performance(*found)
+
+
+# ------------------------------------------------------------------------- tables
+
+@func(category=_CATEGORY)
+@arg("D", doc="signed rating difference, own minus opponent (whole number)")
+def FIDE_PD(D):
+    """PD for a signed rating difference D (0.68 for 130, 0.32 for -130): FIDE B.02 §8.1.2.
+
+    The bare table: no 400-point rule. Blank: #N/A.
+    """
+    D = _scalar(D, "D")
+    if _blank(D):
+        return NA
+    return pd_for_difference(_int(D, "D")) / 100
+
+
+@func(category=_CATEGORY)
+@arg("p", doc="fractional score from 0 to 1 (rounded to hundredths, half up)")
+def FIDE_DP(p):
+    """Rating difference dp for a fractional score p (125 for 0.67): FIDE B.02 §8.1.1.
+
+    p is rounded to two decimals half up as written (0.665 -> .67, 0.375 -> .38) before
+    the look-up; dp(1) = 800, dp(0) = -800. Blank: #N/A.
+    """
+    p = _scalar(p, "p")
+    if _blank(p):
+        return NA
+    value = _number(p)
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        raise InputError(f"p must be a number from 0 to 1, got {p!r}")
+    exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    if not exact.is_finite() or not 0 <= exact <= 1:
+        raise InputError(f"p must be a number from 0 to 1, got {p!r}")
+    hundredths = int((exact * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return dp_for_p(hundredths)
+
+
+@func(category=_CATEGORY)
+@arg("result", doc="1, ½, 0, =, 1-0, 0-1, + (forfeit win), - (forfeit loss), H, F, U, Z...")
+def FIDE_SCORE(result):
+    """Points of a result: 1, 0.5 or 0 (FIDE B.02 §8.3.2 scores; TRF-16 result codes).
+
+    Forfeits count as points (+ -> 1, - -> 0) though they are not rated games; byes
+    H -> 0.5, F/U -> 1, Z -> 0. Blank: #N/A.
+    """
+    parsed = _result(_scalar(result, "result"), "result")
+    if parsed is None:
+        return NA
+    return parsed.points
+
+
+# ------------------------------------------------------------------- whole events
+
+def _check_pair(a: GameResult | None, b: GameResult | None, where_a: str, where_b: str,
+                cell_a: object, cell_b: object) -> None:
+    """Both results of one game must agree (1 against 0, ½ against ½, + against -)."""
+    if a is None or b is None:
+        return
+    if a.played != b.played or (a.played and a.half_points + b.half_points != 2):
+        raise InputError(f"{where_a} is {cell_a!r} but {where_b} is {cell_b!r}: "
+                         "the two results of a game do not match")
+
+
+def _event_players(ratings: list, k_factors: object,
+                   edition: RuleEdition) -> tuple[list[int | None], list[int | None]]:
+    cells = _flat(ratings)
+    ks = _flat(k_factors)
+    if len(ks) != len(cells):
+        raise InputError(f"k_factors has {len(ks)} cells but ratings has {len(cells)}: "
+                         "give one K per player (blank for unrated players)")
+    out_r: list[int | None] = []
+    out_k: list[int | None] = []
+    for i, (r, k) in enumerate(zip(cells, ks), 1):
+        rating = None if _blank(r) else _rating(r, f"ratings row {i}")
+        rating, _ = effective_rating(rating, edition)
+        K = None if _blank(k) else _k(k, f"k_factors row {i}")
+        if rating is not None and K is None:
+            raise InputError(f"k_factors row {i} is blank for a rated player")
+        out_r.append(rating)
+        out_k.append(K)
+    return out_r, out_k
+
+
+def _event_rows(ratings: list[int | None], ks: list[int | None],
+                rounds: list[tuple[tuple[int | None, GameResult | None], ...]],
+                blank_rows: list[bool], edition: RuleEdition) -> list[list]:
+    entrants = [Entrant(i + 1, ratings[i], ks[i] if ratings[i] is not None else None, rounds[i])
+                for i in range(len(ratings))]
+    out = []
+    for blank, res in zip(blank_rows, rate_crosstable(entrants, edition)):
+        if blank:
+            out.append([""] * len(EVENT_COLUMNS))
+            continue
+        row: list = [res.N, res.W_half / 2]
+        if res.rated:
+            row += [res.sum_PD / 100, res.calc.sum_delta_R / 100, res.K, res.change / 100,
+                    res.rating_change, res.new_rating]
+        else:
+            row += [""] * 6
+        row.append(res.Rp if res.Rp is not None else "")
+        if res.rated:
+            row.append("")
+        elif res.initial.Ru is not None:
+            row.append(res.initial.Ru)
+        else:
+            row.append(f"not published: {res.initial.reason}")
+        out.append(row)
+    return out
+
+
+@func(category=_CATEGORY)
+@arg("ratings", ndim=1, doc="column of the players' ratings (blank = unrated)")
+@arg("k_factors", ndim=1, doc="column of K factors (blank allowed for unrated players)")
+@arg("results", ndim=2, doc="n x n grid: row i, column j = i's result against j")
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=None):
+    """A round robin's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
+
+    Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
+    rating, Rp, Ru. N and W count played games against rated opponents. Unrated players:
+    "" from ΣPD to new rating and Ru (or why not published). Diagonal ignored; a row with
+    no rating and no results is all "". The event is the player's rating period.
+    """
+    players = _flat(ratings)
+    n = len(players)
+    edition = _edition(time_control, event_date)
+    R, K = _event_players(players, k_factors, edition)
+    grid = _grid(results, n)
+    if len(grid) != n or any(len(row) != n for row in grid):
+        width = max((len(row) for row in grid), default=0)
+        raise InputError(f"results must be {n} rows by {n} columns (one per player), "
+                         f"got {len(grid)} by {width}")
+    parsed = [[None if i == j else _result(grid[i][j], f"results row {i + 1} column {j + 1}")
+               for j in range(n)] for i in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            _check_pair(parsed[i][j], parsed[j][i], f"results row {i + 1} column {j + 1}",
+                        f"row {j + 1} column {i + 1}", grid[i][j], grid[j][i])
+    rounds = [tuple((j + 1, parsed[i][j]) for j in range(n) if j != i) for i in range(n)]
+    blank_rows = [_blank(players[i]) and all(p is None for p in parsed[i]) for i in range(n)]
+    return _event_rows(R, K, rounds, blank_rows, edition)
+
+
+@func(category=_CATEGORY)
+@arg("ratings", ndim=1, doc="column of the players' ratings (blank = unrated)")
+@arg("k_factors", ndim=1, doc="column of K factors (blank allowed for unrated players)")
+@arg("opponents", ndim=2, doc="n x rounds grid of opponents' row numbers 1..n (blank/0: none)")
+@arg("results", ndim=2, doc="n x rounds grid of results (1, ½, 0, +, -, H...)")
+@arg("time_control", doc=_DOC_TC)
+@arg("event_date", doc=_DOC_DATE)
+def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="standard",
+                     event_date=None):
+    """A Swiss event's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
+
+    Same 10 columns as FIDE_EVENT (N, W, ΣPD, W-ΣPD, K, K x ΣΔR, change, new rating, Rp,
+    Ru). opponents holds, per round, the row number (1..n) of the opponent within the
+    ranges; blank or 0 with a result is a bye (not rated). Forfeits are not rated.
+    """
+    players = _flat(ratings)
+    n = len(players)
+    edition = _edition(time_control, event_date)
+    R, K = _event_players(players, k_factors, edition)
+    opp_grid = _grid(opponents, n)
+    res_grid = _grid(results, n)
+    shape = (len(opp_grid), max((len(r) for r in opp_grid), default=0))
+    if len(opp_grid) != n or any(len(row) != shape[1] for row in opp_grid):
+        raise InputError(f"opponents must have {n} rows (one per player) of the same "
+                         f"length, got {shape[0]} rows")
+    if len(res_grid) != n or any(len(row) != shape[1] for row in res_grid):
+        width = max((len(r) for r in res_grid), default=0)
+        raise InputError(f"results must be {shape[0]} rows by {shape[1]} rounds like "
+                         f"opponents, got {len(res_grid)} by {width}")
+    n_rounds = shape[1]
+    opp: list[list[int | None]] = []
+    for i, row in enumerate(opp_grid):
+        numbers = []
+        for r, cell in enumerate(row):
+            where = f"opponents row {i + 1} round {r + 1}"
+            number = None if _blank(cell) else _int(cell, where, minimum=0, maximum=n)
+            if number == i + 1:
+                raise InputError(f"{where} is the player's own row number {number}")
+            numbers.append(number or None)
+        opp.append(numbers)
+    parsed = [[_result(res_grid[i][r], f"results row {i + 1} round {r + 1}")
+               for r in range(n_rounds)] for i in range(n)]
+    for i in range(n):
+        for r in range(n_rounds):
+            j = opp[i][r]
+            if j is None:
+                continue
+            back = opp[j - 1][r]
+            if back is not None and back != i + 1:
+                raise InputError(f"opponents row {i + 1} round {r + 1} is {j} but row {j} "
+                                 f"round {r + 1} is {back}")
+            if back == i + 1 and i + 1 < j:
+                _check_pair(parsed[i][r], parsed[j - 1][r], f"results row {i + 1} round {r + 1}",
+                            f"row {j} round {r + 1}", res_grid[i][r], res_grid[j - 1][r])
+    rounds = [tuple((opp[i][r], parsed[i][r]) for r in range(n_rounds)) for i in range(n)]
+    blank_rows = [_blank(players[i]) and all(p is None for p in parsed[i]) for i in range(n)]
+    return _event_rows(R, K, rounds, blank_rows, edition)
+
+
+@func(category=_CATEGORY)
+def FIDE_VERSION():
+    """The xl-fide version (FIDE B.02 Rating Regulations 2024, amended 1 Oct 2025)."""
+    return __version__
