@@ -1,0 +1,1424 @@
+"""Tournament Report Files (TRF16, TRF-2026, JaVaFo TRF(x)): read them, write TRF16 back.
+
+FIDE Handbook C.04 Annex 2 (TRF16) and TRF-2026; JaVaFo AUM for the ``XX?`` lines.
+Column layout as summarised in the project's ``trf-format.md``.
+
+Reading
+-------
+:func:`read_trf` (a path or an open file) and :func:`parse_trf` (``str`` or ``bytes``)
+return a frozen :class:`Tournament`. Bytes are decoded as UTF-8 (with or without BOM),
+UTF-16 when a UTF-16 BOM is present, else Latin-1. Lines may end in LF, CRLF or a
+bare CR; columns are characters.
+
+Reading is lenient by default: a problem becomes a :class:`TrfWarning` (file, line,
+column, message) in ``Tournament.warnings`` and the value is read as unknown
+(``None``) or, for a result code, as ``Z``. With ``strict=True`` the first problem
+raises :class:`~xl_fide.errors.TrfError` instead. Some problems are always fatal
+(:class:`TrfError` whatever ``strict`` says): an empty file, no ``001`` line, a
+start rank that is not a number, a duplicate start rank, an opponent that is not a
+number or not a player. Nothing else than :class:`TrfError` is ever raised for bad
+input.
+
+Rounds
+------
+``Tournament.rounds`` is the declared number of rounds (``XXR`` or TRF-2026 ``142``,
+also in ``Tournament.declared_rounds``) when the file has one; round blocks beyond it
+are ignored (with a warning if they hold anything). Without a declaration it is the
+highest round block with any content: an opponent, or a result code other than
+``Z``/blank -- so a trailing block of ``0000 - Z`` (announced absences for a round
+not yet paired) does not count. Every player has exactly ``rounds`` games; a missing
+block is ``Game(r, None, None, "Z")``.
+
+``Tournament.rounds_played`` is the highest round that has been paired: some cell has
+a real opponent and a result other than ``Z``/blank, or a ``U`` (pairing-allocated
+bye). Announced ``H``/``F``/``Z`` byes (entered before the round is paired) do not
+count. Example: the Gros file has ``XXR 9``, cells ``0000 - Z`` and one ``0000 - H``
+in round 5: ``rounds == 9``, ``rounds_played == 4``.
+
+Scoring
+-------
+``Tournament.scoring`` maps each result code to its points in this event (defaults
+1 / 0.5 / 0, ``+`` 1, ``-`` 0, ``H`` 0.5, ``F`` 1, ``U`` 1, ``Z`` 0), changed by
+``XXS`` and TRF-2026 ``162`` lines. When ``XXS`` gives different values by colour
+(``WW`` != ``BW``...), keys ``"1w"``/``"1b"`` (and ``"=w"``... ) are added and
+:meth:`Tournament.points_for` uses them. Scoring never changes rating results:
+a game is rated on its code (``1 = 0``) only.
+
+Writing
+-------
+:func:`write_trf` returns TRF16 text, lines ending in ``"\\n"`` (pass ``newline="\\r"``
+for the spec's CR). A tournament read from a file is written record by record in the
+file's order: ``001`` lines of unchanged players are written verbatim, changed players
+are regenerated in the fixed columns, every other record is kept verbatim (the ``012``
+... ``122`` and ``XXR``/``142`` lines are regenerated only when the corresponding field
+was changed; a field set in code whose record is missing is written first). Players
+added in code follow the last ``001`` line; removed players are left out. A tournament
+without records (built in code, see :meth:`Tournament.build`) is written from its
+fields: ``012 022 032 042 052 062 072 092 102 (112) 122 (132) XXR (XXS)`` then the
+``001`` lines. A regenerated ``001`` line writes an unrated player's rating and an
+unknown FIDE id as blanks, a cell without opponent as ``0000 - X``, and drops
+trailing empty cells (see :class:`Game`). :func:`write_trf_file` encodes UTF-8 (by
+default), writes atomically and refuses to overwrite unless ``force=True``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, NoReturn
+
+from xl_fide.errors import InputError, TrfError, XlFideError
+
+__all__ = [
+    "RESULT_CODES",
+    "PLAYED_CODES",
+    "DEFAULT_SCORING",
+    "Game",
+    "TrfPlayer",
+    "TrfWarning",
+    "Record",
+    "TeamRecord",
+    "NationalRecord",
+    "Tournament",
+    "TrfFileExistsError",
+    "read_trf",
+    "parse_trf",
+    "write_trf",
+    "write_trf_file",
+    "parse_date",
+]
+
+# --------------------------------------------------------------------------- codes
+
+#: Result codes of a round cell (TRF16 table "Result"); blank is read as ``Z``.
+RESULT_CODES = frozenset({"1", "=", "0", "+", "-", "W", "D", "L", "H", "F", "U", "Z"})
+#: Codes of a game played over the board and rated (with a real opponent).
+PLAYED_CODES = frozenset({"1", "=", "0"})
+_HALF_POINTS = {"1": 2, "=": 1, "0": 0}
+
+_D = Decimal
+#: Default points per result code (TRF16 result table; JaVaFo XXS defaults).
+DEFAULT_SCORING: Mapping[str, Decimal] = MappingProxyType({
+    "1": _D("1"), "=": _D("0.5"), "0": _D("0"),
+    "+": _D("1"), "-": _D("0"),
+    "W": _D("1"), "D": _D("0.5"), "L": _D("0"),
+    "H": _D("0.5"), "F": _D("1"), "U": _D("1"), "Z": _D("0"),
+})
+
+# JaVaFo XXS keys and their defaults (JaVaFo AUM, "XXS - Scoring Point System").
+_XXS_DEFAULTS = {
+    "WW": _D("1"), "BW": _D("1"), "WD": _D("0.5"), "BD": _D("0.5"),
+    "WL": _D("0"), "BL": _D("0"), "ZPB": _D("0"), "HPB": _D("0.5"),
+    "FPB": _D("1"), "PAB": _D("1"), "FW": _D("1"), "FL": _D("0"),
+}
+_XXS_SHORTCUTS = {"W": ("WW", "BW", "FW", "FPB"), "D": ("WD", "BD", "HPB")}
+# TRF-2026 tag 162 letters -> XXS keys. W: win OTB or by forfeit, full-point bye;
+# D: draw or half-point bye; L: loss OTB; A: absence = zero-point bye or forfeit
+# loss (``Z`` accepted as a synonym); P: pairing-allocated bye; X: unknown result
+# (no code of ours, ignored).
+_SCORING_162 = {
+    "W": ("WW", "BW", "FW", "FPB"),
+    "D": ("WD", "BD", "HPB"),
+    "L": ("WL", "BL"),
+    "A": ("ZPB", "FL"),
+    "Z": ("ZPB", "FL"),
+    "P": ("PAB",),
+    "X": (),
+}
+
+_TRF2026_HEADER_TAGS = frozenset(
+    {"142", "152", "162", "172", "182", "192", "202", "212", "222", "352", "362"})
+_TEAM_TAGS = frozenset({"013", "310", "320", "330", "300"})
+_TRF2026_OTHER_TAGS = frozenset({"240", "250", "260", "299", "801", "802"})
+_MAX_ROUNDS = 999
+
+_DIGITS = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def _ascii_int(text: str) -> int | None:
+    """Return ``int(text)`` for ASCII digits only, else None (no ``+``, ``_``, Unicode)."""
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
+def _decimal(text: str) -> Decimal | None:
+    if not _DECIMAL.fullmatch(text):
+        return None
+    try:
+        return Decimal(text)
+    except InvalidOperation:  # pragma: no cover - the regex already excludes it
+        return None
+
+
+# --------------------------------------------------------------------------- values
+
+@dataclass(frozen=True)
+class Game:
+    """One round cell of a ``001`` line: opponent, colour and result code.
+
+    TRF16 001 columns 92-95 (opponent), 97 (colour), 99 (result), + 10 per round.
+
+    ``code`` is upper case, one of :data:`RESULT_CODES` (blank is ``"Z"``);
+    ``opponent`` is the opponent's start rank or None (``0000``/blank);
+    ``colour`` is ``"w"``, ``"b"`` or None (``-``/blank). ``explicit`` (not compared)
+    says the cell was written in the file (read) or is meant to be written (built);
+    it defaults to False only for an empty ``Z`` cell (no opponent, no colour). The
+    writer drops trailing non-explicit ``Z`` cells so a line ends after the last round
+    with content, as JaVaFo expects (for the round being paired a blank cell means
+    "present", an explicit ``0000 - Z`` "absent"); elsewhere it writes ``0000 - Z``.
+    """
+
+    round: int
+    opponent: int | None = None
+    colour: str | None = None
+    code: str = "Z"
+    explicit: bool | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        code = (self.code or "Z").strip().upper() or "Z"
+        if code not in RESULT_CODES:
+            raise InputError(f"result code must be one of 1 = 0 + - W D L H F U Z, got {self.code!r}")
+        colour = (self.colour or "").strip().lower()
+        if colour in ("", "-"):
+            colour = None
+        elif colour not in ("w", "b"):
+            raise InputError(f"colour must be 'w', 'b', '-' or blank, got {self.colour!r}")
+        opponent = self.opponent or None
+        if opponent is not None and not (isinstance(opponent, int) and 0 < opponent <= 9999):
+            raise InputError(f"opponent must be a start rank 1-9999 or None, got {self.opponent!r}")
+        if not (isinstance(self.round, int) and self.round >= 1):
+            raise InputError(f"round must be a number >= 1, got {self.round!r}")
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "colour", colour)
+        object.__setattr__(self, "opponent", opponent)
+        if self.explicit is None:
+            object.__setattr__(self, "explicit",
+                               not (code == "Z" and opponent is None and colour is None))
+
+    @property
+    def is_played(self) -> bool:
+        """True for a game played over the board: code ``1``, ``=`` or ``0`` with an opponent.
+
+        TRF16 result table; FIDE B.02: forfeits (``+ -``), unrated short games
+        (``W D L``) and byes (``H F U Z``) are not rated games.
+        """
+        return self.code in PLAYED_CODES and self.opponent is not None
+
+    @property
+    def is_forfeit(self) -> bool:
+        """True for a forfeit win or loss (``+`` / ``-``), with or without an opponent."""
+        return self.code in ("+", "-")
+
+    @property
+    def is_bye(self) -> bool:
+        """True when the cell has no opponent (bye, absence, not paired)."""
+        return self.opponent is None
+
+    @property
+    def score_half_points(self) -> int:
+        """Return the game score in half-points for rating: ``1`` -> 2, ``=`` -> 1, ``0`` -> 0.
+
+        FIDE B.02: only played games are rated. Raises InputError for any other code
+        (use :meth:`Tournament.points_for` for tournament points).
+        """
+        if self.code not in _HALF_POINTS:
+            raise InputError(
+                f"round {self.round}: result {self.code!r} is not a played game; "
+                "only '1', '=' and '0' have a rating score")
+        return _HALF_POINTS[self.code]
+
+
+def _birth_year(birth_date: str) -> int | None:
+    m = re.match(r"([0-9]{4})", birth_date)
+    if not m or int(m.group(1)) == 0:
+        return None
+    return int(m.group(1))
+
+
+@dataclass(frozen=True)
+class TrfPlayer:
+    """One ``001`` player record.
+
+    TRF16 001 columns: 5-8 start rank, 10 sex, 11-13 title, 15-47 name, 49-52 rating,
+    54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank.
+
+    ``rating`` is None when blank, ``0`` or ``0000`` (unrated; no rating floor is
+    applied here). ``fide_id`` is None when blank or ``0``. ``birth_year`` comes from
+    the first four digits of ``birth_date`` (None when absent or ``0000``). ``games``
+    has one :class:`Game` per round of the tournament. ``line`` (the line number in
+    the file) and ``raw`` (the line as read) are not compared.
+    """
+
+    start_rank: int
+    sex: str = ""
+    title: str = ""
+    name: str = ""
+    rating: int | None = None
+    federation: str = ""
+    fide_id: int | None = None
+    birth_date: str = ""
+    birth_year: int | None = None
+    points: Decimal | None = None
+    rank: int | None = None
+    games: tuple[Game, ...] = ()
+    line: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.start_rank, int) and 0 < self.start_rank <= 9999):
+            raise InputError(f"start rank must be a number 1-9999, got {self.start_rank!r}")
+        object.__setattr__(self, "games", tuple(self.games))
+        if self.rating == 0:
+            object.__setattr__(self, "rating", None)
+        if self.fide_id == 0:
+            object.__setattr__(self, "fide_id", None)
+        if self.points is not None and not isinstance(self.points, Decimal):
+            object.__setattr__(self, "points", Decimal(str(self.points)))
+        if self.birth_year is None and self.birth_date:
+            object.__setattr__(self, "birth_year", _birth_year(self.birth_date))
+
+    def game(self, round: int) -> Game | None:  # noqa: A002 - the TRF word
+        """Return the player's game of 1-based ``round``, or None outside 1..rounds."""
+        if 1 <= round <= len(self.games):
+            return self.games[round - 1]
+        return None
+
+
+@dataclass(frozen=True)
+class TrfWarning:
+    """A problem found while reading in lenient mode: where it is and what was expected."""
+
+    file: str
+    line: int | None
+    column: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One non-blank line of the file as read, for the writer.
+
+    ``kind`` is one of ``"header"`` (``??2`` tags), ``"player"`` (001), ``"comment"``
+    (``###``), ``"extension"`` (``XX?``, ``DAT``), ``"team"`` (013 310 320 330 300),
+    ``"national"`` (TRF-2026 national rating records), ``"other"`` (TRF-2026 240 250
+    260 299 801 802), ``"ruler"`` (human column rulers) or ``"unknown"``.
+    ``text`` is the line without its line ending.
+    """
+
+    kind: str
+    tag: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class TeamRecord:
+    """A team record read lightly: 013 (name 5-36, members 37-40, 42-45, ...) or
+    310 (number 5-7, name 9-40, members 74-77, 79-82, ...); 320/330/300 keep ``text`` only.
+
+    TRF-2026 team section.
+    """
+
+    tag: str
+    number: int | None
+    name: str
+    members: tuple[int, ...]
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class NationalRecord:
+    """A TRF-2026 national rating support record (record id = federation code).
+
+    Same columns as 001 up to 79: 5-8 start rank, 10 sex, 11-13 classification,
+    15-47 name, 49-52 national rating, 54-56 origin, 58-68 national id, 70-79 birth date.
+    """
+
+    federation: str
+    start_rank: int
+    sex: str
+    classification: str
+    name: str
+    rating: int | None
+    origin: str
+    national_id: str
+    birth_date: str
+    line: int
+    text: str
+
+
+def _freeze_scoring(scoring: Mapping[str, Any] | None) -> Mapping[str, Decimal]:
+    if scoring is None:
+        return DEFAULT_SCORING
+    if (isinstance(scoring, MappingProxyType) and RESULT_CODES <= scoring.keys()
+            and all(isinstance(v, Decimal) for v in scoring.values())):
+        return scoring
+    merged = dict(DEFAULT_SCORING)
+    for key, value in scoring.items():
+        try:
+            merged[str(key)] = value if isinstance(value, Decimal) else Decimal(str(value))
+        except (InvalidOperation, ValueError) as exc:
+            raise InputError(f"scoring for {key!r} must be a number, got {value!r}") from exc
+    return MappingProxyType(merged)
+
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament as read from a TRF (or built in code for writing one).
+
+    Header fields come from 012 (name), 022 (city), 032 (federation), 042/052 (dates,
+    parsed from the free formats seen in real files, see :func:`parse_date`), 092
+    (type), 102 (chief arbiter), 112 (deputies), 122 (time control), 132 (round
+    dates). See the module docstring for ``rounds``, ``rounds_played``, ``scoring``.
+    ``version`` is ``"TRF-2026"`` when the file has a TRF-2026 record (142-362 tags,
+    ``###`` comments, team/bye/national records), else ``"TRF16"``.
+    """
+
+    name: str = ""
+    city: str = ""
+    federation: str = ""
+    start_date: datetime.date | None = None
+    end_date: datetime.date | None = None
+    start_date_text: str = ""
+    end_date_text: str = ""
+    time_control: str = ""
+    rounds: int = 0
+    players: tuple[TrfPlayer, ...] = ()
+    scoring: Mapping[str, Decimal] = field(default_factory=lambda: DEFAULT_SCORING)
+    version: str = "TRF16"
+    records: tuple[Record, ...] = ()
+    team_records: tuple[TeamRecord, ...] = ()
+    warnings: tuple[TrfWarning, ...] = field(default=(), compare=False)
+    source: str = "<string>"
+    declared_rounds: int | None = None
+    chief_arbiter: str = ""
+    deputy_arbiters: tuple[str, ...] = ()
+    tournament_type: str = ""
+    round_dates_text: tuple[str, ...] = ()
+    round_dates: tuple[datetime.date | None, ...] = ()
+    initial_colour: str | None = None
+    national_records: tuple[NationalRecord, ...] = ()
+    _by_rank: Mapping[int, TrfPlayer] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("players", "records", "team_records", "warnings", "deputy_arbiters",
+                     "round_dates_text", "round_dates", "national_records"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
+        object.__setattr__(self, "scoring", _freeze_scoring(self.scoring))
+        object.__setattr__(self, "_by_rank", MappingProxyType({p.start_rank: p for p in self.players}))
+
+    # -- lookups -------------------------------------------------------------
+    def player(self, start_rank: int, default: Any = _MISSING) -> TrfPlayer:
+        """Return the player with this start rank.
+
+        Raises TrfError (naming the file) when there is none, unless ``default`` is
+        given, which is then returned.
+        """
+        try:
+            return self._by_rank[start_rank]
+        except (KeyError, TypeError):
+            if default is not _MISSING:
+                return default
+            raise TrfError(f"no player with start rank {start_rank!r}", self.source) from None
+
+    def points_for(self, game: Game) -> Decimal:
+        """Return the points of ``game`` under this event's scoring system (XXS / 162)."""
+        if game.colour is not None:
+            by_colour = self.scoring.get(game.code + game.colour)
+            if by_colour is not None:
+                return by_colour
+        return self.scoring.get(game.code, DEFAULT_SCORING[game.code])
+
+    def score(self, player: TrfPlayer | int) -> Decimal:
+        """Return the sum of :meth:`points_for` over the player's games (acceleration excluded)."""
+        if isinstance(player, int):
+            player = self.player(player)
+        return sum((self.points_for(g) for g in player.games), Decimal(0))
+
+    @property
+    def rounds_played(self) -> int:
+        """Return the highest paired round (a real opponent with a result, or a ``U``); 0 if none."""
+        last = 0
+        for p in self.players:
+            for g in p.games:
+                if g.round > last and (g.code == "U" or (g.opponent is not None and g.code != "Z")):
+                    last = g.round
+        return last
+
+    # -- construction --------------------------------------------------------
+    @classmethod
+    def build(cls, *, name: str, players: Iterable[TrfPlayer], rounds: int | None = None,
+              city: str = "", federation: str = "",
+              start_date: datetime.date | str | None = None,
+              end_date: datetime.date | str | None = None,
+              time_control: str = "", scoring: Mapping[str, Any] | None = None,
+              chief_arbiter: str = "", deputy_arbiters: Iterable[str] = (),
+              tournament_type: str = "",
+              round_dates: Iterable[datetime.date | None] = (),
+              source: str = "<built>") -> Tournament:
+        """Return a Tournament built in code (e.g. from a workbook), ready for :func:`write_trf`.
+
+        ``players`` are sorted by start rank; their ``games`` may be shorter than
+        ``rounds`` (padded with blank ``Z`` cells) and must be numbered 1, 2, ... in
+        order. ``rounds`` defaults to the longest games tuple. ``scoring`` maps result
+        codes to points; codes not given keep the defaults. Dates may be
+        ``datetime.date`` or text. Raises InputError for duplicate start ranks, an
+        opponent that is not a player, games out of order or longer than ``rounds``.
+        """
+        plist = sorted(players, key=lambda p: p.start_rank)
+        ranks = [p.start_rank for p in plist]
+        if len(set(ranks)) != len(ranks):
+            dup = sorted({r for r in ranks if ranks.count(r) > 1})
+            raise InputError(f"duplicate start rank(s) {dup}")
+        n = max((len(p.games) for p in plist), default=0) if rounds is None else rounds
+        if not (isinstance(n, int) and 0 <= n <= _MAX_ROUNDS):
+            raise InputError(f"rounds must be a number 0-{_MAX_ROUNDS}, got {rounds!r}")
+        known = set(ranks)
+        fitted = []
+        for p in plist:
+            games = list(p.games)
+            if len(games) > n:
+                raise InputError(f"player {p.start_rank} has {len(games)} games but rounds is {n}")
+            for i, g in enumerate(games, start=1):
+                if g.round != i:
+                    raise InputError(f"player {p.start_rank}: game {i} is numbered round {g.round}")
+                if g.opponent is not None and g.opponent not in known:
+                    raise InputError(
+                        f"player {p.start_rank}, round {i}: opponent {g.opponent} is not a player")
+            games += [Game(r, None, None, "Z", explicit=False) for r in range(len(games) + 1, n + 1)]
+            fitted.append(dataclasses.replace(p, games=tuple(games)))
+        s_date, s_text = _date_and_text(start_date)
+        e_date, e_text = _date_and_text(end_date)
+        rd = tuple(round_dates)
+        return cls(
+            name=name, city=city, federation=federation, start_date=s_date, end_date=e_date,
+            start_date_text=s_text, end_date_text=e_text, time_control=time_control,
+            rounds=n, players=tuple(fitted), scoring=_freeze_scoring(scoring), version="TRF16",
+            source=source, declared_rounds=n, chief_arbiter=chief_arbiter,
+            deputy_arbiters=tuple(deputy_arbiters), tournament_type=tournament_type,
+            round_dates=rd, round_dates_text=tuple(d.strftime("%y/%m/%d") if d else "" for d in rd),
+        )
+
+
+def _date_and_text(value: datetime.date | str | None) -> tuple[datetime.date | None, str]:
+    if value is None:
+        return None, ""
+    if isinstance(value, datetime.date):
+        return value, value.strftime("%Y/%m/%d")
+    parsed, ok = parse_date(str(value))
+    if not ok:
+        raise InputError(f"date must be YYYY/MM/DD or DD/MM/YYYY, got {value!r}")
+    return parsed, str(value).strip()
+
+
+class TrfFileExistsError(XlFideError, FileExistsError):
+    """:func:`write_trf_file` refused to overwrite an existing file (pass ``force=True``)."""
+
+
+# --------------------------------------------------------------------------- dates
+
+_MONTHS = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
+    "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+_SEP = r"\s*[/.\-]\s*"
+_YMD = re.compile(rf"([0-9]{{4}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})")
+_DMY = re.compile(rf"([0-9]{{1,2}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{4}})")
+_MDY_TEXT = re.compile(r"([A-Za-z]{3,})\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})")
+_DMY_TEXT = re.compile(r"([0-9]{1,2})\.?\s+([A-Za-z]{3,})\.?,?\s+([0-9]{4})")
+_YY_MM_DD = re.compile(r"([0-9]{2})/([0-9]{2})/([0-9]{2})")
+
+
+def _month(word: str) -> int | None:
+    return _MONTHS.get(word[:3].lower())
+
+
+def parse_date(text: str) -> tuple[datetime.date | None, bool]:
+    """Return ``(date, understood)`` for a TRF date text.
+
+    Formats seen in 042/052: ``YYYY/MM/DD`` (TRF-2026; also ``-`` or ``.``),
+    ``DD/MM/YYYY`` and ``DD. MM. YYYY`` (read day first unless the middle number is
+    above 12), ``May 29, 2020``, ``29 May 2020``. Empty text gives ``(None, True)``;
+    text that is not understood, or an impossible date, ``(None, False)``.
+    """
+    text = text.strip()
+    if not text:
+        return None, True
+    try:
+        if m := _YMD.fullmatch(text):
+            y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        elif m := _DMY.fullmatch(text):
+            d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            if mo > 12 >= d:
+                d, mo = mo, d
+        elif (m := _MDY_TEXT.fullmatch(text)) and _month(m.group(1)):
+            mo, d, y = _month(m.group(1)), int(m.group(2)), int(m.group(3))
+        elif (m := _DMY_TEXT.fullmatch(text)) and _month(m.group(2)):
+            d, mo, y = int(m.group(1)), _month(m.group(2)), int(m.group(3))
+        else:
+            return None, False
+        return datetime.date(y, mo, d), True  # type: ignore[arg-type]
+    except ValueError:
+        return None, False
+
+
+def _parse_yy_mm_dd(text: str) -> datetime.date | None:
+    m = _YY_MM_DD.fullmatch(text.strip())
+    if not m:
+        return None
+    try:
+        return datetime.date(2000 + int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------- reading
+
+class _Ctx:
+    """Collects warnings (lenient) or raises at the first problem (strict)."""
+
+    def __init__(self, source: str, strict: bool) -> None:
+        self.source = source
+        self.strict = strict
+        self.warnings: list[TrfWarning] = []
+
+    def warn(self, message: str, line: int | None, column: int | None = None) -> None:
+        if self.strict:
+            raise TrfError(message, self.source, line, column)
+        self.warnings.append(TrfWarning(self.source, line, column, message))
+
+    def fatal(self, message: str, line: int | None = None, column: int | None = None) -> NoReturn:
+        raise TrfError(message, self.source, line, column)
+
+
+@dataclass
+class _Cell:
+    round: int
+    opponent: int | None
+    colour: str | None
+    code: str
+    explicit: bool
+    column: int  # column of the opponent field
+
+
+def _col(line: str, first: int, last: int) -> str:
+    """Return columns ``first``..``last`` (1-based, inclusive) of ``line``, maybe short."""
+    return line[first - 1:last]
+
+
+# Separator columns of the static part of a 001 line that must be blank.
+_PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
+
+
+def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[dict[str, Any], list[_Cell]]:
+    """Parse the fixed columns of a 001 line (TRF16 001 table)."""
+    if "\t" in line:
+        ctx.warn("tab character in a 001 line; columns are counted as characters and may be shifted",
+                 lineno, line.index("\t") + 1)
+    sr_text = _col(line, 5, 8).strip()
+    start_rank = _ascii_int(sr_text)
+    if start_rank is None or not 1 <= start_rank <= 9999:
+        ctx.fatal(f"start rank (columns 5-8) must be a number 1-9999, got {sr_text!r}", lineno, 5)
+    for c in _PLAYER_BLANK_COLUMNS:
+        if len(line) >= c and line[c - 1] != " ":
+            ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}", lineno, c)
+
+    rating_text = _col(line, 49, 52).strip()
+    rating = _ascii_int(rating_text) if rating_text else 0
+    if rating is None:
+        ctx.warn(f"rating must be a number or blank, got {rating_text!r}", lineno, 49)
+        rating = 0
+
+    id_text = _col(line, 58, 68).strip()
+    fide_id = _ascii_int(id_text) if id_text else 0
+    if fide_id is None:
+        ctx.warn(f"FIDE id must be a number or blank, got {id_text!r}", lineno, 58)
+        fide_id = 0
+
+    birth_date = _col(line, 70, 79).strip()
+    birth_year = _birth_year(birth_date)
+    if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
+        ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
+
+    points_text = _col(line, 81, 84).strip()
+    points = None
+    if points_text:
+        points = _decimal(points_text)
+        if points is None:
+            ctx.warn(f"points must be a number like 11.5 or blank, got {points_text!r}", lineno, 81)
+
+    rank_text = _col(line, 86, 89).strip()
+    rank = None
+    if rank_text:
+        rank = _ascii_int(rank_text)
+        if rank is None:
+            ctx.warn(f"rank must be a number or blank, got {rank_text!r}", lineno, 86)
+
+    fields = dict(
+        start_rank=start_rank,
+        sex=_col(line, 10, 10).strip(),
+        title=_col(line, 11, 13).strip(),
+        name=_col(line, 15, 47).strip(),
+        rating=rating or None,
+        federation=_col(line, 54, 56).strip(),
+        fide_id=fide_id or None,
+        birth_date=birth_date,
+        birth_year=birth_year,
+        points=points,
+        rank=rank,
+    )
+
+    cells: list[_Cell] = []
+    r = 1
+    while 92 + 10 * (r - 1) <= len(line):
+        base = 92 + 10 * (r - 1)
+        block = line[base - 1:base + 9]
+        opp_text = block[0:4].strip()
+        colour_char = block[5:6]
+        code_char = block[7:8]
+        for off in (4, 6, 8, 9):
+            if len(block) > off and block[off] != " ":
+                ctx.warn(f"column {base + off} must be blank (round {r} block), got {block[off]!r}",
+                         lineno, base + off)
+        opponent: int | None = None
+        if opp_text:
+            opponent = _ascii_int(opp_text)
+            if opponent is None:
+                ctx.fatal(f"round {r}: opponent (columns {base}-{base + 3}) must be a start rank, "
+                          f"0000 or blank, got {opp_text!r}", lineno, base)
+            opponent = opponent or None
+        colour: str | None = None
+        if colour_char.strip() and colour_char != "-":
+            colour = colour_char.lower()
+            if colour not in ("w", "b"):
+                ctx.warn(f"round {r}: colour must be 'w', 'b', '-' or blank, got {colour_char!r}",
+                         lineno, base + 5)
+                colour = None
+        code = code_char.upper() if code_char.strip() else "Z"
+        if code not in RESULT_CODES:
+            ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
+                     f"got {code_char!r}; read as Z", lineno, base + 7)
+            code = "Z"
+        cells.append(_Cell(r, opponent, colour, code, bool(block.strip()), base))
+        r += 1
+    return fields, cells
+
+
+def _cell_has_content(cell: _Cell) -> bool:
+    return cell.opponent is not None or cell.code != "Z"
+
+
+def _fit_games(cells: list[_Cell], rounds: int) -> tuple[Game, ...]:
+    games = [Game(c.round, c.opponent, c.colour, c.code, explicit=c.explicit) for c in cells[:rounds]]
+    games += [Game(r, None, None, "Z", explicit=False) for r in range(len(games) + 1, rounds + 1)]
+    return tuple(games)
+
+
+def _is_ruler(line: str) -> bool:
+    s = line.rstrip()
+    if s.startswith("DDD"):
+        return True
+    if re.fullmatch(r"[0-9 ]+", s) and (s.startswith("1234567890") or not s[:3].strip()):
+        return True
+    return False
+
+
+def _decode(data: bytes, source: str, encoding: str | None) -> str:
+    if encoding is not None:
+        try:
+            return data.decode(encoding)
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise TrfError(f"cannot decode the file as {encoding}: {exc}", source) from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data.decode("latin-1")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise TrfError(f"UTF-16 byte order mark but the bytes are not UTF-16: {exc}", source) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _split_lines(text: str) -> list[str]:
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class _Scoring:
+    """Accumulates XXS and 162 lines in file order (the last value wins)."""
+
+    def __init__(self) -> None:
+        self.values = dict(_XXS_DEFAULTS)
+
+    def apply_xxs(self, text: str, lineno: int, ctx: _Ctx) -> None:
+        pos = 4
+        for m in re.finditer(r"\S+", text[4:]):
+            token, col = m.group(0), pos + m.start() + 1
+            key, sep, value = token.partition("=")
+            key = key.upper()
+            number = _decimal(value) if sep else None
+            if key not in _XXS_DEFAULTS and key not in _XXS_SHORTCUTS:
+                ctx.warn(f"XXS: expected CODE=VALUE with CODE one of WW BW WD BD WL BL ZPB HPB FPB "
+                         f"PAB FW FL W D, got {token!r}", lineno, col)
+                continue
+            if number is None:
+                ctx.warn(f"XXS: value of {key} must be a number like 0.5, got {value!r}", lineno, col)
+                continue
+            for k in _XXS_SHORTCUTS.get(key, (key,)):
+                self.values[k] = number
+
+    def apply_162(self, text: str, lineno: int, ctx: _Ctx) -> None:
+        # Letter at column 6, points in 7-10, next pair at 15 / 16-19, ... (step 9).
+        # Read as tokens so a pair shifted by a column is still understood.
+        given: dict[str, Decimal] = {}
+        for m in re.finditer(r"([A-Za-z])\s*(-?[0-9]*\.?[0-9]+)?", text[4:]):
+            letter, value, col = m.group(1).upper(), m.group(2), m.start() + 5
+            if letter not in _SCORING_162:
+                ctx.warn(f"162: result letter must be one of W D L A P X, got {m.group(1)!r}", lineno, col)
+                continue
+            number = _decimal(value) if value else None
+            if number is None:
+                ctx.warn(f"162: points of {letter!r} must be a number like 1.0, got {value or ''!r}",
+                         lineno, col + 1)
+                continue
+            given[letter] = number
+        leftovers = re.sub(r"([A-Za-z])\s*(-?[0-9]*\.?[0-9]+)?", "", text[4:]).strip()
+        if leftovers:
+            ctx.warn(f"162: expected result letters and points, got extra text {leftovers!r}", lineno, 5)
+        for letter, number in given.items():
+            for k in _SCORING_162[letter]:
+                self.values[k] = number
+        if "W" in given and "P" not in given:  # TRF-2026: P defaults to the W value
+            self.values["PAB"] = given["W"]
+
+    def mapping(self) -> Mapping[str, Decimal]:
+        v = self.values
+        out = {
+            "+": v["FW"], "-": v["FL"], "H": v["HPB"], "F": v["FPB"], "U": v["PAB"], "Z": v["ZPB"],
+        }
+        for codes, white, black in ((("1", "W"), "WW", "BW"), (("=", "D"), "WD", "BD"),
+                                    (("0", "L"), "WL", "BL")):
+            for code in codes:
+                out[code] = v[white]
+                if v[white] != v[black]:
+                    out[code + "w"] = v[white]
+                    out[code + "b"] = v[black]
+        return MappingProxyType(out)
+
+
+def _parse_declared_rounds(text: str, tag: str, lineno: int, ctx: _Ctx) -> int | None:
+    value = text[4:].strip()
+    token = value.split()[0] if value else ""
+    n = _ascii_int(token)
+    if n is None or not 1 <= n <= _MAX_ROUNDS:
+        ctx.warn(f"{tag}: number of rounds must be a number 1-{_MAX_ROUNDS}, got {value!r}", lineno, 5)
+        return None
+    return n
+
+
+def _parse_members(line: str, first: int, lineno: int, ctx: _Ctx, tag: str) -> tuple[int, ...]:
+    members = []
+    col = first
+    while col <= len(line):
+        text = _col(line, col, col + 3).strip()
+        if text:
+            n = _ascii_int(text)
+            if n is None:
+                ctx.warn(f"{tag}: team member (columns {col}-{col + 3}) must be a start rank, got {text!r}",
+                         lineno, col)
+            elif n:
+                members.append(n)
+        col += 5
+    return tuple(members)
+
+
+def _parse_team_record(tag: str, line: str, lineno: int, ctx: _Ctx) -> TeamRecord:
+    if tag == "013":
+        return TeamRecord(tag, None, _col(line, 5, 36).strip(),
+                          _parse_members(line, 37, lineno, ctx, tag), line, lineno)
+    if tag == "310":
+        num_text = _col(line, 5, 7).strip()
+        number = _ascii_int(num_text)
+        if number is None:
+            ctx.warn(f"310: team pairing number (columns 5-7) must be a number, got {num_text!r}", lineno, 5)
+        return TeamRecord(tag, number, _col(line, 9, 40).strip(),
+                          _parse_members(line, 74, lineno, ctx, tag), line, lineno)
+    return TeamRecord(tag, None, "", (), line, lineno)
+
+
+def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalRecord | None:
+    start_rank = _ascii_int(_col(line, 5, 8).strip())
+    if start_rank is None or len(line) < 8:
+        return None
+    rating_text = _col(line, 49, 52).strip()
+    rating = _ascii_int(rating_text) if rating_text else 0
+    if rating is None:
+        ctx.warn(f"national rating must be a number or blank, got {rating_text!r}", lineno, 49)
+        rating = 0
+    return NationalRecord(
+        federation=tag, start_rank=start_rank, sex=_col(line, 10, 10).strip(),
+        classification=_col(line, 11, 13).strip(), name=_col(line, 15, 47).strip(),
+        rating=rating or None, origin=_col(line, 54, 56).strip(),
+        national_id=_col(line, 58, 68).strip(), birth_date=_col(line, 70, 79).strip(),
+        line=lineno, text=line,
+    )
+
+
+_COMPLEMENT = {
+    "1": {"0"}, "0": {"1"}, "=": {"="}, "+": {"-"}, "-": {"+", "-"},
+    "W": {"L"}, "L": {"W"}, "D": {"D"}, "Z": {"Z"},
+}
+
+
+def _parse(text: str, source: str, strict: bool) -> Tournament:
+    ctx = _Ctx(source, strict)
+    lines = _split_lines(text)
+    if not any(line.strip() for line in lines):
+        ctx.fatal("empty file: expected TRF records (012 tournament name, 001 players, ...)")
+
+    header: dict[str, tuple[str, int]] = {}
+    deputies: list[str] = []
+    records: list[Record] = []
+    teams: list[TeamRecord] = []
+    nationals: list[NationalRecord] = []
+    scoring = _Scoring()
+    player_rows: list[tuple[dict[str, Any], list[_Cell], int, str]] = []
+    first_line_of: dict[int, int] = {}
+    declared: int | None = None
+    declared_by: tuple[str, int] | None = None
+    initial_colour: str | None = None
+    round_dates_text: tuple[str, ...] = ()
+    round_dates: tuple[datetime.date | None, ...] = ()
+    trf2026 = False
+
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip() or line.strip() == "\x1a":
+            continue
+        tag = line[:3]
+        if tag == "###":
+            records.append(Record("comment", tag, line, lineno))
+            trf2026 = True
+            continue
+        if _is_ruler(line):
+            records.append(Record("ruler", "", line, lineno))
+            continue
+        if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
+            ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
+
+        if tag == "001":
+            fields, cells = _parse_player_line(line, lineno, ctx)
+            sr = fields["start_rank"]
+            if sr in first_line_of:
+                ctx.fatal(f"duplicate start rank {sr} (first on line {first_line_of[sr]})", lineno, 5)
+            first_line_of[sr] = lineno
+            player_rows.append((fields, cells, lineno, line))
+            records.append(Record("player", tag, line, lineno))
+        elif re.fullmatch(r"[0-9]{2}2", tag):
+            records.append(Record("header", tag, line, lineno))
+            value = line[4:].strip()
+            if tag in _TRF2026_HEADER_TAGS:
+                trf2026 = True
+            if tag == "112":
+                if value:
+                    deputies.append(value)
+            elif tag == "132":
+                texts = []
+                r = 1
+                while 92 + 10 * (r - 1) <= len(line):
+                    texts.append(_col(line, 92 + 10 * (r - 1), 99 + 10 * (r - 1)).strip())
+                    r += 1
+                dates = []
+                for r, t in enumerate(texts, start=1):
+                    d = _parse_yy_mm_dd(t) if t else None
+                    if t and d is None:
+                        ctx.warn(f"132: date of round {r} must be YY/MM/DD, got {t!r}",
+                                 lineno, 92 + 10 * (r - 1))
+                    dates.append(d)
+                round_dates_text, round_dates = tuple(texts), tuple(dates)
+            elif tag == "142":
+                n = _parse_declared_rounds(line, tag, lineno, ctx)
+                if n is not None:
+                    if declared is not None and declared != n:
+                        ctx.warn(f"142 says {n} rounds but {declared_by[0]} on line {declared_by[1]} "  # type: ignore[index]
+                                 f"says {declared}; using {n}", lineno, 5)
+                    declared, declared_by = n, (tag, lineno)
+            elif tag == "152":
+                c = value[:1].lower()
+                if c in ("w", "b"):
+                    initial_colour = c
+                else:
+                    ctx.warn(f"152: initial colour must be W or B, got {value!r}", lineno, 5)
+            elif tag == "162":
+                scoring.apply_162(line, lineno, ctx)
+            else:
+                header[tag] = (value, lineno)
+        elif tag in _TEAM_TAGS:
+            records.append(Record("team", tag, line, lineno))
+            teams.append(_parse_team_record(tag, line, lineno, ctx))
+            if tag != "013":
+                trf2026 = True
+        elif tag in _TRF2026_OTHER_TAGS:
+            records.append(Record("other", tag, line, lineno))
+            trf2026 = True
+        elif tag.startswith("XX") or tag == "DAT":
+            records.append(Record("extension", tag, line, lineno))
+            if tag == "XXR":
+                n = _parse_declared_rounds(line, tag, lineno, ctx)
+                if n is not None:
+                    if declared is not None and declared != n:
+                        ctx.warn(f"XXR says {n} rounds but {declared_by[0]} on line {declared_by[1]} "  # type: ignore[index]
+                                 f"says {declared}; using {n}", lineno, 5)
+                    declared, declared_by = n, (tag, lineno)
+            elif tag == "XXS":
+                scoring.apply_xxs(line, lineno, ctx)
+            elif tag == "XXC":
+                words = line[4:].lower().split()
+                if "white1" in words:
+                    initial_colour = "w"
+                elif "black1" in words:
+                    initial_colour = "b"
+        elif re.fullmatch(r"[A-Z]{3}", tag) and (nat := _parse_national(tag, line, lineno, ctx)):
+            records.append(Record("national", tag, line, lineno))
+            nationals.append(nat)
+            trf2026 = True
+        else:
+            records.append(Record("unknown", tag, line, lineno))
+            ctx.warn(f"unknown record {tag!r} kept verbatim; expected a TRF record id "
+                     "(012...362, 001, 013, 310, XXR, ###...)", lineno, 1)
+
+    if not player_rows:
+        ctx.fatal("no player records: expected at least one line starting with '001'")
+
+    # -- number of rounds -----------------------------------------------------
+    content_rounds = 0
+    for _fields, cells, _ln, _line in player_rows:
+        for c in cells:
+            if _cell_has_content(c) and c.round > content_rounds:
+                content_rounds = c.round
+    if declared is not None:
+        rounds = declared
+        beyond: dict[int, tuple[int, int]] = {}
+        for _fields, cells, ln, _line in player_rows:
+            for c in cells[declared:]:
+                if _cell_has_content(c) and c.round not in beyond:
+                    beyond[c.round] = (ln, c.column)
+        for r in sorted(beyond):
+            ln, col = beyond[r]
+            ctx.warn(f"round {r} is beyond the {declared} rounds declared by {declared_by[0]} "  # type: ignore[index]
+                     f"(line {declared_by[1]}); ignored", ln, col)  # type: ignore[index]
+    else:
+        rounds = content_rounds
+
+    # -- opponents exist --------------------------------------------------------
+    for fields, cells, ln, _line in player_rows:
+        for c in cells[:rounds]:
+            if c.opponent is None:
+                continue
+            if c.opponent not in first_line_of:
+                ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
+                          "(no 001 line with that start rank)", ln, c.column)
+            if c.opponent == fields["start_rank"]:
+                ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself", ln, c.column)
+
+    players = tuple(
+        TrfPlayer(**fields, games=_fit_games(cells, rounds), line=ln, raw=line)
+        for fields, cells, ln, line in player_rows
+    )
+
+    # -- header values ----------------------------------------------------------
+    def head(tag: str) -> str:
+        return header.get(tag, ("", 0))[0]
+
+    dates = []
+    for tag, label in (("042", "start date"), ("052", "end date")):
+        value, ln = header.get(tag, ("", 0))
+        d, ok = parse_date(value)
+        if not ok:
+            ctx.warn(f"{tag}: {label} must be a date like YYYY/MM/DD or DD/MM/YYYY, got {value!r}", ln, 5)
+        dates.append(d)
+
+    t = Tournament(
+        name=head("012"), city=head("022"), federation=head("032"),
+        start_date=dates[0], end_date=dates[1],
+        start_date_text=head("042"), end_date_text=head("052"),
+        time_control=head("122"), rounds=rounds, players=players, scoring=scoring.mapping(),
+        version="TRF-2026" if trf2026 else "TRF16", records=tuple(records),
+        team_records=tuple(teams), source=source, declared_rounds=declared,
+        chief_arbiter=head("102"), deputy_arbiters=tuple(deputies),
+        tournament_type=head("092"), round_dates_text=round_dates_text,
+        round_dates=round_dates, initial_colour=initial_colour,
+        national_records=tuple(nationals),
+    )
+
+    _check_consistency(t, ctx)
+    for team in teams:
+        for m in team.members:
+            if m not in first_line_of:
+                ctx.warn(f"{team.tag}: team member {m} is not a player", team.line)
+    for nat in nationals:
+        if nat.start_rank not in first_line_of:
+            ctx.warn(f"national record {nat.federation}: start rank {nat.start_rank} is not a player",
+                     nat.line, 5)
+
+    return dataclasses.replace(t, warnings=tuple(ctx.warnings))
+
+
+def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
+    """Warn about results that do not match (symmetry) and points that do not add up."""
+    for p in t.players:
+        for g in p.games:
+            base = 92 + 10 * (g.round - 1)
+            if g.opponent is None:
+                if g.code in PLAYED_CODES:
+                    ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
+                             "not counted as a played game", p.line, base + 7)
+                continue
+            other = t.player(g.opponent, None)
+            if other is None:  # pragma: no cover - opponents are checked before
+                continue
+            og = other.games[g.round - 1]
+            if og.opponent != p.start_rank:
+                ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
+                         f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
+                continue
+            if p.start_rank < g.opponent:  # check each pair once
+                expected = _COMPLEMENT.get(g.code)
+                if expected is not None and og.code not in expected:
+                    ctx.warn(f"round {g.round}: result {g.code!r} of player {p.start_rank} does not "
+                             f"match result {og.code!r} of player {g.opponent}", p.line, base + 7)
+                if g.colour is not None and og.colour == g.colour:
+                    ctx.warn(f"round {g.round}: players {p.start_rank} and {g.opponent} both have "
+                             f"colour {g.colour!r}", p.line, base + 5)
+        if p.points is not None:
+            total = t.score(p)
+            if total != p.points:
+                ctx.warn(f"points (columns 81-84) are {p.points} but the results add up to {total} "
+                         "under this event's scoring (acceleration or another scoring system?)",
+                         p.line, 81)
+
+
+def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = False,
+              encoding: str | None = None) -> Tournament:
+    """Return the Tournament of a TRF given as text or bytes.
+
+    TRF16 / TRF-2026 (FIDE Handbook C.04 Annex 2), JaVaFo TRF(x).
+
+    Args:
+        text: the file content; bytes are decoded as UTF-8 (BOM allowed), UTF-16 with a
+            BOM, else Latin-1, unless ``encoding`` is given.
+        source: the name used in warnings and errors.
+        strict: raise TrfError at the first problem instead of collecting warnings.
+
+    Raises:
+        TrfError: always for fatal problems (see the module docstring); for any
+            problem when ``strict``. Never another exception for bad input.
+    """
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        text = _decode(bytes(text), source, encoding)
+    elif not isinstance(text, str):
+        raise TrfError(f"expected the file content as str or bytes, got {type(text).__name__}", source)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _parse(text, source, strict)
+
+
+def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False,
+             encoding: str | None = None) -> Tournament:
+    """Return the Tournament of a TRF file given by path or as an open (text or binary) file.
+
+    As :func:`parse_trf`; ``source`` is the path (or the file object's ``name``).
+    An unreadable file raises TrfError (with the OS message) too.
+    """
+    if isinstance(path_or_file, (str, bytes, os.PathLike)):
+        source = os.fsdecode(path_or_file)
+        try:
+            with open(path_or_file, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            raise TrfError(f"cannot read the file: {exc.strerror or exc}", source) from exc
+        return parse_trf(data, source=source, strict=strict, encoding=encoding)
+    source = str(getattr(path_or_file, "name", "<stream>"))
+    try:
+        data = path_or_file.read()
+    except OSError as exc:
+        raise TrfError(f"cannot read the file: {exc.strerror or exc}", source) from exc
+    except UnicodeDecodeError as exc:
+        raise TrfError(f"cannot decode the file: {exc}", source) from None
+    return parse_trf(data, source=source, strict=strict, encoding=encoding)
+
+
+# --------------------------------------------------------------------------- writing
+
+def _fmt_points(points: Decimal | None, what: str) -> str:
+    """Return points in at most 4 columns: ``4.0``, ``11.5``, ``17`` (over 99.9), ``1.25``."""
+    if points is None:
+        return ""
+    if not isinstance(points, Decimal) or not points.is_finite():
+        raise InputError(f"{what} must be a finite Decimal, got {points!r}")
+    candidates = []
+    if abs(points) < 1000 and points == round(points, 1):
+        candidates.append(f"{points:.1f}")
+    plain = f"{points.normalize():f}"
+    candidates += [plain, plain.replace("0.", ".", 1) if plain.lstrip("-").startswith("0.") else plain]
+    for text in candidates:
+        if len(text) <= 4:
+            return text
+    raise InputError(f"{what} must fit in 4 columns (like 11.5), got {points}")
+
+
+def _fit(value: object, width: int, what: str) -> str:
+    text = "" if value is None else str(value)
+    if len(text) > width:
+        raise InputError(f"{what} must fit in {width} columns, got {text!r}")
+    if "\n" in text or "\r" in text:
+        raise InputError(f"{what} must not contain a line break, got {text!r}")
+    return text
+
+
+def _format_player(p: TrfPlayer) -> str:
+    """Return the 001 line of a player in the TRF16 fixed columns."""
+    who = f"player {p.start_rank}"
+    if p.rating is not None and not 0 < p.rating <= 9999:
+        raise InputError(f"{who}: rating must be 1-9999 or None, got {p.rating!r}")
+    if p.fide_id is not None and not 0 < p.fide_id <= 99_999_999_999:
+        raise InputError(f"{who}: FIDE id must fit in 11 digits, got {p.fide_id!r}")
+    if p.rank is not None and not 0 <= p.rank <= 9999:
+        raise InputError(f"{who}: rank must be 0-9999 or None, got {p.rank!r}")
+    birth = p.birth_date or (str(p.birth_year) if p.birth_year else "")
+    head = (
+        "001 "
+        + f"{p.start_rank:>4}"
+        + " "
+        + f"{_fit(p.sex, 1, who + ' sex'):1}"
+        + f"{_fit(p.title, 3, who + ' title'):>3}"
+        + " "
+        + f"{_fit(p.name, 33, who + ' name'):<33}"
+        + " "
+        + f"{_fit(p.rating, 4, who + ' rating'):>4}"
+        + " "
+        + f"{_fit(p.federation, 3, who + ' federation'):<3}"
+        + " "
+        + f"{_fit(p.fide_id, 11, who + ' FIDE id'):>11}"
+        + " "
+        + f"{_fit(birth, 10, who + ' birth date'):<10}"
+        + " "
+        + f"{_fmt_points(p.points, who + ' points'):>4}"
+        + " "
+        + f"{_fit(p.rank, 4, who + ' rank'):>4}"
+    )
+    games = list(p.games)
+    while games and games[-1].code == "Z" and games[-1].opponent is None and not games[-1].explicit:
+        games.pop()
+    blocks = []
+    for g in games:
+        opp = f"{g.opponent:>4}" if g.opponent is not None else "0000"
+        blocks.append(f"{opp} {g.colour or '-'} {g.code}")
+    line = head + "  " + "  ".join(blocks) if blocks else head
+    return line.rstrip()
+
+
+def _xxs_line(scoring: Mapping[str, Decimal]) -> str | None:
+    if dict(scoring) == dict(DEFAULT_SCORING):
+        return None
+
+    def num(key: str, fallback: str) -> str:
+        v = scoring.get(key, scoring.get(fallback, DEFAULT_SCORING.get(fallback, Decimal(0))))
+        return f"{v.normalize():f}"
+
+    parts = [
+        f"WW={num('1w', '1')}", f"BW={num('1b', '1')}", f"WD={num('=w', '=')}", f"BD={num('=b', '=')}",
+        f"WL={num('0w', '0')}", f"BL={num('0b', '0')}", f"ZPB={num('Z', 'Z')}", f"HPB={num('H', 'H')}",
+        f"FPB={num('F', 'F')}", f"PAB={num('U', 'U')}", f"FW={num('+', '+')}", f"FL={num('-', '-')}",
+    ]
+    return "XXS " + " ".join(parts)
+
+
+def _round_dates_line(t: Tournament) -> str | None:
+    texts = list(t.round_dates_text) or [d.strftime("%y/%m/%d") if d else "" for d in t.round_dates]
+    if not any(texts):
+        return None
+    line = "132" + " " * 88
+    for text in texts:
+        line += f"{_fit(text, 8, '132 round date'):<8}  "
+    return line.rstrip()
+
+
+def _header_lines(t: Tournament) -> list[str]:
+    def tag(code: str, value: str) -> str:
+        return f"{code} {_fit(value, 10_000, code)}".rstrip()
+
+    out = [
+        tag("012", t.name), tag("022", t.city), tag("032", t.federation),
+        tag("042", _date_text(t.start_date, t.start_date_text)),
+        tag("052", _date_text(t.end_date, t.end_date_text)),
+        tag("062", str(len(t.players))),
+        tag("072", str(sum(1 for p in t.players if p.rating))),
+        tag("092", t.tournament_type), tag("102", t.chief_arbiter),
+    ]
+    out += [tag("112", d) for d in t.deputy_arbiters]
+    out.append(tag("122", t.time_control))
+    if (rd := _round_dates_line(t)) is not None:
+        out.append(rd)
+    if t.rounds:
+        out.append(f"XXR {t.rounds}")
+    if (xxs := _xxs_line(t.scoring)) is not None:
+        out.append(xxs)
+    return out
+
+
+def _date_text(d: datetime.date | None, text: str) -> str:
+    """Return ``text`` when it still says ``d`` (or neither is a date), else ``d`` as YYYY/MM/DD."""
+    parsed, _ok = parse_date(text)
+    if parsed == d:
+        return text
+    return d.strftime("%Y/%m/%d") if d else ""
+
+
+def _player_unchanged(p: TrfPlayer, rounds: int) -> bool:
+    if not p.raw:
+        return False
+    try:
+        fields, cells = _parse_player_line(p.raw, p.line, _Ctx("<raw>", strict=False))
+    except TrfError:
+        return False
+    return TrfPlayer(**fields, games=_fit_games(cells, rounds)) == p
+
+
+def _content_rounds(players: Iterable[TrfPlayer]) -> int:
+    last = 0
+    for p in players:
+        for g in p.games:
+            if (g.opponent is not None or g.code != "Z") and g.round > last:
+                last = g.round
+    return last
+
+
+def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
+    """Return the tournament as TRF16 text (each line ends with ``newline``, default LF).
+
+    TRF16 (FIDE Handbook C.04 Annex 2) fixed columns; see the module docstring for
+    what is regenerated and what is kept verbatim. Raises InputError when a value
+    does not fit its columns (a name over 33 characters, points over 4...).
+    """
+    t = tournament
+    if newline not in ("\n", "\r\n", "\r"):
+        raise InputError(f"newline must be LF, CRLF or CR, got {newline!r}")
+    if not t.records:
+        lines = _header_lines(t) + [_format_player(p) for p in sorted(t.players, key=lambda p: p.start_rank)]
+        for team in t.team_records:
+            lines.append(team.text)
+        for nat in t.national_records:
+            lines.append(nat.text)
+        return newline.join(lines) + newline
+
+    by_rank = {p.start_rank: p for p in t.players}
+    written: set[int] = set()
+    last_of_tag: dict[str, int] = {}
+    for i, rec in enumerate(t.records):
+        last_of_tag[rec.tag] = i
+    has_round_decl = "XXR" in last_of_tag or "142" in last_of_tag
+    last_player_index = max((i for i, r in enumerate(t.records) if r.kind == "player"), default=None)
+    last_header_index = max((i for i, r in enumerate(t.records) if r.kind == "header"), default=None)
+    field_of = {"012": t.name, "022": t.city, "032": t.federation, "092": t.tournament_type,
+                "102": t.chief_arbiter, "122": t.time_control,
+                "042": _date_text(t.start_date, t.start_date_text),
+                "052": _date_text(t.end_date, t.end_date_text)}
+
+    def extra_players() -> list[str]:
+        return [_format_player(p) for p in sorted(t.players, key=lambda p: p.start_rank)
+                if p.start_rank not in written]
+
+    out: list[str] = [f"{tag} {_fit(value, 10_000, tag)}".rstrip() for tag, value in sorted(field_of.items())
+                      if value and tag not in last_of_tag]  # fields set in code, no record yet
+    if last_player_index is None:
+        out += extra_players()
+    for i, rec in enumerate(t.records):
+        text = rec.text
+        if rec.kind == "player":
+            sr = _ascii_int(text[4:8].strip())
+            p = by_rank.get(sr) if sr is not None else None
+            if p is not None and sr not in written:
+                written.add(p.start_rank)
+                out.append(p.raw if _player_unchanged(p, t.rounds) else _format_player(p))
+        elif rec.tag in field_of and last_of_tag[rec.tag] == i:
+            if text[4:].strip() != field_of[rec.tag]:
+                text = f"{rec.tag} {_fit(field_of[rec.tag], 10_000, rec.tag)}".rstrip()
+            out.append(text)
+        elif rec.tag in ("XXR", "142") and last_of_tag[rec.tag] == i:
+            said = _ascii_int((text[4:].split() or [""])[0])
+            if said is None or not 1 <= said <= _MAX_ROUNDS:  # unreadable: the reader ignored it
+                said = t.declared_rounds or _content_rounds(t.players)
+            if said != t.rounds:
+                text = f"{rec.tag} {t.rounds}"
+            out.append(text)
+        else:
+            out.append(text)
+        if i == last_header_index and not has_round_decl and t.rounds != _content_rounds(t.players):
+            out.append(f"XXR {t.rounds}")
+        if i == last_player_index:
+            out += extra_players()
+    return newline.join(out) + newline
+
+
+def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, force: bool = False,
+                   newline: str = "\n", encoding: str = "utf-8") -> None:
+    """Write :func:`write_trf` text to ``path`` (UTF-8 by default), atomically.
+
+    The text goes to a temporary file in the same directory, then replaces ``path``.
+    Raises TrfFileExistsError (an XlFideError and a FileExistsError) when ``path``
+    exists and ``force`` is false.
+    """
+    data = write_trf(tournament, newline=newline).encode(encoding)
+    target = os.fspath(path)
+    if not force and os.path.exists(target):
+        raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it")
+    directory = os.path.dirname(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(prefix=".xl-fide-", suffix=".trf.tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if force:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)  # fails if the file appeared meanwhile
+            except FileExistsError:
+                raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it") from None
+            except OSError:
+                os.replace(tmp, target)  # no hard links on this file system
+            else:
+                os.unlink(tmp)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
