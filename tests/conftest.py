@@ -1,0 +1,60 @@
+"""Shared fixtures.
+
+LibreOffice (see tests/lo_calc.py):
+
+* ``office`` (session): headless soffice with a Calc add-in generated from
+  ``xl_fide.udfs`` installed, so ``=FIDE_*`` formulas run the real Python code::
+
+      def test_template(office, tmp_path):
+          res = office.recalc(src, tmp_path / "out.xlsx")   # lo_calc.RecalcResult
+          wb = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)
+
+  Skipped when LibreOffice/python3-uno is missing, except with ``CI=true``
+  (then the test fails).
+* ``artifacts_dir``: ``<repo>/artifacts`` (gitignored), for PNGs a person looks at.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+if str(TESTS) not in sys.path:           # lo_calc, fake_udfs, render importable by name
+    sys.path.insert(0, str(TESTS))
+
+import lo_calc  # noqa: E402
+
+
+def require_libreoffice():
+    """Skip the calling test/fixture if LibreOffice is unusable; fail under CI=true."""
+    missing = lo_calc.missing_requirements()
+    if missing:
+        msg = "LibreOffice harness unavailable, missing: " + ", ".join(missing)
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(msg + " (CI=true: LibreOffice tests must run)", pytrace=False)
+        pytest.skip(msg)
+
+
+@pytest.fixture(scope="session")
+def office(tmp_path_factory):
+    """lo_calc.Office serving xl_fide.udfs; ``office.startup_seconds`` = build + start."""
+    require_libreoffice()
+    t0 = time.perf_counter()
+    oxt = tmp_path_factory.mktemp("lo_addin") / "xl_fide_udfs.oxt"
+    lo_calc.build_addin("xl_fide.udfs", str(oxt))
+    o = lo_calc.Office(str(oxt))
+    o.startup_seconds = time.perf_counter() - t0
+    yield o
+    o.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir():
+    d = ROOT / "artifacts"
+    d.mkdir(exist_ok=True)
+    return d

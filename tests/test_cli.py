@@ -1,0 +1,111 @@
+"""The xl-fide command line: main jobs, one-line errors, files never lost."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xl_fide.cli import build_parser, main
+
+DATA = Path(__file__).parent / "data" / "trf"
+SAN = DATA / "san_viator_2018_swiss.trf"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_report_example_table(capsys):
+    code, out, err = run(capsys, "report", "--example")
+    assert code == 0
+    assert "XXX Torneo San Viator" in out and "FIDE-2017-07-01-standard" in out
+    # player 2 by hand (see test_report.py): ΣPD 5.32, -6.40 -> -6 -> 1725
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["2"])
+    assert "5.32" in line and "-6.40" in line and "1725" in line
+
+
+def test_report_json_and_csv(capsys):
+    code, out, _ = run(capsys, "report", str(SAN), "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and len(doc["players"]) == 137 and doc["players"][0]["new_rating"] == 1752
+    code, out, _ = run(capsys, "report", str(SAN), "--format", "csv", "--k", "40")
+    assert code == 0 and out.splitlines()[2].split(",")[8] == "-12.80"   # player 2 at K 40
+
+
+def test_report_event_date_and_time_control_change_the_rules(capsys):
+    code, out, _ = run(capsys, "report", str(SAN), "--event-date", "2025-11-01",
+                       "--time-control", "rapid", "--format", "json")
+    assert code == 0 and json.loads(out)["rule_edition"] == "FIDE-2024-12-01-rapid"
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["report", "missing.trf"], "missing.trf: no such file"),
+    (["report"], "no input"),
+    (["report", "--example", "--k", "abc"], "K must be a whole number"),
+    (["report", "--example", "--event-date", "2025-02-30"], "event_date"),
+    (["report", "--example", "--format", "xml"], "invalid choice"),
+    (["nonsense"], "invalid choice"),
+    (["whatif", "--example", "--player", "999", "--change", "5"], "no player with that start rank"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_garbage_trf_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.trf"
+    bad.write_bytes(b"\x00\xffjunk\n001 abcd")
+    code, out, err = run(capsys, "report", str(bad))
+    assert code == 2 and "bad.trf" in err and len(err.strip().splitlines()) == 1
+
+
+def test_output_is_never_overwritten_without_force(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    out.write_text("keep me")
+    code, _, err = run(capsys, "report", "--example", "--format", "csv", "-o", str(out))
+    assert code == 2 and "exists" in err and out.read_text() == "keep me"
+    code, _, _ = run(capsys, "report", "--example", "--format", "csv", "-o", str(out), "--force")
+    assert code == 0 and out.read_text().startswith("No,Name")
+
+
+def test_input_is_never_written(tmp_path, capsys):
+    src = tmp_path / "event.trf"
+    src.write_bytes(SAN.read_bytes())
+    code, _, err = run(capsys, "trf", str(src), "-o", str(src), "--force")
+    assert code == 2 and "input" in err and src.read_bytes() == SAN.read_bytes()
+
+
+def test_trf_round_trip(tmp_path, capsys):
+    out = tmp_path / "out.trf"
+    code, _, _ = run(capsys, "trf", str(SAN), "-o", str(out))
+    assert code == 0
+    from xl_fide.trf import read_trf
+    assert read_trf(out).players == read_trf(SAN).players
+
+
+def test_period_rounds_once(tmp_path, capsys):
+    code, out, _ = run(capsys, "period", str(SAN), str(DATA / "gros_2010_swiss_after_round4.trf"))
+    assert code == 0 and "Rating period:" in out and "total: K·chg" in out
+
+
+def test_whatif(capsys):
+    code, out, _ = run(capsys, "whatif", "--example", "--player", "8", "--remaining", "1700,1800",
+                       "--norm", "IM")
+    assert code == 0 and "not reachable" in out and "Ra" in out
+
+
+def test_every_command_is_in_the_readme():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for name in sub.choices:
+        assert f"xl-fide {name}" in readme, name
+
+
+def test_python_m_entry_point_runs():
+    r = subprocess.run([sys.executable, "-m", "xl_fide", "version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("xl-fide ")
