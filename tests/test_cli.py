@@ -109,3 +109,35 @@ def test_every_command_is_in_the_readme():
 def test_python_m_entry_point_runs():
     r = subprocess.run([sys.executable, "-m", "xl_fide", "version"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.startswith("xl-fide ")
+
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+_SHARED = [p.read_bytes() for p in sorted(DATA.glob("*.trf"))]
+
+
+def _mutate(data: bytes, how: int, pos: int, junk: bytes) -> bytes:
+    pos = pos % (len(data) + 1)
+    if how == 0:
+        return data[:pos]                                   # truncated
+    if how == 1:
+        return data[:pos] + junk + data[pos + len(junk):]    # bytes overwritten
+    if how == 2:
+        lines = data.splitlines(keepends=True)
+        k = pos % max(len(lines), 1)
+        return b"".join(lines[k:] + lines[:k])              # lines rotated
+    return data + junk                                      # junk appended
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(range(len(_SHARED))), st.integers(0, 3), st.integers(0, 10**6),
+       st.binary(min_size=1, max_size=40))
+def test_report_on_mutated_files_is_a_report_or_one_line(tmp_path, capsys, i, how, pos, junk):
+    f = tmp_path / "m.trf"
+    f.write_bytes(_mutate(_SHARED[i], how, pos, junk))
+    code = main(["report", str(f), "--quiet"])
+    out, err = capsys.readouterr()
+    assert code in (0, 2), err          # 3 would be an internal error
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
