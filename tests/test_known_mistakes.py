@@ -125,3 +125,17 @@ def test_rapid_opponent_with_only_a_standard_rating():
 def test_old_initial_rule_in_tools():
     # 5/5 vs 1300, 2000, 2100, 2200, 2300 -> 2200 (current rule), not 2080 (2022 rule)
     assert initial_rating([[(r, 1) for r in (1300, 2000, 2100, 2200, 2300)]], NOW).Ru == 2200
+
+
+def test_rapid_report_rates_an_opponent_by_the_standard_rating():
+    # rapid event (15 min + 10 s): B has no rapid rating in the file, standard 2100 on the
+    # list -> B counts as 2100. A (2000, K 20) loses to B: D -100 -> PD .36 -> -7.20
+    from xl_fide.players import PlayerData, PlayerDirectory
+    head = dict(HEAD, **{"122": "15 min + 10 sec"})
+    players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),
+               player_line(2, "B", None, fide_id=22, rounds=[(1, "b", "1")])]
+    directory = PlayerDirectory([PlayerData(22, "B", standard_rating=2100)])
+    rep = _report(trf(head, players), k=20, players=directory)
+    assert rep.time_control.value == "rapid"
+    a, b = rep.rows
+    assert b.result.rating == 2100 and a.result.change == -720
