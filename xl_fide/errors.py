@@ -20,20 +20,22 @@ class RuleError(XlFideError, ValueError):
     """No rule edition matches the request (unknown edition id, time control...)."""
 
 
-class TrfError(XlFideError, ValueError):
-    """A Tournament Report File cannot be read.
+class LocatedError(XlFideError, ValueError):
+    """An error in a file, with where it is.
 
-    Carries where the problem is: ``file`` (path or ``"<string>"``), 1-based ``line``
-    and ``column`` (``None`` when not known) and ``message`` (what was expected).
-    ``str(err)`` is ``"FILE:LINE:COLUMN: MESSAGE"``.
+    Carries ``file`` (path or ``"<string>"``), 1-based ``line`` and ``column``
+    (``None`` when not known), ``field`` (the field or column name, if any) and
+    ``message`` (what was expected). ``str(err)`` is ``"FILE:LINE:COLUMN: MESSAGE"``.
     """
 
     def __init__(self, message: str, file: str | None = None,
-                 line: int | None = None, column: int | None = None) -> None:
+                 line: int | None = None, column: int | None = None,
+                 field: str | None = None) -> None:
         self.message = message
         self.file = file
         self.line = line
         self.column = column
+        self.field = field
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -43,6 +45,14 @@ class TrfError(XlFideError, ValueError):
             if self.column is not None:
                 where += f":{self.column}"
         return f"{where}: {self.message}"
+
+
+class TrfError(LocatedError):
+    """A Tournament Report File cannot be read (TRF16 / TRF-2026, FIDE C.04 Annex 2)."""
+
+
+class PlayerFileError(LocatedError, InputError):
+    """A player-data file (FIDE rating list TXT/XML, CSV) cannot be read."""
 
 
 class WorkbookError(XlFideError, ValueError):

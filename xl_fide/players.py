@@ -46,7 +46,7 @@ from xml.etree.ElementTree import ParseError as XmlParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
-from .errors import InputError, XlFideError
+from .errors import InputError, PlayerFileError, XlFideError
 
 __all__ = [
     "PlayerData",
@@ -67,33 +67,6 @@ Source = Union[str, bytes, bytearray, "os.PathLike[str]"]
 
 # A TXT or CSV file bigger than this is refused (FIDE's combined TXT list is ~300 MB).
 _MAX_FILE = 1 << 31
-
-
-class PlayerFileError(InputError):
-    """A player file (FIDE TXT/XML list or CSV) cannot be read.
-
-    Like :class:`~xl_fide.errors.TrfError` it carries ``file``, 1-based ``line``
-    and ``column`` (character column for TXT/XML, ``None`` when not known),
-    plus ``field``: the column or tag name as written in the file.
-    ``str(err)`` is ``"FILE:LINE[:COLUMN]: MESSAGE"``.
-    """
-
-    def __init__(self, message: str, file: str | None = None, line: int | None = None,
-                 column: int | None = None, field: str | None = None) -> None:
-        self.message = message
-        self.file = file
-        self.line = line
-        self.column = column
-        self.field = field
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = self.file or "<string>"
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.column is not None:
-                where += f":{self.column}"
-        return f"{where}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,8 +33,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from xlwings import arg, func
 
 from . import __version__
-from .editions import RuleEdition, rules_for
-from .errors import InputError
+from .editions import RuleEdition, parse_date, rules_for
+from .errors import InputError, RuleError
 from .event import Entrant, effective_rating, rate_crosstable
 from .initial import initial_rating
 from .performance import (
@@ -174,10 +174,9 @@ def _date(value: object, name: str = "event_date") -> _dt.date | None:
             return _EXCEL_EPOCH + _dt.timedelta(days=serial + 1)
         return _EXCEL_EPOCH + _dt.timedelta(days=serial)
     if isinstance(value, str):
-        text = value.strip().replace("/", "-").replace(".", "-")
         try:
-            return _dt.date.fromisoformat(text)
-        except ValueError:
+            return parse_date(value)
+        except RuleError:
             pass
     raise InputError(f"{name} must be a date like 2025-10-01, got {value!r}")
 
