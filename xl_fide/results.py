@@ -56,6 +56,12 @@ for _words, _result in (
         _VOCABULARY[_w] = _result
 
 VOCABULARY_DRAW = ("½", "=", "0.5", "1/2", "½-½", "0.5-0.5")
+
+
+def vocabulary() -> dict[str, GameResult]:
+    """Every accepted spelling (lower case, no spaces) and what it means."""
+    return dict(_VOCABULARY)
+
 #: What a list validation in a sheet offers (TRF-like codes first).
 VALIDATION_LIST = ("1", "½", "0", "+", "-", "=")
 

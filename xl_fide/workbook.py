@@ -573,7 +573,7 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
 def _vocabulary() -> list[tuple[Any, Any]]:
     """(entry, GameResult) for every entry a result cell may hold: the engine's vocabulary
     (:mod:`xl_fide.results`) plus the numbers 1, 0.5 and 0."""
-    words = [w for w in getattr(_results, "_VOCABULARY", {})]
+    words = list(_results.vocabulary())
     entries: list[Any] = [1, 0.5, 0] + [w.upper() if len(w) == 1 and w.isalpha() else w
                                         for w in words]
     out = []
