@@ -141,3 +141,51 @@ def test_report_on_mutated_files_is_a_report_or_one_line(tmp_path, capsys, i, ho
     assert code in (0, 2), err          # 3 would be an internal error
     if code == 2:
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_workbook_round_trip_keeps_k_set_and_rules_date(tmp_path, capsys):
+    # mini_trf2026 at K 15 and the rules of 2024-01-01: the workbook must give the same
+    # report as the TRF with the same options (its K set column and Event rules date)
+    mini = DATA / "mini_trf2026.trf"
+    book = tmp_path / "o.xlsx"
+    assert main(["crosstable", str(mini), "--k", "15", "--event-date", "2024-01-01",
+                 "-o", str(book), "-q"]) == 0
+    capsys.readouterr()
+    _, from_trf, _ = run(capsys, "report", str(mini), "--k", "15", "--event-date", "2024-01-01",
+                         "--format", "json")
+    _, from_book, _ = run(capsys, "report", str(book), "--format", "json")
+    a, b = json.loads(from_trf), json.loads(from_book)
+    assert b["rule_edition"] == "FIDE-2022-01-01-standard" == a["rule_edition"]
+    assert [p["k"] for p in b["players"]] == [p["k"] for p in a["players"]]
+    assert [p["new_rating"] for p in b["players"]] == [p["new_rating"] for p in a["players"]]
+
+
+def test_output_to_a_directory_or_device_is_refused(tmp_path, capsys):
+    code, _, err = run(capsys, "report", "--example", "-o", str(tmp_path), "--force")
+    assert code == 2 and "not a regular file" in err
+    code, _, err = run(capsys, "report", "--example", "-o", "/dev/null", "--force")
+    assert code == 2 and "not a regular file" in err
+
+
+def test_csv_names_are_never_formulas(tmp_path, capsys):
+    from trf_lines import player_line, trf
+    f = tmp_path / "inject.trf"
+    f.write_text(trf({"012": "X", "042": "2025/11/01"},
+                     [player_line(1, '=HYPERLINK("x")', 2000, rounds=[(2, "w", "1")]),
+                      player_line(2, "+CM Test", 2000, rounds=[(1, "b", "0")])]))
+    code, out, _ = run(capsys, "report", str(f), "--format", "csv")
+    rows = out.splitlines()
+    assert code == 0 and rows[1].split(",")[1].startswith("\"'=HYPERLINK") and ",'+CM Test," in rows[2]
+
+
+def test_period_refuses_the_same_file_twice(tmp_path, capsys):
+    copy = tmp_path / "copy.trf"
+    copy.write_bytes(SAN.read_bytes())
+    code, _, err = run(capsys, "period", str(SAN), str(copy))
+    assert code == 2 and "given twice" in err
+
+
+def test_template_round_robin_rounds_must_fit(tmp_path, capsys):
+    code, _, err = run(capsys, "template", "--layout", "roundrobin", "--players", "4",
+                       "--rounds", "9", "-o", str(tmp_path / "t.xlsx"))
+    assert code == 2 and "3 rounds" in err

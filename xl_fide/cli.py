@@ -9,6 +9,7 @@ existing file without ``--force``, never over an input file.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import datetime as _dt
 import os
 import sys
@@ -48,28 +49,49 @@ def _input_path(args: argparse.Namespace) -> Path:
         return _example_path()
     if not getattr(args, "file", None):
         raise CliError("no input: give a FILE (.trf or .xlsx) or --example")
-    path = Path(args.file)
+    return _existing_file(Path(args.file))
+
+
+def _existing_file(path: Path) -> Path:
+    if path.is_dir():
+        raise CliError(f"{path}: is a directory, not a file")
     if not path.is_file():
         raise CliError(f"{path}: no such file")
     return path
 
 
+def _is_workbook(path: Path) -> bool:
+    return path.suffix.lower() in (".xlsx", ".xlsm")
+
+
 def _load_tournament(path: Path, strict: bool = False):
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
+    if _is_workbook(path):
         from .workbook import read_workbook
         return read_workbook(path)
     from .trf import read_trf
     return read_trf(path, strict=strict)
 
 
+def _load_event(path: Path, args: argparse.Namespace):
+    """The tournament and the report options it carries (a workbook's Event sheet and
+    K inputs), the command line taking precedence."""
+    options = {"event_date": args.event_date, "time_control": args.time_control,
+               "k": args.k, "players": _players(args), "inputs": None}
+    if _is_workbook(path):
+        from .workbook import read_workbook_event
+        book = read_workbook_event(path)
+        options["event_date"] = options["event_date"] or book.rules_date
+        options["time_control"] = options["time_control"] or book.time_control
+        options["inputs"] = book.player_inputs
+        return book.tournament, options
+    return _load_tournament(path, args.strict), options
+
+
 def _players(args: argparse.Namespace):
     if not getattr(args, "player_data", None):
         return None
     from .players import read_player_file
-    path = Path(args.player_data)
-    if not path.is_file():
-        raise CliError(f"{path}: no such file")
-    return read_player_file(path)
+    return read_player_file(_existing_file(Path(args.player_data)))
 
 
 def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
@@ -79,6 +101,10 @@ def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
                 raise CliError(f"{out}: refusing to overwrite the input file")
         except OSError:
             pass
+    if str(out) in ("", "."):
+        raise CliError("the output file name is empty")
+    if out.exists() and not out.is_file():
+        raise CliError(f"{out}: not a regular file (a directory or a device): choose a file name")
     if out.exists() and not force:
         raise CliError(f"{out} exists: not overwritten (use --force)")
     if not out.parent.exists():
@@ -93,6 +119,9 @@ def write_text_atomic(path: Path, text: str, *, force: bool = False,
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)      # as an ordinary new file, not mkstemp's 0600
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -112,10 +141,9 @@ def _print_warnings(t, quiet: bool) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from .report import build_report, format_report
     path = _input_path(args)
-    t = _load_tournament(path, args.strict)
+    t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
-    report = build_report(t, event_date=args.event_date, time_control=args.time_control,
-                          k=args.k, players=_players(args))
+    report = build_report(t, **options)
     text = format_report(report, args.format)
     if args.output:
         write_text_atomic(Path(args.output), text, force=args.force, inputs=[path])
@@ -133,10 +161,9 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     _check_output(out, [path], args.force)
     if out.suffix.lower() not in (".xlsx", ".xlsm"):
         raise CliError(f"{out}: the output must be an .xlsx file")
-    t = _load_tournament(path, args.strict)
+    t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
-    report = build_report(t, event_date=args.event_date, time_control=args.time_control,
-                          k=args.k, players=_players(args))
+    report = build_report(t, **options)
     wb = fill_workbook(t, layout=args.layout, report=report)
     save_workbook(wb, out, force=args.force)
     print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
@@ -162,6 +189,9 @@ def cmd_template(args: argparse.Namespace) -> int:
         raise CliError(f"--players must be 2 to 2000, got {args.players}")
     if args.rounds is not None and not 1 <= args.rounds <= 99:
         raise CliError(f"--rounds must be 1 to 99, got {args.rounds}")
+    if args.layout == "roundrobin" and args.rounds not in (None, args.players - 1):
+        raise CliError(f"--rounds: a round robin of {args.players} players has "
+                       f"{args.players - 1} rounds, got {args.rounds}")
     rounds = args.rounds if args.rounds is not None else (
         args.players - 1 if args.layout == "roundrobin" else 9)
     wb = build_template(args.layout, args.players, rounds)
@@ -173,10 +203,13 @@ def cmd_template(args: argparse.Namespace) -> int:
 def cmd_period(args: argparse.Namespace) -> int:
     from .period import build_period, format_period
     tournaments = []
+    seen: dict[bytes, Path] = {}
     for name in args.files:
-        p = Path(name)
-        if not p.is_file():
-            raise CliError(f"{p}: no such file")
+        p = _existing_file(Path(name))
+        digest = hashlib.sha256(p.read_bytes()).digest()
+        if digest in seen:
+            raise CliError(f"{p}: the same event as {seen[digest]} (given twice)")
+        seen[digest] = p
         t = _load_tournament(p, args.strict)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
@@ -204,14 +237,16 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     from .report import build_report
     from .whatif import needed_for_change, needed_for_norm
     path = _input_path(args)
-    t = _load_tournament(path, args.strict)
-    report = build_report(t, event_date=args.event_date, time_control=args.time_control,
-                          k=args.k, players=_players(args))
+    t, options = _load_event(path, args)
+    report = build_report(t, **options)
     rows = {r.result.start_rank: r for r in report.rows}
     if args.player not in rows:
         raise CliError(f"--player {args.player}: no player with that start rank")
     res = rows[args.player].result
-    remaining = _remaining(args.remaining) if args.remaining else []
+    if not args.remaining.strip():
+        raise CliError("--remaining: give the ratings of the opponents still to meet, "
+                       "e.g. --remaining 2400,2450")
+    remaining = _remaining(args.remaining)
     if (args.change is None) == (args.norm is None):
         raise CliError("give exactly one of --change N or --norm TITLE")
     if args.change is not None:
@@ -316,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("template", help="write an empty cross-table template")
     m.add_argument("--layout", choices=["roundrobin", "swiss"], required=True)
     m.add_argument("--players", type=int, required=True)
-    m.add_argument("--rounds", type=int, help="Swiss rounds (round robin: players - 1)")
+    m.add_argument("--rounds", type=int, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--force", action="store_true")
     m.set_defaults(func=cmd_template)
@@ -332,7 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     rating_opts(w)
     w.add_argument("--player", type=int, required=True, help="start rank of the player")
     w.add_argument("--remaining", default="",
-                   help="ratings of the opponents still to meet, e.g. 2400,2450,unrated")
+                   help="ratings of the opponents still to meet, e.g. 2400,2450 "
+                   "(with --norm also 'unrated')")
     w.add_argument("--change", type=int, help="rounded rating change to reach, e.g. 10 or -5")
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)

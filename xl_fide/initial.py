@@ -95,7 +95,8 @@ def initial_rating(events: Iterable[Iterable[tuple[object, object]]],
     if N == 0:
         why = "no games against rated opponents"
         if ignored:
-            why += " (a zero score in the first event is ignored)"
+            why = ("zero score against rated opponents: a first event without a point "
+                   "is ignored (FIDE B.02 §8.2)")
         return InitialRating(None, None, None, None, None, 0, 0, rule.value, why,
                              edition.id, ignored)
     total = sum(r for r, _ in games)

@@ -92,6 +92,12 @@ def build_period(tournaments: Sequence[Any], *, players: Any = None, k: int | No
                     continue
                 games.append((R_opp, {"1": 1, "=": 0.5, "0": 0}[g.code]))
             entry["events"].append((t.name or t.source, ratings[p.start_rank], ed, games))
+    dates = [t.start_date for t in events if t.start_date is not None]
+    if dates and (max(dates) - min(dates)).days > 31:
+        notes.append(f"the events start {min(dates).isoformat()} to {max(dates).isoformat()}: "
+                     "a FIDE rating period is one month (B.02 §8.3.4); check the files")
+    if len(dates) < len(events):
+        notes.append("an event has no start date: its rules are today's")
     year = period_year or (events[-1].start_date.year if events and events[-1].start_date
                            else _dt.date.today().year)
     out = []

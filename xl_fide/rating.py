@@ -114,7 +114,7 @@ def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None
             birth_year = as_int(birth_year, "birth_year", minimum=1850, maximum=2200)
             if period_year is None:
                 raise InputError("period_year is needed to apply the junior rule with birth_year")
-            period_year = as_int(period_year, "period_year", minimum=1970, maximum=2200)
+            period_year = as_int(period_year, "period_year", minimum=1850, maximum=2200)
             junior = period_year - birth_year <= 18 and Ro < 2300
         if junior:
             K = 40

@@ -100,14 +100,16 @@ def _decimal_points(value: Any) -> Decimal:
 
 def build_report(tournament: Any, *, event_date: _dt.date | None = None,
                  time_control: TimeControl | str | None = None, k: int | None = None,
-                 players: Any = None) -> Report:
+                 players: Any = None, inputs: Any = None) -> Report:
     """Rate every player of ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
 
     FIDE B.02 §8.2-§8.3. ``event_date`` defaults to the file's start date (then the
     newest rules, with a note); ``time_control`` to what the file's 222/122 records
     say (else standard, with a note); ``k`` forces K for every rated player;
     ``players`` (a :class:`~xl_fide.players.PlayerDirectory`) supplies ratings, K,
-    birth years, career games and peak ratings by FIDE id or name.
+    birth years, career games and peak ratings by FIDE id or name; ``inputs`` maps a
+    start rank to a ``PlayerData`` whose ``k`` (a K set by hand), ``career_games`` and
+    ``peak_rating`` take precedence (a workbook's players block).
     Only games ``1 = 0`` against a real opponent are rated; byes and forfeits count
     as points only.
     """
@@ -149,16 +151,26 @@ def build_report(tournament: Any, *, event_date: _dt.date | None = None,
             notes.append(f"player {p.start_rank}: {note}")
         K: int | None = None
         source = ""
+        given = inputs.get(p.start_rank) if inputs else None
         if rating is not None:
+
+            def known(field: str) -> Any:
+                for src in (given, data):
+                    value = getattr(src, field, None) if src is not None else None
+                    if value is not None:
+                        return value
+                return None
+
             if k is not None:
                 K, source = k, "--k"
+            elif given is not None and given.k:
+                K, source = given.k, "K set"
             elif data is not None and data.k:
                 K, source = data.k, "rating list"
             else:
                 birth = p.birth_year or (data.birth_year if data is not None else None)
                 K = k_factor(rating, birth_year=birth, period_year=period_year if birth else None,
-                             career_games=getattr(data, "career_games", None) if data else None,
-                             peak_rating=getattr(data, "peak_rating", None) if data else None,
+                             career_games=known("career_games"), peak_rating=known("peak_rating"),
                              edition=edition)
                 source = "rating and birth year" if birth else "rating"
         cells = []
@@ -173,6 +185,9 @@ def build_report(tournament: Any, *, event_date: _dt.date | None = None,
                       if rounds is None or g.round <= rounds), Decimal(0))
         entrants.append(Entrant(p.start_rank, rating, K, tuple(cells), p.name))
         meta.append((points, source, p))
+    if players is not None:
+        matched = sum(1 for p in tournament.players if players.get(p.fide_id, p.name) is not None)
+        notes.append(f"player data: {matched} of {len(tournament.players)} players found")
     if k is None and any(m[1] in ("rating", "rating and birth year") for m in meta):
         notes.append("K from rating and birth year (FIDE B.02 §8.3.3); career games are not "
                      "in a TRF: a player with fewer than 30 games has K 40 (use --player-data or --k)")
@@ -266,14 +281,25 @@ def _cells(row: ReportRow) -> list[str]:
     ]
 
 
+def _csv_text(text: str) -> str:
+    """Text a spreadsheet would run as a formula (= + - @ first) gets a leading quote."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
 def to_csv(report: Report) -> str:
-    """The report as CSV (header + one line per player; same columns as the table)."""
+    """The report as CSV (header + one line per player; same columns as the table).
+
+    Names and notes starting with ``= + - @`` are written with a leading ``'`` so that a
+    spreadsheet opening the CSV shows them as text, never runs them as formulas.
+    """
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(list(COLUMNS) + ["note"])
     for row in report.rows:
         note = row.result.initial.reason if row.result.initial is not None else ""
-        w.writerow(_cells(row) + [note])
+        cells = _cells(row)
+        cells[1] = _csv_text(cells[1])
+        w.writerow(cells + [_csv_text(note)])
     return out.getvalue()
 
 

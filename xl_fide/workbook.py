@@ -48,6 +48,7 @@ from . import __version__
 from . import results as _results
 from .editions import EDITIONS
 from .errors import InputError, WorkbookError, XlFideError
+from .players import PlayerData
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
 from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
@@ -169,6 +170,9 @@ _EVENT_INPUTS: tuple[tuple[str, str, str, str, str], ...] = (
     ("start", "Start date", "EventStart", "in_date",
      "TRF 042. Chooses the ratings and rules in force (FIDE B.02 §8.3); blank: today's rules."),
     ("end", "End date", "EventEnd", "in_date", "TRF 052"),
+    ("rules_date", "Rules as on (optional)", "RulesDate", "in_date",
+     "Blank: the start date. Another date rates the event by the rules of that date "
+     "(xl-fide --event-date)."),
     ("tc", "Time control", "TimeControl", "in_text", "standard, rapid or blitz"),
     ("tc_text", "Time control as announced", "TimeControlText", "in_text",
      "TRF 122, e.g. 90 min + 30 s"),
@@ -461,7 +465,8 @@ def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         _define(wb, name, EVENT, f"$B${r}")
     start, tc = f"$B${EVENT_ROW['start']}", f"$B${EVENT_ROW['tc']}"
     d, t = f"$B${EVENT_ROW['date_arg']}", f"$B${EVENT_ROW['tc_arg']}"
-    ws[d.replace("$", "")] = f'=IF(ISNUMBER({start}),{start},"")'
+    rules = f"$B${EVENT_ROW['rules_date']}"
+    ws[d.replace("$", "")] = f'=IF(ISNUMBER({rules}),{rules},IF(ISNUMBER({start}),{start},""))'
     ws[t.replace("$", "")] = f'=IF(TRIM({tc})="","standard",LOWER(TRIM({tc})))'
     ed = f"B{EVENT_ROW['edition']}"
     ws[ed] = ArrayFormula(
@@ -491,6 +496,7 @@ def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
                              error="Enter a date, e.g. 2025-10-01.")
     dv_date.add(f"B{EVENT_ROW['start']}")
     dv_date.add(f"B{EVENT_ROW['end']}")
+    dv_date.add(f"B{EVENT_ROW['rules_date']}")
     dv_pts = DataValidation(type="decimal", operator="between", formula1="0", formula2="10",
                             allow_blank=True)
     dv_pts.add(f"B{SCORING_FIRST_ROW}:B{last}")
@@ -851,8 +857,8 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
                  "Crosstable sheet. Grey cells are computed; the sheets are protected without a "
                  "password (Review > Unprotect Sheet) so formulas are not overwritten by mistake."),
         ("label", "Turning the functions on: Excel on Windows (xlwings add-in)"),
-        ("text", "1. Install Python, then in a terminal: pip install xl-fide xlwings   and   "
-                 "xlwings addin install"),
+        ("text", "1. Install Python, then in a terminal, in the xl-fide folder: pip install .   "
+                 "and then   xlwings addin install"),
         ("text", "2. Open this workbook. The sheet 'xlwings.conf' already says UDF Modules = "
                  "xl_fide.udfs."),
         ("text", "3. On the xlwings ribbon tab click 'Import Functions', then save the file as "
@@ -861,7 +867,7 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
                  "blocked or Import Functions was not run; 'xl-fide doctor' checks the set-up."),
         ("label", "Turning the functions on: xlwings Lite (Excel on the web, macOS, Windows)"),
         ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: add "
-                 "the line  xl-fide  . 3. main.py:  from xl_fide.udfs import *  . 4. Restart; "
+                 "the URL of the xl-fide wheel (pip wheel . -w dist builds it). 3. main.py:  from xl_fide.udfs import *  . 4. Restart; "
                  "the same formulas compute."),
         ("label", "Without the add-in"),
         ("text", "The functions show #NAME?. A workbook filled by 'xl-fide crosstable' has a "
@@ -955,13 +961,16 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
     k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows}
+    # a rating the report took from --player-data (none in the file) goes into Ro
+    rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
     for i, p in enumerate(players):
         r = geo.first + i
         _text(ws, r, geo.col["title"], p.title or None)
         _text(ws, r, geo.col["name"], p.name or None)
         _text(ws, r, geo.col["fed"], p.federation or None)
         ws.cell(r, geo.col["fide_id"]).value = p.fide_id
-        ws.cell(r, geo.col["ro"]).value = p.rating
+        ws.cell(r, geo.col["ro"]).value = (p.rating if p.rating is not None
+                                           else rating_by_rank.get(p.start_rank))
         ws.cell(r, geo.col["born"]).value = p.birth_year
         ws.cell(r, geo.col["k_set"]).value = k_by_rank.get(p.start_rank)
         if layout == "roundrobin":
@@ -990,6 +999,7 @@ def _fill_event(ws: Any, t: Tournament, report: Any) -> None:
         "name": t.name or None, "city": t.city or None, "federation": t.federation or None,
         "start": t.start_date, "end": t.end_date, "tc": report.time_control.value,
         "tc_text": t.time_control or None, "arbiter": getattr(t, "chief_arbiter", "") or None,
+        "rules_date": report.event_date if report.event_date != t.start_date else None,
     }
     for key, value in values.items():
         _text(ws, EVENT_ROW[key], 2, value)
@@ -1149,9 +1159,27 @@ def _rows(ws: Any, max_row: int, max_col: int) -> list[list[Any]]:
     return [r + [None] * (max_col - len(r)) for r in rows]
 
 
+@dataclass(frozen=True)
+class WorkbookEvent:
+    """What a cross-table workbook holds: the tournament, the rules date and time control
+    of its Event sheet, and per start rank the K factor inputs of its players block
+    (``PlayerData`` with ``k`` = the K set column, ``career_games``, ``peak_rating``)."""
+
+    tournament: Tournament
+    rules_date: _dt.date | None
+    time_control: str | None
+    player_inputs: dict[int, PlayerData]
+
+
 def read_workbook(path: str | os.PathLike[str]) -> Tournament:
+    """The tournament of a cross-table workbook (see :func:`read_workbook_event`)."""
+    return read_workbook_event(path).tournament
+
+
+def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
     """The tournament of a cross-table workbook (a template filled by a user, or a file
-    written by :func:`fill_workbook`), ready for ``build_report`` and ``write_trf``.
+    written by :func:`fill_workbook`), ready for ``build_report`` and ``write_trf``, with
+    the Event sheet's rules date and time control and the players' K inputs.
 
     Reads only input cells. Round robin rounds and colours are not in the grid: they are
     rebuilt by the circle method (Berger tables). Raises :class:`WorkbookError` naming
@@ -1212,9 +1240,13 @@ def read_workbook(path: str | os.PathLike[str]) -> Tournament:
         guessed = guess_time_control(tc_text) if tc_text else None
         if tc_word and (guessed is None or guessed.value != tc_word):
             tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
-        players = _read_players(rows, geo, scoring, layout)
+        players, inputs = _read_players(rows, geo, scoring, layout)
+        rules_date = _date_value(ev("rules_date"), EVENT, EVENT_ROW["rules_date"], "rules date")
+        if isinstance(rules_date, str):
+            raise WorkbookError(f"{EVENT}!B{EVENT_ROW['rules_date']}: rules date must be a date "
+                                f"like 2025-10-01, got {rules_date!r}")
         try:
-            return Tournament.build(
+            tournament = Tournament.build(
                 name=_str(ev("name")), city=_str(ev("city")), federation=_str(ev("federation")),
                 start_date=_date_value(ev("start"), EVENT, EVENT_ROW["start"], "start date"),
                 end_date=_date_value(ev("end"), EVENT, EVENT_ROW["end"], "end date"),
@@ -1223,6 +1255,7 @@ def read_workbook(path: str | os.PathLike[str]) -> Tournament:
                 scoring=scoring or None, source=str(path))
         except InputError as exc:
             raise WorkbookError(f"{path}: {exc}") from None
+        return WorkbookEvent(tournament, rules_date, tc_word or None, inputs)
     finally:
         wb.close()
 
@@ -1238,10 +1271,11 @@ def _result_code(value: Any, where: str) -> str | None:
 
 
 def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Decimal],
-                  layout: str) -> list[TrfPlayer]:
+                  layout: str) -> tuple[list[TrfPlayer], dict[int, PlayerData]]:
     c = {k: v - 1 for k, v in geo.col.items()}
     active: list[int] = []
     info: dict[int, dict[str, Any]] = {}
+    inputs: dict[int, PlayerData] = {}
     for i in range(1, geo.n + 1):
         r = geo.first + i - 1
         row = rows[r - 1]
@@ -1255,6 +1289,11 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
             raise WorkbookError(f"{_where(CROSS, r, c['no'] + 1)}: No must be {i} (the row's "
                                 f"number), got {row[c['no']]!r}")
         born = _whole(row[c["born"]], CROSS, r, c["born"] + 1, "year of birth", 1850, 2200)
+        k_set = _whole(row[c["k_set"]], CROSS, r, c["k_set"] + 1, "K set", 1, 100)
+        games_n = _whole(row[c["games"]], CROSS, r, c["games"] + 1, "career games", 0)
+        peak = _whole(row[c["peak"]], CROSS, r, c["peak"] + 1, "peak rating", 0, 4000)
+        inputs[i] = PlayerData(None, name or f"row {i}", k=k_set, career_games=games_n,
+                               peak_rating=peak or None)
         info[i] = dict(
             title=_str(row[c["title"]]), name=name, federation=_str(row[c["fed"]]),
             fide_id=_whole(row[c["fide_id"]], CROSS, r, c["fide_id"] + 1, "FIDE id", 0),
@@ -1272,7 +1311,7 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         gs = games[i]
         points = sum((scoring.get(g.code, DEFAULT_SCORING[g.code]) for g in gs), Decimal(0))
         out.append(TrfPlayer(start_rank=i, points=points, games=tuple(gs), **info[i]))
-    return out
+    return out, {i: inputs[i] for i in active}
 
 
 def _pair_error(a: str | None, b: str | None) -> bool:
