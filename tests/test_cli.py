@@ -189,3 +189,23 @@ def test_template_round_robin_rounds_must_fit(tmp_path, capsys):
     code, _, err = run(capsys, "template", "--layout", "roundrobin", "--players", "4",
                        "--rounds", "9", "-o", str(tmp_path / "t.xlsx"))
     assert code == 2 and "3 rounds" in err
+
+
+@pytest.mark.parametrize("part", ["xl/workbook.xml", "xl/worksheets/sheet2.xml"])
+def test_xml_bomb_workbook_is_refused_in_one_line(tmp_path, capsys, part):
+    # a "billion laughs" entity expansion inside a workbook part: openpyxl reads through
+    # defusedxml, which refuses entity declarations instead of expanding them
+    import zipfile
+    src = Path(__file__).parent.parent / "templates" / "fide_roundrobin_10.xlsx"
+    entities = "".join(f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">' for i in range(1, 10))
+    bomb = f'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY l0 "lol">{entities}]>'
+    out = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(out, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == part:
+                body = data.decode().split("?>", 1)[-1]
+                data = (bomb + body).encode()
+            zout.writestr(item, data)
+    code, _, err = run(capsys, "report", str(out))
+    assert code == 2 and "bomb.xlsx" in err and len(err.strip().splitlines()) == 1

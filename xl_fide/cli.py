@@ -380,6 +380,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (without the program name); return the exit code."""
     parser = build_parser()
@@ -391,17 +395,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except SystemExit as e:          # --help / --version
         return int(e.code or 0) if isinstance(e.code, int) else EXIT_OK
-    except XlFideError as e:
-        print(f"xl-fide: error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    except (OSError, UnicodeError) as e:
-        print(f"xl-fide: error: {e}", file=sys.stderr)
+    except (XlFideError, OSError, UnicodeError) as e:
+        print(f"xl-fide: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("xl-fide: interrupted", file=sys.stderr)
         return 130
     except Exception as e:           # never a traceback: one line, and a distinct code
-        print(f"xl-fide: internal error: {type(e).__name__}: {e} "
+        print(f"xl-fide: internal error: {type(e).__name__}: {_one_line(e)} "
               "(please report this with the input file)", file=sys.stderr)
         return EXIT_INTERNAL
 
