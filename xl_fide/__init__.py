@@ -10,9 +10,10 @@ The engine is pure Python and exact (ratings ``int``, scores in half points, PD 
 * unrated players: :func:`initial_rating` (B.02 §8.2)
 * performances: :func:`performance_rating`, :func:`norm_performance`,
   :func:`tournament_performance_rating`, :func:`perfect_tournament_performance`
-* whole events: :func:`rate_crosstable`
+* whole events: :func:`rate_crosstable`; many players at once: :func:`rate_period_batch`
 """
 
+from .batch import BatchResult, rate_period_batch
 from .editions import EDITIONS, RuleEdition, TimeControl, rules_for
 from .errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
 from .event import Entrant, PlayerResult, rate_crosstable
@@ -31,11 +32,11 @@ from .tables import dp_for_p, p_hundredths, pd_for_difference
 __version__ = "0.1.0"
 
 __all__ = [
-    "EDITIONS", "Entrant", "GameResult", "InitialRating", "InputError", "PlayerResult",
+    "BatchResult", "EDITIONS", "Entrant", "GameResult", "InitialRating", "InputError", "PlayerResult",
     "RuleEdition", "RuleError", "TimeControl", "TrfError", "WorkbookError", "XlFideError",
     "__version__", "cap_k", "dp_for_p", "expected_score", "initial_rating", "k_factor",
     "norm_performance", "p_hundredths", "parse_result", "pd_for_difference",
     "perfect_tournament_performance", "performance_rating", "rate_crosstable",
-    "rate_event", "rate_period", "round_half_away", "round_half_up", "rules_for",
+    "rate_event", "rate_period", "rate_period_batch", "round_half_away", "round_half_up", "rules_for",
     "tournament_performance_rating",
 ]

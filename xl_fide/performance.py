@@ -60,6 +60,15 @@ def _score(score: object, n: int) -> int:
     return as_half_points(score, "score", maximum_points=n)
 
 
+def _games(opponents: Sequence[object], score: object, what: str) -> tuple[list[int], int, int]:
+    """(ratings, N, W_half) of a performance's games; InputError without games."""
+    ratings = _pairs(opponents)
+    N = len(ratings)
+    if N == 0:
+        raise InputError(f"{what} needs at least one game against a rated opponent")
+    return ratings, N, _score(score, N)
+
+
 def performance_rating(opponents: Sequence[int], score: object) -> int:
     """FIDE performance Rp = Ra + dp(p), rounded half up (FIDE B.02 §8.1.1).
 
@@ -68,11 +77,7 @@ def performance_rating(opponents: Sequence[int], score: object) -> int:
     No 400-point cap. Raises :class:`InputError` without games or for bad values.
     Example (reference §9): 3 W 2 D 1 L vs an average of 1850 -> p .67 -> 1975.
     """
-    ratings = _pairs(opponents)
-    N = len(ratings)
-    if N == 0:
-        raise InputError("performance needs at least one game against a rated opponent")
-    W_half = _score(score, N)
+    ratings, N, W_half = _games(opponents, score, "performance")
     Ra = Fraction(sum(ratings), N)
     return fraction_half_up(Ra + dp_for_p(p_hundredths(W_half, N)))
 
@@ -82,11 +87,7 @@ def tournament_performance_rating(opponents: Sequence[int], score: object) -> in
 
     Example (reference §9): 2/3 vs 2000, 2100, 2200 -> 2100 + 125 = 2225.
     """
-    ratings = _pairs(opponents)
-    N = len(ratings)
-    if N == 0:
-        raise InputError("TPR needs at least one game")
-    W_half = _score(score, N)
+    ratings, N, W_half = _games(opponents, score, "TPR")
     ARO = round_half_up(sum(ratings), N)
     return ARO + dp_for_p(p_hundredths(W_half, N))
 
@@ -98,11 +99,7 @@ def perfect_tournament_performance(opponents: Sequence[int], score: object) -> i
     full score: highest opponent + 800 (C.07 §10.3).
     Example (reference §9): 2/3 vs 2000, 2100, 2200 -> 2226.
     """
-    ratings = _pairs(opponents)
-    N = len(ratings)
-    if N == 0:
-        raise InputError("PTP needs at least one game")
-    W_half = _score(score, N)
+    ratings, N, W_half = _games(opponents, score, "PTP")
     if W_half == 0:
         return min(ratings) - 800
     if W_half == 2 * N:
