@@ -93,6 +93,7 @@ def test_every_shared_file_reports(path):
     ("3 min + 2 sec", "", TimeControl.BLITZ),         # 3 + 2 = 5
     ("Rapid 10+5", "", TimeControl.RAPID),
     ("", "180+2", TimeControl.BLITZ),                 # 3 + 2 = 5 min
+    ("standard", "", TimeControl.STANDARD),          # what `xl-fide trf` writes from a workbook
     ("whatever", "", None),
 ])
 def test_time_control_guess(text, coded, expected):

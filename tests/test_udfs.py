@@ -342,8 +342,10 @@ def test_k_vectorised_column():
 
 
 def test_k_errors():
-    with pytest.raises(ValueError, match="rating row 2 must be a whole number, got 2000.5"):
-        FIDE_K([2000.0, 2000.5], 2000.0, 100.0)
+    # in a column, a bad row shows its message and the other rows keep their K
+    # (2000, born 2000, 100 games, rules of today: 20)
+    assert FIDE_K([2000.0, 2000.5], 2000.0, 100.0) == [
+        [20], ["rating row 2 must be a whole number, got 2000.5"]]
     with pytest.raises(ValueError, match="birth_year has 2 cells but rating has 3"):
         FIDE_K([2000.0, 2100.0, 2200.0], [2000.0, 2001.0])
     with pytest.raises(ValueError, match="birth_year must be a whole number, got 2007.5"):

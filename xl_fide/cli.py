@@ -75,8 +75,9 @@ def _load_tournament(path: Path, strict: bool = False):
 def _load_event(path: Path, args: argparse.Namespace):
     """The tournament and the report options it carries (a workbook's Event sheet and
     K inputs), the command line taking precedence."""
-    options = {"event_date": args.event_date, "time_control": args.time_control,
-               "k": args.k, "players": _players(args), "inputs": None}
+    options = {"event_date": getattr(args, "event_date", None),
+               "time_control": getattr(args, "time_control", None),
+               "k": getattr(args, "k", None), "players": _players(args), "inputs": None}
     if _is_workbook(path):
         from .workbook import read_workbook_event
         book = read_workbook_event(path)
@@ -173,8 +174,14 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
 def cmd_trf(args: argparse.Namespace) -> int:
     from .trf import write_trf
     path = _input_path(args)
-    t = _load_tournament(path, args.strict)
+    t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
+    inputs = options["inputs"] or {}
+    kept_out = sorted(n for n, d in inputs.items()
+                      if d.k or d.career_games is not None or d.peak_rating is not None)
+    if kept_out and not args.quiet:
+        print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
+              "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     out = Path(args.output)
     write_text_atomic(out, write_trf(t), force=args.force, inputs=[path])
     print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")

@@ -67,6 +67,8 @@ def guess_time_control(text: str, coded: str = "") -> TimeControl | None:
         minutes = (base + 60 * inc) / 60
     else:
         low = (text or "").lower()
+        if re.fullmatch(r"\s*(standard|classical|classic|std)\s*", low):
+            return TimeControl.STANDARD
         if re.search(r"\bblitz\b", low):
             return TimeControl.BLITZ
         if re.search(r"\brapid\b|\brápid", low):
@@ -188,7 +190,8 @@ def build_report(tournament: Any, *, event_date: _dt.date | None = None,
     if players is not None:
         matched = sum(1 for p in tournament.players if players.get(p.fide_id, p.name) is not None)
         notes.append(f"player data: {matched} of {len(tournament.players)} players found")
-    if k is None and any(m[1] in ("rating", "rating and birth year") for m in meta):
+    if k is None and inputs is None and any(m[1] in ("rating", "rating and birth year")
+                                            for m in meta):
         notes.append("K from rating and birth year (FIDE B.02 §8.3.3); career games are not "
                      "in a TRF: a player with fewer than 30 games has K 40 (use --player-data or --k)")
     results = rate_crosstable(entrants, edition)

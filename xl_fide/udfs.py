@@ -393,7 +393,8 @@ def FIDE_K(rating, birth_year=None, games=None, peak_rating=None, period_games=N
     rated under 2300 -> 40; else fewer than 30 games -> 40; else 20. period_games caps K
     so that K x n <= 700 (n 18: K 40 -> 38). Rapid/blitz before 1 Oct 2022: 20.
     Ranges: pass columns (rating a column, the others columns of the same length or
-    single values) to get a column of K; a blank rating gives "" in its row.
+    single values) to get a column of K; a blank rating gives "" in its row, a bad
+    value the message in its row.
     """
     values = dict(zip(_K_ARGS, (rating, birth_year, games, peak_rating, period_games,
                                 period_year, time_control, event_date)))
@@ -410,7 +411,10 @@ def FIDE_K(rating, birth_year=None, games=None, peak_rating=None, period_games=N
     out = []
     for i in range(n):
         row = {key: (ranges[key][i] if key in ranges else v) for key, v in values.items()}
-        out.append([_k_one(row, f" row {i + 1}")])
+        try:
+            out.append([_k_one(row, f" row {i + 1}")])
+        except InputError as exc:      # one bad row shows its message, the others their K
+            out.append([str(exc)])
     return out
 
 

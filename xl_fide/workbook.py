@@ -937,8 +937,8 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
 
     ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
     :class:`~xl_fide.report.Report` already built (default ``build_report(tournament)``);
-    its K values are written as K overrides so the live formulas reproduce it, and its
-    values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
+    the K values it did not take from the K rule (``--k``, a rating list) are written as K
+    overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
     (blank rows and rounds). Formulas stay live.
     """
     from .report import build_report
@@ -960,7 +960,11 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     geo = _Geometry(layout, n_rows, n_rounds)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
-    k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows}
+    # K set (the manual override) only where the report's K did not come from the K rule
+    # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
+    # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
+    k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows
+                 if row.k_source not in ("rating", "rating and birth year")}
     # a rating the report took from --player-data (none in the file) goes into Ro
     rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
     for i, p in enumerate(players):
@@ -1113,6 +1117,7 @@ def _where(sheet: str, row: int, col: int) -> str:
 
 def _whole(value: Any, sheet: str, row: int, col: int, what: str,
            minimum: int | None = None, maximum: int | None = None) -> int | None:
+    value = _resolved(value)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     number: Any = value
@@ -1132,6 +1137,7 @@ def _whole(value: Any, sheet: str, row: int, col: int, what: str,
 
 
 def _str(value: Any) -> str:
+    value = _resolved(value)
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -1139,7 +1145,8 @@ def _str(value: Any) -> str:
     return str(value).strip()
 
 
-def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | str | None:
+def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
+    value = _resolved(value)
     if value is None or value == "":
         return None
     if isinstance(value, _dt.datetime):
@@ -1147,16 +1154,52 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | str |
     if isinstance(value, _dt.date):
         return value
     if isinstance(value, str):
-        return value.strip() or None
+        if not value.strip():
+            return None
+        from .trf import parse_date as trf_date     # the TRF formats: 2025/11/15, 15/11/2025
+        found, _ = trf_date(value)
+        if found is not None:
+            return found
+        raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date like 2025-11-15, "
+                            f"got {value!r}")
     raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date, got {value!r}")
 
 
-def _rows(ws: Any, max_row: int, max_col: int) -> list[list[Any]]:
-    rows = [list(r) for r in ws.iter_rows(min_row=1, max_row=max_row, max_col=max_col,
-                                          values_only=True)]
-    while len(rows) < max_row:
-        rows.append([])
-    return [r + [None] * (max_col - len(r)) for r in rows]
+class _Unsaved:
+    """An input cell holding a formula whose result the file does not store."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+
+def _resolved(value: Any) -> Any:
+    if isinstance(value, _Unsaved):
+        raise WorkbookError(f"{value.where}: a formula whose result is not saved in the file; "
+                            "open and save the workbook in Excel, or type the value")
+    return value
+
+
+def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None) -> list[list[Any]]:
+    """The cells of ``ws`` as rows of values; a formula is replaced by its saved result
+    (from ``ws_values``, the same sheet read with ``data_only=True``), or by an
+    :class:`_Unsaved` marker that raises when the cell is used."""
+
+    def grid(sheet: Any) -> list[list[Any]]:
+        rows = [list(r) for r in sheet.iter_rows(min_row=1, max_row=max_row, max_col=max_col,
+                                                 values_only=True)]
+        while len(rows) < max_row:
+            rows.append([])
+        return [r + [None] * (max_col - len(r)) for r in rows]
+
+    rows = grid(ws)
+    saved = grid(ws_values) if ws_values is not None else None
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            text = getattr(value, "text", value)
+            if isinstance(text, str) and text.startswith("="):
+                cached = saved[r][c] if saved is not None else None
+                row[c] = cached if cached is not None else _Unsaved(_where(ws.title, r + 1, c + 1))
+    return rows
 
 
 @dataclass(frozen=True)
@@ -1186,18 +1229,28 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
     the sheet and cell of the first problem.
     """
     path = Path(path)
+
+    def load(data_only: bool) -> Any:
+        try:
+            return load_workbook(path, read_only=True, data_only=data_only)
+        except (OSError, KeyError, ValueError) as exc:
+            raise WorkbookError(f"{path}: not an .xlsx workbook ({exc})") from None
+        except Exception as exc:  # zipfile.BadZipFile and friends
+            raise WorkbookError(
+                f"{path}: not an .xlsx workbook ({type(exc).__name__}: {exc})") from None
+
+    wb = load(False)
     try:
-        wb = load_workbook(path, read_only=True, data_only=False)
-    except (OSError, KeyError, ValueError) as exc:
-        raise WorkbookError(f"{path}: not an .xlsx workbook ({exc})") from None
-    except Exception as exc:  # zipfile.BadZipFile and friends
-        raise WorkbookError(f"{path}: not an .xlsx workbook ({type(exc).__name__}: {exc})") from None
+        values = load(True)       # the saved results of formulas typed in input cells
+    except WorkbookError:
+        wb.close()
+        raise
     try:
         for sheet in (EVENT, CROSS):
             if sheet not in wb.sheetnames:
                 raise WorkbookError(f"{path}: no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)});"
                                     " is this an xl-fide cross-table?")
-        ev_rows = _rows(wb[EVENT], SCORING_FIRST_ROW + len(_SCORING_CODES), 3)
+        ev_rows = _rows(wb[EVENT], SCORING_FIRST_ROW + len(_SCORING_CODES), 3, values[EVENT])
 
         def ev(key: str) -> Any:
             return ev_rows[EVENT_ROW[key] - 1][1]
@@ -1232,7 +1285,7 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
                                     f"got {value!r}")
             scoring[code] = Decimal(str(value))
         geo = _Geometry(layout, n, rounds)
-        rows = _rows(wb[CROSS], geo.last, geo.block_last)
+        rows = _rows(wb[CROSS], geo.last, geo.block_last, values[CROSS])
         tc_word = _str(ev("tc")).lower()
         tc_text = _str(ev("tc_text"))
         tournament_tc = tc_text
@@ -1242,9 +1295,6 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
             tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
         players, inputs = _read_players(rows, geo, scoring, layout)
         rules_date = _date_value(ev("rules_date"), EVENT, EVENT_ROW["rules_date"], "rules date")
-        if isinstance(rules_date, str):
-            raise WorkbookError(f"{EVENT}!B{EVENT_ROW['rules_date']}: rules date must be a date "
-                                f"like 2025-10-01, got {rules_date!r}")
         try:
             tournament = Tournament.build(
                 name=_str(ev("name")), city=_str(ev("city")), federation=_str(ev("federation")),
@@ -1258,9 +1308,11 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
         return WorkbookEvent(tournament, rules_date, tc_word or None, inputs)
     finally:
         wb.close()
+        values.close()
 
 
 def _result_code(value: Any, where: str) -> str | None:
+    value = _resolved(value)
     if isinstance(value, str) and not value.strip():
         return None
     try:
