@@ -715,7 +715,8 @@ def _result_colours(ws: Any, sqref: str, top_left: str) -> None:
 
 
 def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
-    _common_crosstable(wb, ws, geo, "Results (row player against column player)")
+    _common_crosstable(wb, ws, geo, "Results (row vs column)" if geo.n < 10 else
+                       "Results (row player against column player)")
     n, f, last = geo.n, geo.first, geo.last
     g1, g2 = geo.block_first, geo.block_last
     for j in range(1, n + 1):
