@@ -28,6 +28,11 @@ if str(TESTS) not in sys.path:           # lo_calc, fake_udfs, render importable
     sys.path.insert(0, str(TESTS))
 
 import lo_calc  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# No timing in tests: a loaded CI machine must not fail a property test by its clock.
+settings.register_profile("xl_fide", deadline=None)
+settings.load_profile("xl_fide")
 
 
 def require_libreoffice():
