@@ -177,9 +177,12 @@ def test_exact_floats_and_other_sequences_accepted():
                                              got.rating_change, got.new_rating) for v in column)
 
 
-def test_rounding_is_the_rounding_module():
+def test_list_rounding_agrees_with_the_scalar_one():
+    from xl_fide.rounding import round_hundredths_half_away
+    # §8.3.4 ties: -2.50 -> -3, +2.50 -> +3, -0.50 -> -1, 0.49 -> 0
+    assert round_hundredths_half_away([-250, 250, -50, 49, -149]) == [-3, 3, -1, 0, -1]
     values = list(range(-100_000, 100_001, 7)) + [-250, -150, -50, 50, 150, 250, -49, 49]
-    assert batch._round_hundredths(values) == [round_half_away(c, 100) for c in values]
+    assert round_hundredths_half_away(values) == [round_half_away(c, 100) for c in values]
 
 
 def test_pd_lookup_is_table_8_1_2():

@@ -37,6 +37,7 @@ from typing import Sequence
 from .editions import Cap400, RuleEdition, rules_for
 from .errors import InputError, XlFideError
 from .rating import EXEMPT_RATING, K_CAP_PRODUCT, RB_600_DIFFERENCE, RB_600_TOP
+from .rounding import round_hundredths_half_away
 from .tables import pd_rows
 from .values import RATING_MAX, as_k, as_rating
 
@@ -176,15 +177,6 @@ def _tables(edition: RuleEdition, max_games: int, R_low: int, R_high: int):
     return A, B, TW, TB, shift_W, shift_N
 
 
-def _round_hundredths(values: list[int]) -> list[int]:
-    """Each value (hundredths) to a whole number, .5 away from zero (FIDE B.02 §8.3.4).
-
-    The same as :func:`xl_fide.rounding.round_half_away` ``(c, 100)`` (tested on a
-    range of values), inlined: a call per player would cost more than the rest.
-    """
-    return [(c + 50) // 100 if c >= 0 else -((50 - c) // 100) for c in values]
-
-
 def _accumulate(white, black, scores, A, B, TW, TB, acc) -> None:
     # The hot loop: local names only, no calls, no attribute look-ups.
     for w, b, s in zip(white, black, scores):
@@ -322,7 +314,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
     else:
         K = K_given
     change = [k * (50 * w - p) for k, w, p in zip(K, W_half, sum_PD)]
-    rounded = _round_hundredths(change)
+    rounded = round_hundredths_half_away(change)
     new = [R + r if R else None for R, r in zip(Ro, rounded)]
     return BatchResult(
         edition_id=edition.id,

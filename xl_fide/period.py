@@ -11,13 +11,13 @@ by FIDE id, else by name.
 from __future__ import annotations
 
 import datetime as _dt
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .editions import RuleEdition, TimeControl, rules_for
 from .event import effective_rating
 from .initial import InitialRating, initial_rating
+from .players import normalise_name
 from .rating import PeriodChange, k_factor, rate_period
 from .report import guess_time_control
 from .rounding import hundredths_to_str
@@ -27,9 +27,7 @@ def player_key(fide_id: int | None, name: str) -> str:
     """The key matching a player across events: ``id:NNN`` or a normalised name."""
     if fide_id:
         return f"id:{fide_id}"
-    text = unicodedata.normalize("NFKD", name or "")
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return "name:" + " ".join(text.replace(",", " ").split())
+    return "name:" + normalise_name(name or "")
 
 
 @dataclass(frozen=True)

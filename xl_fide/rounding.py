@@ -29,6 +29,15 @@ def round_half_away(numerator: int, denominator: int = 1) -> int:
     return q if numerator >= 0 else -q
 
 
+def round_hundredths_half_away(values: list[int]) -> list[int]:
+    """Each value in integer hundredths to a whole number, .5 away from zero (§8.3.4).
+
+    The list form of ``round_half_away(c, 100)`` for many players at once (one call,
+    not one per player): ``round_hundredths_half_away([250, -250, 249]) == [3, -3, 2]``.
+    """
+    return [(c + 50) // 100 if c >= 0 else -((50 - c) // 100) for c in values]
+
+
 def round_half_up(numerator: int, denominator: int = 1) -> int:
     """Return ``numerator / denominator`` rounded to an integer, .5 towards +infinity.
 
