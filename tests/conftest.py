@@ -1,6 +1,6 @@
 """Shared fixtures.
 
-LibreOffice (see tests/lo_calc.py):
+LibreOffice (see tests/harness/lo_calc.py):
 
 * ``office`` (session): headless soffice with a Calc add-in generated from
   ``xl_fide.udfs`` installed, so ``=FIDE_*`` formulas run the real Python code::
@@ -24,8 +24,9 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-if str(TESTS) not in sys.path:           # lo_calc, fake_udfs, render importable by name
-    sys.path.insert(0, str(TESTS))
+HARNESS = TESTS / "harness"
+if str(HARNESS) not in sys.path:     # lo_calc, fake_udfs, render, trf_lines importable by name
+    sys.path.insert(0, str(HARNESS))
 
 import lo_calc  # noqa: E402
 from hypothesis import settings  # noqa: E402

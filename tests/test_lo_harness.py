@@ -1,5 +1,5 @@
-"""Tests of the LibreOffice harness itself (tests/lo_calc.py, tests/render.py),
-with the throwaway UDF module tests/fake_udfs.py."""
+"""Tests of the LibreOffice harness itself (tests/harness/lo_calc.py, tests/harness/render.py),
+with the throwaway UDF module tests/harness/fake_udfs.py."""
 from __future__ import annotations
 
 import os

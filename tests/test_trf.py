@@ -1,7 +1,7 @@
 """Tests of xl_fide.trf: TRF16 / TRF-2026 / TRF(x) reading and TRF16 writing.
 
 Expected values come from the files in tests/data/trf/ read by eye (the line is
-quoted in a comment) or from the TRF text (trf-format.md, summarised from FIDE
+quoted in a comment) or from the TRF text (the TRF16 layout, summarised from FIDE
 Handbook C.04 Annex 2 and TRF-2026). Inline 001 lines are built by ``line001``,
 which puts each field at the column the spec gives, independently of the reader.
 """

@@ -2,7 +2,7 @@
 
 Classic Excel passes numbers as floats, xlwings Lite as ints; blanks as None or "";
 a single cell as a scalar, a row or column as a flat list, a block as a list of rows.
-Expected values come from the project reference (fide-rating-rules.md §9 worked
+Expected values come from the project reference (the worked
 examples) or are computed by hand in the comments from tables 8.1.1 / 8.1.2.
 """
 

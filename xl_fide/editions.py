@@ -6,10 +6,10 @@ edition in force on an event's start date (FIDE B.02 §8.3 "ratings of the list 
 force when the tournament started"). Events before the oldest edition fall back to
 it; callers can tell because ``event_date < edition.in_force``.
 
-Sources (project reference fide-rating-rules.md): §3 (400-point rule, 2650 exemption
-from 1 Oct 2025, once-per-event cap 1 Jan 2022 - 29 Feb 2024, rapid/blitz 600-point
-rule from 1 Dec 2024), §4 (K; rapid/blitz K = 20 for everyone before 1 Oct 2022),
-§5 (initial rating rules 2022 and 2024, floors 1000/1400, 2200 maximum).
+Sources (FIDE B.02 as amended): §8.3.1 (400-point rule, 2650 exemption
+from 1 Oct 2025, once-per-event cap 1 Jan 2022 - 29 Feb 2024; rapid/blitz 600-point
+rule from 1 Dec 2024), §8.3.3 (K; rapid/blitz K = 20 for everyone before 1 Oct 2022),
+§7.1 and §8.2 (initial rating rules 2022 and 2024, floors 1000/1400, 2200 maximum).
 """
 
 from __future__ import annotations

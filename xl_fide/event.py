@@ -5,7 +5,7 @@ Builds on :mod:`xl_fide.rating`, :mod:`xl_fide.initial` and
 (start ranks, ratings, K, and per round the opponent and the result), so the TRF
 report, the workbook's FIDE_EVENT function and the CLI share one calculation.
 
-Rules applied (FIDE B.02; reference fide-rating-rules.md §2, §5, §6):
+Rules applied (FIDE B.02 §7, §8.1-§8.3):
 only played games (1 = 0) against a real opponent can be rated; a rated player's
 change counts games against rated opponents only; an unrated player's N and W are
 the games against rated opponents, which feed the initial rating; a rating below

@@ -1,6 +1,6 @@
 """Initial ratings of unrated players (FIDE B.02 §7.1.4, §8.2).
 
-Reference fide-rating-rules.md §5. Two methods, picked by the rule edition:
+FIDE B.02 §8.2. Two methods, picked by the rule edition:
 
 * 2024 rule (from 1 March 2024): add two hypothetical opponents rated 1800, both
   drawn: Ra = (Σ R_opp + 3600) / (n + 2), p = (W + 1) / (n + 2); Ru = Ra + dp(p),

@@ -1,6 +1,6 @@
 """Performance ratings: FIDE Rp, title-norm performance, tie-break TPR and PTP.
 
-Reference fide-rating-rules.md §6. None of these is a rating change; each has its
+FIDE B.02 §8.1.1, B.01 §1.4, C.07 §10.2-§10.3. None of these is a rating change; each has its
 own rule for the average and the rounding:
 
 * FIDE performance (B.02 §8.1.1): Rp = Ra + dp(p), Ra the exact average.

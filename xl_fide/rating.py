@@ -1,7 +1,7 @@
 """Rating changes of rated players: PD, ΔR, K, the K x n cap and the period's rounding.
 
 FIDE B.02 §8.3 (rating change), §8.3.1 (400-point rule), §8.3.3 (K), §8.3.4 (rounding);
-Rapid & Blitz chapter §1 (600-point rule). Project reference fide-rating-rules.md §2-§4.
+Rapid & Blitz chapter §1 (600-point rule).
 
 Units: ratings ``int``; scores in half points (``int`` 0, 1, 2 per game); PD, ΔR,
 ΣPD, ΣΔR and K x ΣΔR in integer hundredths. Nothing here uses a float.

@@ -6,7 +6,7 @@ a draw ``½``, ``=``, ``0.5``, ``.5``, ``0,5``, ``1/2``, ``½-½``, ``0.5-0.5``,
 (loss), also ``+/-``, ``-/+``, ``1F``, ``0F``, ``+:-``; not rated results ``W``/``D``/``L``
 (TRF: game played but not rated) and byes ``H`` (½), ``F``/``U`` (1), ``Z`` (0).
 Only a win, draw or loss actually played can be a rated game
-(FIDE B.02 §8.3.2; TRF16 result codes; reference fide-rating-rules.md §2.1).
+(FIDE B.02 §8.3.2, §7.1; TRF16 result codes, C.04 Annex 2).
 """
 
 from __future__ import annotations
@@ -92,3 +92,47 @@ def parse_result(value: object, name: str = "result") -> GameResult | None:
             if 2 * exact == 1:
                 return _DRAW
     raise InputError(f"{name} must be 1, ½, 0, + or -, got {value!r}")
+
+
+#: For the TRF result code of one side of a game between two players, the codes the
+#: other side may have (TRF16 result codes, FIDE C.04 Annex 2): a win against a loss,
+#: a draw against a draw, a forfeit win against a forfeit loss, a double forfeit, and
+#: the not-rated W/D/L likewise. Bye codes (H, F, U, Z) have no opponent: none of them
+#: may stand on either side of a game between two players.
+PAIR_COMPLEMENT: dict[str, frozenset[str]] = {
+    "1": frozenset({"0"}), "0": frozenset({"1"}), "=": frozenset({"="}),
+    "+": frozenset({"-"}), "-": frozenset({"+", "-"}),
+    "W": frozenset({"L"}), "L": frozenset({"W"}), "D": frozenset({"D"}),
+}
+BYE_CODES = frozenset({"H", "F", "U", "Z"})
+_WINS = frozenset({"1", "+", "W"})
+_CODE_WORDS = {"1": "1", "0": "0", "=": "½", "+": "+", "-": "-", "W": "W", "D": "D", "L": "L",
+               "H": "H", "F": "F", "U": "U", "Z": "Z"}
+
+
+def pair_problem(code_a: str, code_b: str, colour_a: str | None = None,
+                 colour_b: str | None = None) -> str | None:
+    """Why the two sides of one game cannot both be true, or ``None`` when they agree.
+
+    ``code_a`` / ``code_b``: the TRF16 result codes (``1 = 0 + - W D L H F U Z``) that
+    the two players' rows give for the game; ``colour_a`` / ``colour_b``: ``"w"``,
+    ``"b"`` or ``None`` (unknown). The one place that says which pairs of results are
+    consistent, for the TRF reader and the workbook reader alike: both won
+    (``1``/``1``, ``+``/``+``, ``W``/``W``), a win against a draw, a bye on one side of
+    a game the other side played, both with the same colour. The answer is a short
+    phrase (``"both won"``) for the caller to put in its located message.
+    """
+    a, b = code_a.upper(), code_b.upper()
+    if a in BYE_CODES or b in BYE_CODES:
+        bye, other = (a, b) if a in BYE_CODES else (b, a)
+        return (f"a bye ({bye}) on one side of a game the other side has as "
+                f"{_CODE_WORDS.get(other, other)!r}")
+    allowed = PAIR_COMPLEMENT.get(a)
+    if allowed is None or b not in allowed:
+        if a in _WINS and b in _WINS:
+            return "both won"
+        return (f"results {_CODE_WORDS.get(a, a)!r} and {_CODE_WORDS.get(b, b)!r} "
+                "do not match")
+    if colour_a is not None and colour_b is not None and colour_a.lower() == colour_b.lower():
+        return f"both have colour {colour_a.lower()!r}"
+    return None

@@ -1,8 +1,7 @@
 """The two tables of FIDE B.02 §8.1, each written once, as the Handbook prints them.
 
 Source: FIDE Handbook B.02 (Rating Regulations effective 1 March 2024, amended
-1 October 2025), tables 8.1.1 and 8.1.2, as transcribed in the project's reference
-(fide-rating-rules.md §1), which checked them against FIDE's published calculations.
+1 October 2025), tables 8.1.1 and 8.1.2, checked against FIDE's published calculations.
 The known typos of one public copy (D = 411 -> .93 and D = 610 -> .99) are *not*
 reproduced: 411 is .92 and 610 is .98.
 

@@ -1,7 +1,7 @@
 """Tournament Report Files (TRF16, TRF-2026, JaVaFo TRF(x)): read them, write TRF16 back.
 
 FIDE Handbook C.04 Annex 2 (TRF16) and TRF-2026; JaVaFo AUM for the ``XX?`` lines.
-Column layout as summarised in the project's ``trf-format.md``.
+Column layout of FIDE Handbook C.04 Annex 2 (TRF16) and its 2026 revision (TRF-2026).
 
 Reading
 -------

@@ -7,7 +7,7 @@ message names the argument and quotes the value (``rating must be a whole number
 got 2000.5``); classic Excel shows that message in the cell, xlwings Lite shows
 ``#VALUE!``.
 
-One module for both runtimes (see docs/excel.md):
+One module for both runtimes (README, "Excel on Windows" and "xlwings Lite"):
 
 * classic Excel on Windows: ``UDF Modules`` = ``xl_fide.udfs``, ribbon
   **Import Functions**;

@@ -1,4 +1,4 @@
-"""Build TRF16 lines column by column for tests (positions from trf-format.md, 1-based)."""
+"""Build TRF16 lines column by column for tests (positions of FIDE C.04 Annex 2, 1-based)."""
 
 
 def put(buf: list[str], first: int, text: str, right: bool = False, width: int | None = None) -> None:

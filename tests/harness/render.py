@@ -1,7 +1,7 @@
 """Render a workbook as a user would see it: recalculate it in headless LibreOffice
 with our UDFs, export to PDF, convert to PNG (pdftoppm, poppler-utils).
 
-    python tests/render.py WORKBOOK.xlsx OUT_DIR [--sheet NAME] [--dpi 80]
+    python tests/harness/render.py WORKBOOK.xlsx OUT_DIR [--sheet NAME] [--dpi 80]
                            [--module xl_fide.udfs]
 
 Writes OUT_DIR/<stem>.recalc.xlsx, OUT_DIR/<stem>[-<sheet>].pdf and one PNG per page;
@@ -58,7 +58,7 @@ def main(argv=None):
     ap.add_argument("--module", default="xl_fide.udfs", help="UDF module (default %(default)s)")
     a = ap.parse_args(argv)
 
-    root = str(HERE.parent)                 # the working tree's xl_fide
+    root = str(HERE.parents[1])             # the working tree's xl_fide
     if root not in sys.path:
         sys.path.insert(0, root)
     missing = lo_calc.missing_requirements()
