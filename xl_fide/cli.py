@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import datetime as _dt
-import os
 import sys
-import tempfile
+import warnings
 from importlib import resources
 from pathlib import Path
 from typing import NoReturn, Sequence
@@ -97,40 +96,29 @@ def _players(args: argparse.Namespace):
 
 
 def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
-    for src in inputs:
-        try:
-            if out.exists() and out.resolve() == src.resolve():
-                raise CliError(f"{out}: refusing to overwrite the input file")
-        except OSError:
-            pass
-    if str(out) in ("", "."):
-        raise CliError("the output file name is empty")
-    if out.exists() and not out.is_file():
-        raise CliError(f"{out}: not a regular file (a directory or a device): choose a file name")
-    if out.exists() and not force:
-        raise CliError(f"{out} exists: not overwritten (use --force)")
-    if not out.parent.exists():
-        raise CliError(f"{out.parent}: no such directory")
+    from .files import OutputExistsError, check_output
+    try:
+        check_output(out, force=force, inputs=inputs)
+    except OutputExistsError:
+        raise CliError(f"{out} exists: not overwritten (use --force)") from None
 
 
 def write_text_atomic(path: Path, text: str, *, force: bool = False,
                       inputs: Sequence[Path] = ()) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed at the end."""
-    _check_output(path, inputs, force)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    """Write ``text`` to ``path`` whole or not at all (:func:`xl_fide.files.write_atomic`)."""
+    from .files import write_atomic
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)      # as an ordinary new file, not mkstemp's 0600
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_atomic(path, text, force=force, inputs=inputs)
+    except FileExistsError:
+        raise CliError(f"{path} exists: not overwritten (use --force)") from None
+
+
+def _save_book(wb: object, path: Path, force: bool) -> None:
+    from .workbook import save_workbook
+    try:
+        save_workbook(wb, path, force=force)
+    except FileExistsError:
+        raise CliError(f"{path} exists: not overwritten (use --force)") from None
 
 
 def _say(text: str, *, err: bool = False) -> None:
@@ -169,7 +157,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_crosstable(args: argparse.Namespace) -> int:
     from .report import build_report
-    from .workbook import fill_workbook, save_workbook
+    from .workbook import fill_workbook
     path = _input_path(args)
     out = Path(args.output)
     _check_output(out, [path], args.force)
@@ -179,7 +167,7 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     _print_warnings(t, args.quiet)
     report = build_report(t, **options)
     wb = fill_workbook(t, layout=args.layout, report=report)
-    save_workbook(wb, out, force=args.force)
+    _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
     return EXIT_OK
 
@@ -202,7 +190,7 @@ def cmd_trf(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    from .workbook import build_template, save_workbook
+    from .workbook import build_template
     out = Path(args.output)
     _check_output(out, [], args.force)
     if args.players < 2 or args.players > 2000:
@@ -215,7 +203,7 @@ def cmd_template(args: argparse.Namespace) -> int:
     rounds = args.rounds if args.rounds is not None else (
         args.players - 1 if args.layout == "roundrobin" else 9)
     wb = build_template(args.layout, args.players, rounds)
-    save_workbook(wb, out, force=args.force)
+    _save_book(wb, out, args.force)
     _say(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
     return EXIT_OK
 
@@ -398,8 +386,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _one_line(error: BaseException) -> str:
+def _one_line(error: object) -> str:
     return " ".join(str(error).split())
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command; the libraries' warnings (openpyxl's) become ``warning:`` lines
+    after the output, none under ``--quiet``, none when the command fails."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code: int = args.func(args)
+    if not getattr(args, "quiet", False):
+        for text in dict.fromkeys(_one_line(w.message) for w in caught):   # once each
+            _say(f"warning: {text}", err=True)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -410,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "command", None):
             parser.print_help()
             return EXIT_INPUT
-        return args.func(args)
+        return _run(args)
     except SystemExit as e:          # --help / --version
         return int(e.code or 0) if isinstance(e.code, int) else EXIT_OK
     except (XlFideError, OSError, UnicodeError) as e:

@@ -67,13 +67,13 @@ import dataclasses
 import datetime
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
 
 from xl_fide.errors import InputError, TrfError, XlFideError
+from xl_fide.files import OutputExistsError, write_atomic
 
 __all__ = [
     "RESULT_CODES",
@@ -1398,27 +1398,8 @@ def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, forc
     exists and ``force`` is false.
     """
     data = write_trf(tournament, newline=newline).encode(encoding)
-    target = os.fspath(path)
-    if not force and os.path.exists(target):
-        raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it")
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".xl-fide-", suffix=".trf.tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if force:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)  # fails if the file appeared meanwhile
-            except FileExistsError:
-                raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it") from None
-            except OSError:
-                os.replace(tmp, target)  # no hard links on this file system
-            else:
-                os.unlink(tmp)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_atomic(path, data, force=force)
+    except OutputExistsError:
+        raise TrfFileExistsError(
+            f"{os.fspath(path)}: file exists; pass force=True to overwrite it") from None

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
+import io
 from copy import copy
 from dataclasses import dataclass
 from decimal import Decimal
@@ -48,6 +48,7 @@ from . import __version__
 from . import results as _results
 from .editions import EDITIONS
 from .errors import InputError, WorkbookError, XlFideError
+from .files import OutputExistsError, write_atomic
 from .players import PlayerData
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
@@ -1073,30 +1074,18 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
 # ================================================================================== save
 
 def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """Write ``wb`` to ``path`` atomically (temporary file in the same directory, then
-    rename). Refuses to overwrite an existing file unless ``force``
-    (:class:`WorkbookExistsError`); never leaves a partial file."""
+    """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide.files.write_atomic`:
+    built in memory, then created exclusively). Refuses to overwrite an existing file
+    unless ``force`` (:class:`WorkbookExistsError`); never leaves a partial file."""
     path = Path(path)
     if path.exists() and not force:
-        raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
+    buffer = io.BytesIO()
+    wb.save(buffer)
     try:
-        wb.save(tmp)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        if path.exists() and not force:
-            raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+        return write_atomic(path, buffer.getvalue(), force=force)
+    except OutputExistsError:
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
 
 
 def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
