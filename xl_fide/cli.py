@@ -19,6 +19,7 @@ from typing import NoReturn, Sequence
 
 from . import __version__
 from .errors import XlFideError
+from .values import as_int, as_k, as_rating
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
 
@@ -236,9 +237,9 @@ def _remaining(text: str) -> list[int | None]:
             out.append(None)
             continue
         try:
-            out.append(int(part))
-        except ValueError:
-            raise CliError(f"--remaining: {part!r} is not a rating (use e.g. 2400,2450,unrated)") from None
+            out.append(as_rating(part, "rating"))
+        except XlFideError as e:
+            raise CliError(f"--remaining: {e} (use e.g. 2400,2450,unrated)") from None
     return out
 
 
@@ -293,12 +294,16 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 def _positive_k(text: str) -> int:
     try:
-        k = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"K must be a whole number, got {text!r}") from None
-    if not 1 <= k <= 100:
-        raise argparse.ArgumentTypeError(f"K must be 1 to 100, got {k}")
-    return k
+        return as_k(text, "K")
+    except XlFideError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return as_int(text, "the value")
+    except XlFideError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _event_date(text: str) -> _dt.date:
@@ -356,8 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("template", help="write an empty cross-table template")
     m.add_argument("--layout", choices=["roundrobin", "swiss"], required=True)
-    m.add_argument("--players", type=int, required=True)
-    m.add_argument("--rounds", type=int, help="Swiss rounds (default 9; round robin: players - 1)")
+    m.add_argument("--players", type=_whole_number, required=True)
+    m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--force", action="store_true")
     m.set_defaults(func=cmd_template)
@@ -371,11 +376,11 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("whatif", help="score needed in the remaining games for a change or a norm")
     common(w)
     rating_opts(w)
-    w.add_argument("--player", type=int, required=True, help="start rank of the player")
+    w.add_argument("--player", type=_whole_number, required=True, help="start rank of the player")
     w.add_argument("--remaining", default="",
                    help="ratings of the opponents still to meet, e.g. 2400,2450 "
                    "(with --norm also 'unrated')")
-    w.add_argument("--change", type=int, help="rounded rating change to reach, e.g. 10 or -5")
+    w.add_argument("--change", type=_whole_number, help="rounded rating change to reach, e.g. 10 or -5")
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)
 

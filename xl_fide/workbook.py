@@ -53,6 +53,7 @@ from .players import PlayerData
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
 from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
+from .values import as_int, quote_value
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
@@ -1110,20 +1111,14 @@ def _whole(value: Any, sheet: str, row: int, col: int, what: str,
     value = _resolved(value)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    number: Any = value
-    if isinstance(value, str):
-        text = value.strip()
-        number = int(text) if text.isdigit() else None
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    if isinstance(number, bool) or not isinstance(number, int) or (
-            minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+    try:
+        return as_int(value, what, minimum=minimum, maximum=maximum)
+    except InputError:
         limits = ""
         if minimum is not None and maximum is not None:
             limits = f" from {minimum} to {maximum}"
         raise WorkbookError(f"{_where(sheet, row, col)}: {what} must be a whole number{limits}, "
-                            f"got {value!r}")
-    return number
+                            f"got {quote_value(value)}") from None
 
 
 def _str(value: Any) -> str:
