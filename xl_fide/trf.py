@@ -74,6 +74,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
 
 from xl_fide.errors import InputError, TrfError, XlFideError
+from xl_fide.results import pair_problem
 
 __all__ = [
     "RESULT_CODES",
@@ -902,12 +903,6 @@ def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalReco
     )
 
 
-_COMPLEMENT = {
-    "1": {"0"}, "0": {"1"}, "=": {"="}, "+": {"-"}, "-": {"+", "-"},
-    "W": {"L"}, "L": {"W"}, "D": {"D"}, "Z": {"Z"},
-}
-
-
 @dataclass(frozen=True)
 class _Row:
     """A 001 line as read: the player (no games yet), its round cells, line number and text."""
@@ -1154,37 +1149,41 @@ def _parse(text: str, source: str, strict: bool) -> Tournament:
 
 
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
-    """Warn about results that do not match (symmetry) and points that do not add up."""
+    """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
+    result and colour, :func:`xl_fide.results.pair_problem`) and points that do not add up."""
     for p in t.players:
         for g in p.games:
-            base = 92 + 10 * (g.round - 1)
-            if g.opponent is None:
-                if g.code in PLAYED_CODES:
-                    ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
-                             "not counted as a played game", p.line, base + 7)
-                continue
-            other = t.player(g.opponent, None)
-            if other is None:  # pragma: no cover - opponents are checked before
-                continue
-            og = other.games[g.round - 1]
-            if og.opponent != p.start_rank:
-                ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
-                         f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
-                continue
-            if p.start_rank < g.opponent:  # check each pair once
-                expected = _COMPLEMENT.get(g.code)
-                if expected is not None and og.code not in expected:
-                    ctx.warn(f"round {g.round}: result {g.code!r} of player {p.start_rank} does not "
-                             f"match result {og.code!r} of player {g.opponent}", p.line, base + 7)
-                if g.colour is not None and og.colour == g.colour:
-                    ctx.warn(f"round {g.round}: players {p.start_rank} and {g.opponent} both have "
-                             f"colour {g.colour!r}", p.line, base + 5)
+            _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)
             if total != p.points:
                 ctx.warn(f"points (columns 81-84) are {p.points} but the results add up to {total} "
                          "under this event's scoring (acceleration or another scoring system?)",
                          p.line, 81)
+
+
+def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
+    base = 92 + 10 * (g.round - 1)
+    if g.opponent is None:
+        if g.code in PLAYED_CODES:
+            ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
+                     "not counted as a played game", p.line, base + 7)
+        return
+    other = t.player(g.opponent, None)
+    if other is None or other is p:  # opponents are checked before; paired with himself: warned
+        return
+    og = other.games[g.round - 1]
+    if og.opponent != p.start_rank:
+        ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
+                 f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
+        return
+    if p.start_rank > other.start_rank:  # each pair once
+        return
+    problem = pair_problem(g.code, og.code, g.colour, og.colour)
+    if problem is not None:
+        column = base + 5 if pair_problem(g.code, og.code) is None else base + 7
+        ctx.warn(f"round {g.round}: player {p.start_rank} and player {other.start_rank} "
+                 f"(line {other.line}): {problem}", p.line, column)
 
 
 def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = False,
