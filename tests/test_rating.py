@@ -175,6 +175,39 @@ def test_k_precedence():
     assert k_factor(1800) == 20                               # unknown data do not raise K
 
 
+def test_junior_k_only_while_the_published_rating_has_never_reached_2300():
+    # B.02 §8.3.3: K 40 for a junior "as long as their rating remains under 2300".
+    # Born 2010, period 2026 -> age 16, a junior. Rated 2250 now:
+    #   peak 2299 (never 2300) -> 40; peak 2300 (reached, fell back) -> 20; peak 2350 -> 20.
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2299) == 40
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2300) == 20
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2350) == 20
+    # the 30-game rule is separate: a new player (< 30 games) keeps 40 (§8.3.3)
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2300,
+                    career_games=12) == 40
+
+
+def test_fide_k_follows_the_2300_peak():
+    from xl_fide import udfs
+    # FIDE_K(rating, birth_year, games, peak_rating, period_games, period_year)
+    assert udfs.FIDE_K(2250, 2010, 50, 2300, None, 2026) == 20
+    assert udfs.FIDE_K(2250, 2010, 50, 2299, None, 2026) == 40
+
+
+@pytest.mark.parametrize("birth_year", [2027, 2100, 1905])
+def test_implausible_birth_year_is_an_error_not_k40(birth_year):
+    # issue 11: born after the period's year (2027, 2100 for 2026), or more than 120
+    # years before it (2026 - 1905 = 121): not an age, so no junior K 40 -- an error.
+    with pytest.raises(InputError, match="birth_year"):
+        k_factor(1700, birth_year=birth_year, period_year=2026)
+
+
+def test_birth_year_edges_of_plausible():
+    # born in the period's year (age 0) and exactly 120 years before: plausible
+    assert k_factor(1700, birth_year=2026, period_year=2026) == 40
+    assert k_factor(1700, birth_year=1906, period_year=2026) == 20
+
+
 def test_k_year_of_18th_birthday():
     # born 2008: 18 in 2026 -> K 40 until 31 Dec 2026, 20 from 2027
     assert k_factor(1700, birth_year=2008, period_year=2026) == 40

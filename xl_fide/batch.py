@@ -309,10 +309,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
     N = [v >> shift_N for v in acc]
     W_half = [(v >> shift_W) & mask_W for v in acc]
     sum_PD = [v & mask_PD for v in acc]
-    if edition.k_cap_700:
-        K = [K_CAP_PRODUCT // n if k * n > K_CAP_PRODUCT else k for k, n in zip(K_given, N)]
-    else:
-        K = K_given
+    K = [K_CAP_PRODUCT // n if k * n > K_CAP_PRODUCT else k for k, n in zip(K_given, N)]
     change = [k * (50 * w - p) for k, w, p in zip(K, W_half, sum_PD)]
     rounded = round_hundredths_half_away(change)
     new = [R + r if R else None for R, r in zip(Ro, rounded)]

@@ -62,7 +62,7 @@ def _score(score: object, n: int) -> int:
 
 def _games(opponents: Sequence[object], score: object, what: str) -> tuple[list[int], int, int]:
     """(ratings, N, W_half) of a performance's games; InputError without games."""
-    ratings = _pairs(opponents)
+    ratings = [as_rating(r, f"opponent rating {i}") for i, r in enumerate(opponents, 1)]
     N = len(ratings)
     if N == 0:
         raise InputError(f"{what} needs at least one game against a rated opponent")

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .editions import Cap400, RuleEdition, rules_for
+from .editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
 from .errors import InputError
 from .rounding import round_half_away
 from .tables import pd_for_difference
@@ -22,7 +22,15 @@ from .values import as_half_points, as_int, as_k, as_rating
 EXEMPT_RATING = 2650       # §8.3.1 (from 2025-10-01, standard only)
 RB_600_DIFFERENCE = 600    # R&B §1 (from 2024-12-01)
 RB_600_TOP = 2600          # "one player rated above 2600"
-K_CAP_PRODUCT = 700        # §8.3.3
+K_CAP_PRODUCT = 700        # §8.3.3: K x n <= 700 over the rating period
+K_NEW = 40                 # §8.3.3: new players (< 30 games) and juniors under 2300
+K_DEFAULT = 20             # §8.3.3: rating under 2400
+K_TOP = 10                 # §8.3.3: once a published rating has reached 2400
+K10_RATING = 2400          # §8.3.3: "reached 2400" -> K 10 for good
+JUNIOR_RATING = 2300       # §8.3.3: junior K 40 "as long as their rating remains under 2300"
+JUNIOR_AGE = 18            # §8.3.3: until the end of the year of the 18th birthday
+NEW_PLAYER_GAMES = 30      # §8.3.3: K 40 until events with at least 30 games are completed
+MAX_AGE = 120              # a birth year more than 120 years back is a data error
 
 
 def cap_applies(Ro: int, edition: RuleEdition) -> bool:
@@ -50,8 +58,8 @@ def expected_score(Ro: int, R_opp: int, edition: RuleEdition | None = None, *,
         edition = edition or rules_for(None)
         cap = cap_applies(Ro, edition)
     D = Ro - R_opp
-    if cap and abs(D) > 400:
-        D = 400 if D > 0 else -400
+    if cap and abs(D) > CAP_DIFFERENCE:
+        D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
     return pd_for_difference(D)
 
 
@@ -90,24 +98,46 @@ def cap_k(K: int, n: int) -> int:
     return K
 
 
+def birth_year_problem(birth_year: int, period_year: int) -> str | None:
+    """Why ``birth_year`` cannot be a player's for a period of ``period_year``, or ``None``.
+
+    A birth after the period's year, or more than 120 years before it
+    (:data:`MAX_AGE`), is a data error, not a junior (FIDE B.02 §8.3.3 needs a real
+    age). Both arguments are ints.
+    """
+    if birth_year > period_year:
+        return f"birth_year {birth_year} is after the rating period's year {period_year}"
+    if period_year - birth_year > MAX_AGE:
+        return (f"birth_year {birth_year} is more than {MAX_AGE} years before the rating "
+                f"period's year {period_year}")
+    return None
+
+
 def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None = None,
              peak_rating: int | None = None, period_year: int | None = None,
              period_games: int | None = None, edition: RuleEdition | None = None) -> int:
     """The K factor of a rated player (FIDE B.02 §8.3.3), capped by ``period_games``.
 
-    Precedence (reference §4): a published rating (``Ro`` or ``peak_rating``) ever
-    >= 2400 -> 10; else born ``period_year - 18`` or later and ``Ro`` < 2300 -> 40
-    (until the end of the year of the 18th birthday); else fewer than 30
-    ``career_games`` -> 40; else 20. Unknown values (``None``) do not raise K.
-    Rapid/blitz editions before 1 Oct 2022: 20 for everyone. With ``period_games``
-    the K x n <= 700 cap applies (:func:`cap_k`).
-    Raises :class:`InputError` for bad values, or ``birth_year`` without ``period_year``.
+    Precedence (matches FIDE's published K): a published rating (``Ro`` or
+    ``peak_rating``) ever >= 2400 -> 10 (for good); else a junior -> 40: born
+    ``period_year - 18`` or later (until the end of the year of the 18th birthday)
+    "as long as their rating remains under 2300" -- ``Ro`` < 2300 and, when known,
+    ``peak_rating`` < 2300 (a junior whose published rating has reached 2300 keeps
+    K 20 even if it falls back); else fewer than 30 ``career_games`` -> 40; else 20.
+    Unknown values (``None``) do not raise K. Rapid/blitz editions before 1 Oct 2022:
+    20 for everyone. With ``period_games`` the K x n <= 700 cap applies (:func:`cap_k`).
+    Raises :class:`InputError` for bad values, for ``birth_year`` without
+    ``period_year``, and for an implausible ``birth_year`` (after ``period_year`` or
+    more than 120 years before it, see :func:`birth_year_problem`): a wrong birth
+    year must not give K 40 silently.
     """
     Ro = as_rating(Ro, "Ro")
+    peak = as_rating(peak_rating, "peak_rating") if peak_rating is not None else None
+    highest = Ro if peak is None else max(Ro, peak)
     if edition is not None and edition.k_fixed_20:
-        K = 20
-    elif Ro >= 2400 or (peak_rating is not None and as_rating(peak_rating, "peak_rating") >= 2400):
-        K = 10
+        K = K_DEFAULT
+    elif highest >= K10_RATING:
+        K = K_TOP
     else:
         junior = False
         if birth_year is not None:
@@ -115,14 +145,18 @@ def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None
             if period_year is None:
                 raise InputError("period_year is needed to apply the junior rule with birth_year")
             period_year = as_int(period_year, "period_year", minimum=1850, maximum=2200)
-            junior = period_year - birth_year <= 18 and Ro < 2300
+            problem = birth_year_problem(birth_year, period_year)
+            if problem:
+                raise InputError(problem)
+            junior = period_year - birth_year <= JUNIOR_AGE and highest < JUNIOR_RATING
         if junior:
-            K = 40
-        elif career_games is not None and as_int(career_games, "career_games", minimum=0) < 30:
-            K = 40
+            K = K_NEW
+        elif career_games is not None and as_int(career_games, "career_games",
+                                                 minimum=0) < NEW_PLAYER_GAMES:
+            K = K_NEW
         else:
-            K = 20
-    if period_games is not None and (edition is None or edition.k_cap_700):
+            K = K_DEFAULT
+    if period_games is not None:
         K = cap_k(K, period_games)
     return K
 
@@ -231,7 +265,7 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
     cap = cap_applies(Ro, edition)
     capped_index: set[int] = set()
     if cap:
-        over = [i for i, (r, _) in enumerate(pairs) if abs(Ro - r) > 400]
+        over = [i for i, (r, _) in enumerate(pairs) if abs(Ro - r) > CAP_DIFFERENCE]
         if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
             capped_index = {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
         else:
@@ -241,7 +275,7 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
         D = Ro - R_opp
         capped = i in capped_index
         if capped:
-            D = 400 if D > 0 else -400
+            D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
         PD = pd_for_difference(D)
         rated = rapid_blitz_rated(Ro, R_opp, edition)
         note = "" if rated else "not rated: 600+ apart and a player above 2600 (R&B §1)"
@@ -267,7 +301,7 @@ def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
     pairs = _game_pairs(games)
     lines = game_lines(Ro, pairs, edition)
     n = sum(1 for g in lines if g.rated)
-    K_used = cap_k(K_given, n) if apply_cap and edition.k_cap_700 else K_given
+    K_used = cap_k(K_given, n) if apply_cap else K_given
     return EventChange(Ro, K_given, K_used, lines, edition.id)
 
 
