@@ -105,6 +105,21 @@ def test_tpr_and_ptp():
     assert perfect_tournament_performance([2000, 2100, 2200], 0) == 1200   # lowest - 800
 
 
+def test_ptp_full_score_is_highest_plus_736():
+    # C.07 §10.3: lowest R with Σ PD(R - R_opp) >= score, table 8.1.2, no 400 cut.
+    # 3/3 vs 2000, 2100, 2200: R = 2935 -> D 735 vs 2200 -> .99, Σ 2.99 < 3;
+    # R = 2936 -> every D > 735 -> 1.00 each, Σ 3.00: PTP 2936 (not 2200 + 800 = 3000).
+    assert perfect_tournament_performance([2000, 2100, 2200], 3) == 2936
+    # one game, 1/1 vs 2000: D 735 -> .99, D 736 -> 1.00 -> 2736
+    assert perfect_tournament_performance([2000], 1) == 2736
+    # 2.5/3 vs the same: R 2506 -> D 506/406/306 -> .96 + .92 + .86 = 2.74 > 2.50;
+    # R 2456: D 456/356/256 -> .94 + .89 + .81 = 2.64; R 2400: D 400/300/200 ->
+    # .92 + .85 + .76 = 2.53; R 2396: D 396/296/196 -> .92 + .85 + .75 = 2.52;
+    # R 2392: .92 + .85 + .75 = 2.52; R 2388: D 388/288/188 -> .91 + .84 + .74 = 2.49 < 2.5;
+    # R 2389: D 389/289/189 -> .91 + .84 + .75 = 2.50 -> PTP 2389
+    assert perfect_tournament_performance([2000, 2100, 2200], 2.5) == 2389
+
+
 def test_unknown_title():
     with pytest.raises(InputError, match="title must be GM, IM, WGM or WIM"):
         norm_performance([2400] * 9, 5, "FM")
