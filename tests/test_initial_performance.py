@@ -24,12 +24,33 @@ def test_reference_example_1922():
 
 
 def test_five_of_five_is_capped_at_2200_not_the_old_2080():
+    # The reference's example has a 1300 opponent, which from 1 Mar 2024 is below the
+    # floor (not a rating, B.02 §7.2.1); with 1400 instead (the lowest rating there is):
+    # 2024: Ra (10000 + 3600)/7 = 1942.86, p 6/7 = .857 -> .86 -> +309 -> 2251.86
+    # -> 2252 -> max 2200
+    r = initial_rating([[(r, 1) for r in (1400, 2000, 2100, 2200, 2300)]], NOW)
+    assert (r.p, r.dp, r.value, r.Ru) == (86, 309, 2252, 2200)
+    # 2022 rule (floor 1000, so 1300 is a rating): Ra 9900/5 = 1980, +20 x 5 half
+    # points above 50 % -> 2080
     games = [[(r, 1) for r in (1300, 2000, 2100, 2200, 2300)]]
-    # 2024: Ra 13500/7 = 1928.57, p 6/7 = .86 -> +309 -> 2237.6 -> 2238 -> max 2200
-    r = initial_rating(games, NOW)
-    assert (r.p, r.dp, r.value, r.Ru) == (86, 309, 2238, 2200)
-    # 2022 rule: Ra 1980, +20 x 5 half points above 50 % -> 2080
     assert initial_rating(games, RULE_2022).Ru == 2080
+
+
+def test_an_opponent_below_the_floor_is_unrated_for_the_initial_rating():
+    # issue 12 #4, B.02 §7.2.1: from 1 Mar 2024 no rating is below 1400, so a 1300 is an
+    # unrated opponent: 5/5 vs 1300, 2000, 2100, 2200, 2300 leaves 4 games against rated
+    # opponents -> fewer than 5, not published. Its value: Ra (8600 + 3600)/6 = 2033.33,
+    # p (4 + 1)/6 = .833 -> .83 -> dp 273 -> 2306.33 -> 2306.
+    r = initial_rating([[(r, 1) for r in (1300, 2000, 2100, 2200, 2300)]], NOW)
+    assert (r.N, r.p, r.dp, r.value, r.Ru) == (4, 83, 273, 2306, None)
+    assert "1300 is below the floor 1400" in r.notes[0]
+    # Six games, a win over a 1350 among them: 1350 (1), 1600 (1), 1700 (1), 1800 (½),
+    # 1900 (0), 2000 (½). Without the 1350: Ra (9000 + 3600)/7 = 1800, W 3,
+    # p (3 + 1)/7 = .571 -> .57 -> dp 50 -> 1850. (Counting it would give Ra 13950/8
+    # = 1743.75, p 5/8 = .625 -> .63 -> dp 95 -> 1839.)
+    games = [(1350, 1), (1600, 1), (1700, 1), (1800, .5), (1900, 0), (2000, .5)]
+    r = initial_rating([games], NOW)
+    assert (r.N, r.W_half, r.Ru) == (5, 6, 1850)
 
 
 def test_five_draws_against_1400s():

@@ -259,7 +259,7 @@ def test_period_rounds_once_and_caps_k_over_all_events():
 
 # --- properties -------------------------------------------------------------------------------
 
-ratings = st.integers(min_value=1000, max_value=2649)
+ratings = st.integers(min_value=1400, max_value=2649)   # the 2024+ floor: below it no rating (§7.2.1)
 
 
 @given(ratings, ratings, st.sampled_from([0, 1, 2]))
@@ -302,3 +302,59 @@ def test_rules_for_fallback_and_unknown():
         rules_for("2025-13-01")
     with pytest.raises(RuleError, match="time_control"):
         rules_for(None, "bullet")
+
+
+# --- the floor (B.02 §7.2.1): below it, no rating is published --------------------------
+
+def test_new_rating_below_the_floor_is_not_published():
+    # issue 12 #3. 2025 (floor 1400): 1410 loses to a 1410, K 20: PD .50 -> -10.00
+    # -> 1400, published (the floor itself is a rating); 1409 -> 1399, not published.
+    e = rate_event(1410, [(1410, 0)], 20, BEFORE_2650)
+    assert (e.new_rating, e.published, e.publication) == (1400, True, "")
+    e = rate_event(1409, [(1409, 0)], 20, BEFORE_2650)
+    assert (e.new_rating, e.published) == (1399, False)
+    assert e.publication == "not published: below 1400"
+    # before 1 Mar 2024 (2023: floor 1000): 1009 -> 999 not published, 1010 -> 1000 is
+    assert rate_event(1009, [(1009, 0)], 20, RULES_2022).publication == "not published: below 1000"
+    assert rate_event(1010, [(1010, 0)], 20, RULES_2022).published
+
+
+def test_period_below_the_floor_is_not_published():
+    # two events of 2025, each a loss to an equal rating at K 20 (-10.00 each):
+    # 1419 -> -20 -> 1399, below 1400: not published; 1420 -> 1400 is.
+    p = rate_period(1419, [("A", 1419, NOW, [(1419, 0)]), ("B", 1419, NOW, [(1419, 0)])], 20)
+    assert (p.new_rating, p.published, p.publication) == (1399, False, "not published: below 1400")
+    p = rate_period(1420, [("A", 1420, NOW, [(1420, 0)]), ("B", 1420, NOW, [(1420, 0)])], 20)
+    assert (p.new_rating, p.published) == (1400, True)
+
+
+def test_fide_new_rating_says_not_published():
+    from xl_fide import udfs
+    assert udfs.FIDE_NEW_RATING(1409, [1409], [0], 20, "standard", "2025-06-01") == \
+        "not published: below 1400 (1399)"
+    assert udfs.FIDE_NEW_RATING(1410, [1410], [0], 20, "standard", "2025-06-01") == 1400
+
+
+def test_an_opponent_below_the_floor_is_not_a_rated_opponent():
+    # issue 12 #4. 2025 (floor 1400), 2000 at K 20 beats a "1350" and loses to a 1900.
+    # The 1350 is no rating: only the loss counts, PD .64 (D 100) -> -0.64 x 20 = -12.80
+    # -> -13. (Counted, the win would add 1 - .92 (D 650 capped to 400) = +.08: -11.20.)
+    e = rate_event(2000, [(1350, 1), (1900, 0)], 20, BEFORE_2650)
+    assert (e.N, e.change, e.rating_change) == (1, -1280, -13)
+    assert not e.games[0].rated and "below the floor 1400" in e.games[0].note
+    # In 2023 (floor 1000) the 1350 is rated; that edition caps once per event, the
+    # largest difference (650 -> 400): +.08 - .64 = -.56 x 20 = -11.20 -> -11
+    e = rate_event(2000, [(1350, 1), (1900, 0)], 20, RULES_2022)
+    assert (e.N, e.change, e.rating_change) == (2, -1120, -11)
+    # the same through the UDFs
+    from xl_fide import udfs
+    assert udfs.FIDE_CHANGE(2000, [1350, 1900], [1, 0], 20, "standard", "2025-06-01") == -12.8
+    assert udfs.FIDE_DELTA(2000, 1350, 1, 20, "standard", "2025-06-01") is udfs.NA
+
+
+def test_once_per_event_cap_ignores_a_sub_floor_opponent():
+    # 2023 (floor 1000): 2000 vs a "950" (not a rating) and a 1500 (D 500): the one
+    # capped game is the 1500 (largest difference among rated games): D 400 -> PD .92,
+    # a win: +.08 x 20 = +1.60 -> +2.
+    e = rate_event(2000, [(950, 0), (1500, 1)], 20, RULES_2022)
+    assert (e.N, e.games[1].capped, e.change) == (1, True, 160)

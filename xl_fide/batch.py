@@ -264,7 +264,8 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
     applies them to one event per player, for all players at once.
 
     ``ratings``: player ``i``'s rating on the list before the period (int 1..4000;
-    ``None`` or ``0``: unrated, left out with all their games). ``k_factors``: K
+    ``None`` or ``0``: unrated, left out with all their games; so is a rating below
+    the edition's floor, B.02 §7.2.1). ``k_factors``: K
     before the cap (int 1..100; ignored for unrated players). Game ``g`` is
     ``white[g]`` (player number) against ``black[g]`` with ``scores_half[g]`` =
     white's score in half points (0 loss, 1 draw, 2 win); played games only. Each
@@ -284,7 +285,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
         raise BatchNotSupported(
             f"edition {edition.id} applies the 400-point rule once per event; "
             "rate each player with rate_period and the events instead")
-    Ro = _ratings(ratings)
+    Ro = [R if R >= edition.rating_floor else 0 for R in _ratings(ratings)]   # §7.2.1
     if len(k_factors) != len(Ro):
         raise InputError(f"k_factors must have one K per player ({len(Ro)}), got {len(k_factors)}")
     K_given = _k_factors(k_factors, Ro)

@@ -77,6 +77,14 @@ class PlayerResult:
     def rated(self) -> bool:
         return self.rating is not None
 
+    @property
+    def published(self) -> bool | None:
+        """Whether the new rating (rated player) or Ru (unrated) is published: False
+        below the edition's floor (FIDE B.02 §7.2.1, §8.2); None when there is none."""
+        if self.calc is not None:
+            return self.calc.published
+        return self.initial.published if self.initial is not None else None
+
 
 def effective_rating(rating: int | None, edition: RuleEdition,
                      standard_rating: int | None = None) -> tuple[int | None, str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
+from .editions import edition as edition_by_id
 from .errors import InputError
 from .rounding import round_half_away
 from .tables import pd_for_difference
@@ -161,6 +162,29 @@ def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None
     return K
 
 
+def below_floor(rating: int, edition: RuleEdition) -> bool:
+    """True when ``rating`` is under the edition's floor (1400 from 1 Mar 2024, 1000
+    before): no such rating is published, the player is unrated (FIDE B.02 §7.2.1)."""
+    return rating < edition.rating_floor
+
+
+def publication_note(new_rating: int, edition: RuleEdition) -> str:
+    """``""`` when ``new_rating`` is published, else ``"not published: below 1400"``.
+
+    FIDE B.02 §7.2.1: a rating below the floor of ``edition`` is not published; the
+    player is listed as unrated on the next list.
+    """
+    if below_floor(new_rating, edition):
+        return f"not published: below {edition.rating_floor}"
+    return ""
+
+
+def floor_note(R_opp: int, edition: RuleEdition) -> str:
+    """The note of a game whose opponent's rating is below the floor (FIDE B.02 §7.2.1)."""
+    return (f"not rated: opponent's rating {R_opp} is below the floor {edition.rating_floor}, "
+            "an unrated opponent (B.02 §7.2.1)")
+
+
 @dataclass(frozen=True)
 class GameCalc:
     """One line of a calculation page: opponent, result, D, PD and ΔR.
@@ -234,6 +258,17 @@ class EventChange:
         """Ro + the rounded change (FIDE B.02 §8.3.4)."""
         return self.Ro + self.rating_change
 
+    @property
+    def publication(self) -> str:
+        """``""``, or ``"not published: below 1400"`` when the new rating is under the
+        floor of the event's edition (FIDE B.02 §7.2.1)."""
+        return publication_note(self.new_rating, edition_by_id(self.edition_id))
+
+    @property
+    def published(self) -> bool:
+        """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
+        return not self.publication
+
 
 def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
     out = []
@@ -257,15 +292,19 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
     ``games``: ``(R_opp, score_half)`` pairs (score in half points 0/1/2), played games
     against rated opponents only. Applies the 400-point rule as ``edition`` does
     (every game, or only the game of largest difference: FIDE B.02 2022 §8.3.1) and
-    the rapid/blitz 600-point rule.
+    the rapid/blitz 600-point rule. An opponent's rating below the edition's floor
+    (1400 from 1 Mar 2024, 1000 before) is no rating (B.02 §7.2.1): that game is
+    kept as a line with ``rated=False`` and a note, and adds nothing.
     """
     Ro = as_rating(Ro, "Ro")
     pairs = [(as_rating(r, "R_opp"), as_int(s, "score_half", minimum=0, maximum=2))
              for r, s in games]
+    unrated_opp = {i for i, (r, _) in enumerate(pairs) if below_floor(r, edition)}
     cap = cap_applies(Ro, edition)
     capped_index: set[int] = set()
     if cap:
-        over = [i for i, (r, _) in enumerate(pairs) if abs(Ro - r) > CAP_DIFFERENCE]
+        over = [i for i, (r, _) in enumerate(pairs)
+                if abs(Ro - r) > CAP_DIFFERENCE and i not in unrated_opp]
         if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
             capped_index = {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
         else:
@@ -279,6 +318,8 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
         PD = pd_for_difference(D)
         rated = rapid_blitz_rated(Ro, R_opp, edition)
         note = "" if rated else "not rated: 600+ apart and a player above 2600 (R&B §1)"
+        if i in unrated_opp:
+            rated, note = False, floor_note(R_opp, edition)
         lines.append(GameCalc(R_opp, s, D, capped, PD, 50 * s - PD, rated, note))
     return tuple(lines)
 
@@ -289,11 +330,15 @@ def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
 
     FIDE B.02 §8.3. ``Ro``: own rating (int); ``games``: ``(R_opp, score)`` pairs with
     score 0, 0.5 or 1, played games against rated opponents only (forfeits, byes and
-    unrated opponents must be left out); ``K``: the player's K before the cap;
+    unrated opponents must be left out; an opponent's rating below the edition's
+    floor counts as unrated, B.02 §7.2.1, and its line says so); ``K``: the player's
+    K before the cap;
     ``edition``: rules (``None``: today's standard rules); ``apply_cap``: the
     K x n <= 700 cap over these games. Raises :class:`InputError` for bad values.
     Example (reference §9): ``rate_event(2000, [(1950, 1), (2050, 0), (1810, .5)], 10)``
-    has ``change == -250`` and ``rating_change == -3``.
+    has ``change == -250`` and ``rating_change == -3``. ``published`` is False (and
+    ``publication`` says ``not published: below 1400``) when the new rating is under
+    the edition's floor (B.02 §7.2.1).
     """
     edition = edition or rules_for(None)
     Ro = as_rating(Ro, "Ro")
@@ -328,13 +373,16 @@ class PeriodChange:
     """A rated player's change over a rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``K`` applies to the whole period, capped over all its rated games; the period's
-    total K x ΣΔR (hundredths) is rounded **once**.
+    total K x ΣΔR (hundredths) is rounded **once**. ``edition_id``: the newest
+    edition among the events (its floor decides whether the new rating is
+    published, B.02 §7.2.1); empty means today's rules.
     """
 
     Ro: int
     K_given: int
     K: int
     events: tuple[PeriodEvent, ...] = field(default_factory=tuple)
+    edition_id: str = ""
 
     @property
     def N(self) -> int:
@@ -364,6 +412,17 @@ class PeriodChange:
     def new_rating(self) -> int:
         return self.Ro + self.rating_change
 
+    @property
+    def publication(self) -> str:
+        """``""``, or ``"not published: below 1400"`` (FIDE B.02 §7.2.1)."""
+        ed = edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
+        return publication_note(self.new_rating, ed)
+
+    @property
+    def published(self) -> bool:
+        """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
+        return not self.publication
+
 
 def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[Sequence[object]]]],
                 K: int) -> PeriodChange:
@@ -372,15 +431,31 @@ def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[
     FIDE B.02 §8.3.3 (K shown on the list before the period, capped over the period's
     rated games) and §8.3.4 (one rounding of the total). ``Ro``: the rating on the list
     before the period; ``events``: ``(name, Ro at the event, edition, games)`` with
-    games as in :func:`rate_event`. New rating = ``Ro`` + the rounded total.
+    games as in :func:`rate_event`. New rating = ``Ro`` + the rounded total; it is
+    published only from the floor of the newest edition among the events (B.02 §7.2.1).
     """
     Ro = as_rating(Ro, "Ro")
     K_given = as_k(K, "K")
     built = []
+    newest: RuleEdition | None = None
     for name, Ro_event, ed, games in events:
         Ro_event = as_rating(Ro_event, f"Ro at {name}")
         lines = game_lines(Ro_event, _game_pairs(games), ed)
         built.append(PeriodEvent(str(name), Ro_event, ed.id, lines))
+        if newest is None or ed.in_force > newest.in_force:
+            newest = ed
     n = sum(e.N for e in built)
     K_used = cap_k(K_given, n)
-    return PeriodChange(Ro, K_given, K_used, tuple(built))
+    return PeriodChange(Ro, K_given, K_used, tuple(built), newest.id if newest else "")
+
+
+def new_rating_or_note(calc: EventChange | PeriodChange) -> int | str:
+    """The new rating (int), or, below the floor, ``"not published: below 1400 (1398)"``.
+
+    FIDE B.02 §7.2.1: a rating under the floor of the edition is not published (the
+    player is unrated on the next list); the computed value is kept in brackets. For
+    one cell of a spreadsheet or one report field.
+    """
+    if calc.published:
+        return calc.new_rating
+    return f"{calc.publication} ({calc.new_rating})"
