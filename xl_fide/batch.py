@@ -32,7 +32,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Sequence, cast
 
 from .editions import Cap400, RuleEdition, rules_for
 from .errors import InputError, XlFideError
@@ -208,21 +208,18 @@ def _run(white, black, scores, Ro, edition, max_games, R_range, acc):
 
 def _ratings(ratings: Sequence[object]) -> list[int]:
     """Ratings as ints, 0 for unrated (``None`` or 0); InputError otherwise."""
-    out = [0 if r is None else r for r in ratings]
-    if not all(type(r) is int and 0 <= r <= RATING_MAX for r in out):
-        out = [as_rating(r, f"rating of player {i}") for i, r in enumerate(out)]
-    return out
+    raw = [0 if r is None else r for r in ratings]
+    if all(type(r) is int and 0 <= r <= RATING_MAX for r in raw):
+        return cast("list[int]", raw)
+    return [as_rating(r, f"rating of player {i}") for i, r in enumerate(raw)]
 
 
 def _k_factors(k_factors: Sequence[object], Ro: list[int]) -> list[int]:
     """K of each rated player as an int 1..100 (FIDE B.02 §8.3.3); 0 for unrated players."""
-    out = [k if R else 0 for k, R in zip(k_factors, Ro)]
-    if all(type(k) is int and 1 <= k <= 100 for k, R in zip(out, Ro) if R):
-        return out
-    for i, (k, R) in enumerate(zip(out, Ro)):
-        if R:
-            out[i] = as_k(k, f"K of player {i}")
-    return out
+    raw = [k if R else 0 for k, R in zip(k_factors, Ro)]
+    if all(type(k) is int and 1 <= k <= 100 for k, R in zip(raw, Ro) if R):
+        return cast("list[int]", raw)
+    return [as_k(k, f"K of player {i}") if R else 0 for i, (k, R) in enumerate(zip(raw, Ro))]
 
 
 def _games(white: Sequence[int], black: Sequence[int], scores: Sequence[int]):
@@ -235,7 +232,7 @@ def _games(white: Sequence[int], black: Sequence[int], scores: Sequence[int]):
     if not len(white) == len(black) == len(scores):
         raise InputError(f"white, black and scores_half must have the same length, got "
                          f"{len(white)}, {len(black)} and {len(scores)}")
-    out = []
+    out: list[array[int] | bytes] = []
     for name, seq in (("white", white), ("black", black)):
         try:
             out.append(array("I", seq))

@@ -15,6 +15,7 @@ rule from 1 Dec 2024), §8.3.3 (K; rapid/blitz K = 20 for everyone before 1 Oct 
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -193,3 +194,48 @@ def rules_for(event_date: object = None, time_control: object = TimeControl.STAN
     if not in_force:
         return min(candidates, key=lambda e: e.in_force)
     return max(in_force, key=lambda e: e.in_force)
+
+
+def guess_time_control(text: str, coded: str = "") -> TimeControl | None:
+    """The time control of a TRF 222 coded field (``5400+30``) or a 122 free text.
+
+    FIDE B.02 §1 and the Rapid & Blitz rules §1, timed for 60 moves: base + 60 x
+    increment. Standard from 60 minutes, rapid above 10 and below 60, blitz above 3
+    up to 10. The coded field is seconds (``M/S+I`` periods joined by ``:``; unequal
+    clocks ``W...-B...``): its first period decides. Returns ``None`` when nothing
+    can be read.
+    """
+    minutes: float | None = None
+    m = re.match(r"\s*W?(?:\d+/)?(\d+)(?:\+(\d+))?", coded or "")
+    if coded and m:
+        base, increment = int(m.group(1)), int(m.group(2) or 0)
+        minutes = (base + 60 * increment) / 60
+    else:
+        low = (text or "").lower()
+        if re.fullmatch(r"\s*(standard|classical|classic|std)\s*", low):
+            return TimeControl.STANDARD
+        if re.search(r"\bblitz\b", low):
+            return TimeControl.BLITZ
+        if re.search(r"\brapid\b|\brápid", low):
+            return TimeControl.RAPID
+        mm = re.search(r"(\d+)\s*(?:'|min|m\b|minutes|minutos)", low)
+        hh = re.search(r"(\d+(?:[.,]\d+)?)\s*(?:h|hours?|horas?)\b", low)
+        inc = re.search(r"\+\s*(\d+)\s*(?:\"|s|sec|seconds|segundos)?", low)
+        if mm or hh:
+            minutes = (int(mm.group(1)) if mm else 0) + (
+                float(hh.group(1).replace(",", ".")) * 60 if hh else 0)
+            if inc:
+                minutes += int(inc.group(1))     # 60 moves x inc seconds = inc minutes
+        else:
+            m2 = re.match(r"\s*(\d+)\s*\+\s*(\d+)\s*$", low)
+            if m2:
+                minutes = int(m2.group(1)) + int(m2.group(2))
+    if minutes is None:
+        return None
+    if minutes >= 60:
+        return TimeControl.STANDARD
+    if minutes > 10:
+        return TimeControl.RAPID
+    if minutes > 3:
+        return TimeControl.BLITZ
+    return None

@@ -168,9 +168,9 @@ def results_from_grid(grid: Sequence[Sequence[object]], parse) -> list[tuple[tup
     ``parse`` turns a cell into a GameResult or None (e.g. :func:`results.parse_result`).
     Cell (i, i) is ignored. Start ranks are 1-based row numbers.
     """
-    rows = []
+    rows: list[tuple[tuple[int | None, GameResult | None], ...]] = []
     for i, row in enumerate(grid):
-        cells = []
+        cells: list[tuple[int | None, GameResult | None]] = []
         for j, value in enumerate(row):
             if i == j:
                 continue

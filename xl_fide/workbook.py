@@ -1290,7 +1290,7 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
         tc_word = _str(ev("tc")).lower()
         tc_text = _str(ev("tc_text"))
         tournament_tc = tc_text
-        from .report import guess_time_control
+        from .editions import guess_time_control
         guessed = guess_time_control(tc_text) if tc_text else None
         if tc_word and (guessed is None or guessed.value != tc_word):
             tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
