@@ -261,7 +261,8 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
     applies them to one event per player, for all players at once.
 
     ``ratings``: player ``i``'s rating on the list before the period (int 1..4000;
-    ``None`` or ``0``: unrated, left out with all their games). ``k_factors``: K
+    ``None`` or ``0``: unrated, left out with all their games; so is a rating below
+    the edition's floor, B.02 §7.2.1). ``k_factors``: K
     before the cap (int 1..100; ignored for unrated players). Game ``g`` is
     ``white[g]`` (player number) against ``black[g]`` with ``scores_half[g]`` =
     white's score in half points (0 loss, 1 draw, 2 win); played games only. Each
@@ -281,7 +282,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
         raise BatchNotSupported(
             f"edition {edition.id} applies the 400-point rule once per event; "
             "rate each player with rate_period and the events instead")
-    Ro = _ratings(ratings)
+    Ro = [R if R >= edition.rating_floor else 0 for R in _ratings(ratings)]   # §7.2.1
     if len(k_factors) != len(Ro):
         raise InputError(f"k_factors must have one K per player ({len(Ro)}), got {len(k_factors)}")
     K_given = _k_factors(k_factors, Ro)
@@ -306,10 +307,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
     N = [v >> shift_N for v in acc]
     W_half = [(v >> shift_W) & mask_W for v in acc]
     sum_PD = [v & mask_PD for v in acc]
-    if edition.k_cap_700:
-        K = [K_CAP_PRODUCT // n if k * n > K_CAP_PRODUCT else k for k, n in zip(K_given, N)]
-    else:
-        K = K_given
+    K = [K_CAP_PRODUCT // n if k * n > K_CAP_PRODUCT else k for k, n in zip(K_given, N)]
     change = [k * (50 * w - p) for k, w, p in zip(K, W_half, sum_PD)]
     rounded = round_hundredths_half_away(change)
     new = [R + r if R else None for R, r in zip(Ro, rounded)]

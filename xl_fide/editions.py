@@ -21,6 +21,8 @@ from enum import Enum
 
 from .errors import RuleError
 
+CAP_DIFFERENCE = 400   # §8.3.1: a difference of more than 400 points counts as 400
+
 
 class TimeControl(str, Enum):
     """The three FIDE rating lists (FIDE B.02 §1; Rapid & Blitz chapter §1)."""
@@ -75,7 +77,6 @@ class RuleEdition:
     exempt_2650: bool           # §8.3.1: player rated >= 2650 uses the real difference
     rapid_blitz_600: bool       # R&B: not rated when D >= 600 and one player > 2600
     k_fixed_20: bool            # R&B before 2022-10-01: K = 20 for everyone
-    k_cap_700: bool             # §8.3.3: K x n <= 700 over the period
     initial_rule: InitialRule
     rating_floor: int           # lowest published rating (below: unrated)
     initial_max: int | None     # highest initial rating (None: no maximum)
@@ -85,8 +86,8 @@ class RuleEdition:
 
     @property
     def cap_difference(self) -> int:
-        """The 400 of the 400-point rule (FIDE B.02 §8.3.1)."""
-        return 400
+        """The 400 of the 400-point rule (FIDE B.02 §8.3.1), the same in every edition."""
+        return CAP_DIFFERENCE
 
 
 def _editions() -> tuple[RuleEdition, ...]:
@@ -135,7 +136,6 @@ def _editions() -> tuple[RuleEdition, ...]:
                 exempt_2650=exempt and not rb,
                 rapid_blitz_600=rb600 and rb,
                 k_fixed_20=kfixed and rb,
-                k_cap_700=True,
                 initial_rule=initial,
                 rating_floor=floor,
                 initial_max=maximum,
