@@ -95,3 +95,21 @@ def test_presenters_and_old_import_paths_agree():
     t = read_trf(BLITZ)
     rep = build_report(t)
     assert report_module.format_report(rep, "csv") == format_report(rep, "csv")
+
+
+def test_222_reaches_the_player_list(tmp_path, capsys):
+    # combined_foa.txt: 9900011 SRtng 2612, BRtng 2601; 9900033 SRtng 1720, BRtng 1650.
+    # The event is blitz by its 222 only (180+2): the blitz ratings are the ones used.
+    import json
+    from xl_fide.cli import main
+    trf = tmp_path / "blitz.trf"
+    trf.write_text(
+        "012 Blitz\n042 2026/01/10\n142 1\n222 180+2\n"
+        "001    1      Alvarez, Bruno                        0000 ESP     9900011 1988        1.0    1     2 w 1\n"
+        "001    2      Chen, Daniel                          0000 CAN     9900033 2011        0.0    2     1 b 0\n")
+    code = main(["report", str(trf), "--player-data",
+                 str(Path(__file__).parent / "data" / "players" / "combined_foa.txt"),
+                 "--format", "json", "-q"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["time_control"] == "blitz"
+    assert [p["rating"] for p in doc["players"]] == [2601, 1650]

@@ -99,7 +99,7 @@ def _players(args: argparse.Namespace, tournaments, time_control=None):
     data = event_player_data(_existing_file(Path(args.player_data)), tournaments, time_control)
     if not getattr(args, "quiet", False):
         for note in data.notes:
-            print(f"warning: {note}", file=sys.stderr)
+            _say(f"warning: {note}", err=True)
     return data
 
 

@@ -46,10 +46,12 @@ from openpyxl.worksheet.formula import ArrayFormula
 
 from . import __version__
 from . import results as _results
-from .editions import EDITIONS
+from .dates import parse_date_text
+from .editions import EDITIONS, guess_time_control
 from .errors import InputError, WorkbookError, XlFideError
 from .files import OutputExistsError, write_atomic
 from .players import PlayerData
+from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
 from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
@@ -934,7 +936,7 @@ def _cell_value(code: str) -> Any:
     return _CELL_OF_CODE.get(code, code)
 
 
-def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any = None,
+def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
                   *, rows: int | None = None, rounds: int | None = None) -> Workbook:
     """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
 
@@ -944,7 +946,6 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
     (blank rows and rounds). Formulas stay live.
     """
-    from .report import build_report
     if report is None:
         report = build_report(tournament)
     layout = layout or choose_layout(tournament)
@@ -967,7 +968,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
     k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows
-                 if row.k_source not in ("rating", "rating and birth year")}
+                 if row.k_source is not KSource.RULE}
     # a rating the report took from --player-data (none in the file) goes into Ro
     rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
     for i, p in enumerate(players):
@@ -1001,7 +1002,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     return wb
 
 
-def _fill_event(ws: Any, t: Tournament, report: Any) -> None:
+def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
     values = {
         "name": t.name or None, "city": t.city or None, "federation": t.federation or None,
         "start": t.start_date, "end": t.end_date, "tc": report.time_control.value,
@@ -1023,7 +1024,7 @@ def _num(value: Decimal | int | None) -> Any:
     return value
 
 
-def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
     ws = wb.create_sheet(REPORT, index=2)
     _text(ws, 1, 1, "Report", "title")
     _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
@@ -1141,8 +1142,7 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
     if isinstance(value, str):
         if not value.strip():
             return None
-        from .trf import parse_date as trf_date     # the TRF formats: 2025/11/15, 15/11/2025
-        found, _ = trf_date(value)
+        found, _ = parse_date_text(value)         # the TRF formats: 2025/11/15, 15/11/2025
         if found is not None:
             return found
         raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date like 2025-11-15, "
@@ -1274,7 +1274,6 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
         tc_word = _str(ev("tc")).lower()
         tc_text = _str(ev("tc_text"))
         tournament_tc = tc_text
-        from .editions import guess_time_control
         guessed = guess_time_control(tc_text) if tc_text else None
         if tc_word and (guessed is None or guessed.value != tc_word):
             tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
