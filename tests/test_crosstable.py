@@ -113,3 +113,15 @@ def test_222_reaches_the_player_list(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["time_control"] == "blitz"
     assert [p["rating"] for p in doc["players"]] == [2601, 1650]
+
+
+def test_player_result_holds_each_number_once():
+    # the rated numbers are read from the EventChange, never stored twice
+    import dataclasses
+    from xl_fide.event import PlayerResult
+    names = {f.name for f in dataclasses.fields(PlayerResult)}
+    assert not names & {"K", "K_given", "sum_PD", "change", "rating_change", "new_rating"}
+    r = build_report(parse_trf(_EVENT)).rows[0].result
+    # player 1: 2000, K 40 (junior), beats 1900: D 100 -> PD .64, +.36 x 40 = +14.40 -> +14
+    assert (r.K, r.sum_PD, r.change, r.rating_change, r.new_rating) == (40, 64, 1440, 14, 2014)
+    assert r.calc is not None and r.change == r.calc.change
