@@ -138,15 +138,15 @@ def checks(platform: str | None = None, home: Path | None = None,
         else:
             lines.append("pywin32: installed")
         if xlwings_version is not None:
-            names = dll_names(xlwings_version)
+            dlls = dll_names(xlwings_version)
             found = [folder / name for folder in dll_folders(executable, prefix)
-                     for name in names if (folder / name).is_file()]
+                     for name in dlls if (folder / name).is_file()]
             if found:
                 lines.append(f"xlwings DLL: {found[0]}")
             else:
                 where = ", ".join(str(f) for f in dll_folders(executable, prefix))
-                lines.append(f"xlwings DLL: {names[0]} not found in {where}")
-                problem(f"{names[0]} is missing (Excel says 'file not found'): reinstall "
+                lines.append(f"xlwings DLL: {dlls[0]} not found in {where}")
+                problem(f"{dlls[0]} is missing (Excel says 'file not found'): reinstall "
                         f"xlwings in this Python: {executable} -m pip install "
                         f"--force-reinstall xlwings=={xlwings_version}, then run "
                         "`xlwings addin install` so the add-in has the same version")

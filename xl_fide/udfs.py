@@ -618,18 +618,19 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
             out.append([""] * len(EVENT_COLUMNS))
             continue
         row: list = [res.N, res.W_half / 2]
-        if res.rated:
-            row += [res.sum_PD / 100, res.calc.sum_delta_R / 100, res.K, res.change / 100,
-                    res.rating_change, res.new_rating]
+        calc, init = res.calc, res.initial
+        if calc is not None:
+            row += [calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K, calc.change / 100,
+                    calc.rating_change, calc.new_rating]
         else:
             row += [""] * 6
         row.append(res.Rp if res.Rp is not None else "")
-        if res.rated:
+        if calc is not None or init is None:
             row.append("")
-        elif res.initial.Ru is not None:
-            row.append(res.initial.Ru)
+        elif init.Ru is not None:
+            row.append(init.Ru)
         else:
-            row.append(f"not published: {res.initial.reason}")
+            row.append(f"not published: {init.reason}")
         out.append(row)
     return out
 
