@@ -64,12 +64,20 @@ def _is_workbook(path: Path) -> bool:
     return path.suffix.lower() in (".xlsx", ".xlsm")
 
 
-def _load_tournament(path: Path, strict: bool = False):
+def _check_kind(path: Path) -> None:
+    from .filekind import wrong_kind
+    problem = wrong_kind(path, "workbook" if _is_workbook(path) else "trf")
+    if problem:
+        raise CliError(f"{path}: {problem}")
+
+
+def _load_tournament(path: Path, strict: bool = False, encoding: str | None = None):
+    _check_kind(path)
     if _is_workbook(path):
         from .workbook import read_workbook
         return read_workbook(path)
     from .trf import read_trf
-    return read_trf(path, strict=strict)
+    return read_trf(path, strict=strict, encoding=encoding)
 
 
 def _load_event(path: Path, args: argparse.Namespace):
@@ -80,12 +88,13 @@ def _load_event(path: Path, args: argparse.Namespace):
                "k": getattr(args, "k", None), "players": _players(args), "inputs": None}
     if _is_workbook(path):
         from .workbook import read_workbook_event
+        _check_kind(path)
         book = read_workbook_event(path)
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
         return book.tournament, options
-    return _load_tournament(path, args.strict), options
+    return _load_tournament(path, args.strict, getattr(args, "encoding", None)), options
 
 
 def _players(args: argparse.Namespace):
@@ -172,7 +181,7 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from .trf import write_trf
+    from .trf import write_trf_file
     path = _input_path(args)
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
@@ -183,7 +192,8 @@ def cmd_trf(args: argparse.Namespace) -> int:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     out = Path(args.output)
-    write_text_atomic(out, write_trf(t), force=args.force, inputs=[path])
+    _check_output(out, [path], args.force)
+    write_trf_file(t, out, force=args.force)   # in the encoding the TRF was read in
     print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
 
@@ -217,7 +227,7 @@ def cmd_period(args: argparse.Namespace) -> int:
         if digest in seen:
             raise CliError(f"{p}: the same event as {seen[digest]} (given twice)")
         seen[digest] = p
-        t = _load_tournament(p, args.strict)
+        t = _load_tournament(p, args.strict, args.encoding)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
     report = build_period(tournaments, players=_players(args), k=args.k,
@@ -322,6 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="use the anonymised real tournament shipped with xl-fide")
         sp.add_argument("--strict", action="store_true", help="fail on any TRF irregularity")
         sp.add_argument("--quiet", "-q", action="store_true", help="do not print warnings")
+        sp.add_argument("--encoding", help="the TRF's text encoding, e.g. cp1252 (default: "
+                        "detected: UTF-8, Windows-1252, Latin-1)")
 
     def rating_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--k", type=_positive_k, help="force K for every rated player")
