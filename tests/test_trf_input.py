@@ -525,3 +525,18 @@ def test_fuzz_cp1252_names_round_trip_byte_for_byte(name):
         data.decode("utf-8")
     except UnicodeDecodeError:  # not also valid UTF-8 (as "Â¡" is): read as Windows-1252
         assert t.player(1).name == name and t.encoding == "cp1252" and t.warnings == ()
+
+
+def test_utf16_trf_and_a_stray_nul_are_still_text(tmp_path, capsys):
+    # A UTF-16 TRF with its byte order mark is text (every other byte is NUL), and one
+    # NUL in a damaged TRF is a warning of the reader, not "a binary file".
+    u16 = tmp_path / "u16.trf"
+    u16.write_bytes(two_player_file().encode("utf-16"))
+    assert filekind.wrong_kind(u16, "trf") is None
+    assert main(["report", str(u16), "-q"]) == 0
+    nul = tmp_path / "nul.trf"
+    nul.write_bytes(named_file("Nul#, A").encode().replace(b"#", b"\x00"))
+    assert filekind.wrong_kind(nul, "trf") is None
+    capsys.readouterr()
+    assert main(["report", str(nul)]) == 0
+    assert "U+0000" in capsys.readouterr().err

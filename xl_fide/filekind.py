@@ -121,14 +121,18 @@ def _sniff_zip(source: str | os.PathLike[str] | io.BytesIO) -> FileKind:
 
 
 def _text_kind(head: bytes) -> str:
-    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "binary"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte order mark
+        try:
+            head = head.decode("utf-16", errors="ignore").encode("utf-8")
+        except UnicodeError:  # pragma: no cover - errors are ignored
+            return "binary"
     lower = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if lower.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or (
             lower.startswith(b"<") and b"<html" in lower):
         return "html"
     if lower.startswith(b"<?xml") and b"urn:schemas-microsoft-com:office:spreadsheet" in lower:
         return "xml-2003"
+    # more than 10 % control bytes (NUL included; not tab, line ends, form feed, DOS EOF)
     controls = sum(1 for b in head if b < 9 or 13 < b < 32 and b != 26)
     if head and controls * 10 > len(head):
         return "binary"
