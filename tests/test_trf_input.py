@@ -21,7 +21,7 @@ from xl_fide import filekind, trf
 from xl_fide.cli import main
 from xl_fide.errors import InputError, TrfError
 from xl_fide.results import BYE_CODES, pair_problem
-from xl_fide.trf import parse_trf, write_trf_file
+from xl_fide.trf import parse_trf, write_trf, write_trf_file
 
 from test_trf import line001, two_player_file
 
@@ -301,9 +301,10 @@ def test_control_characters_in_a_name_and_a_header_are_flagged():
     t = parse_trf(text, source="ctl.trf")
     assert [(w.line, w.column) for w in t.warnings] == [(1, 9), (2, 18)]
     assert "U+0007" in t.warnings[0].message and "U+001B" in t.warnings[1].message
-    assert t.player(1).name == "Red\x1b[31m, A"            # kept as read (round trip)
-    assert trf.clean_text(t.player(1).name) == "Red\ufffd[31m, A"  # for sheets and screens
+    # the values a sheet or a terminal shows hold U+FFFD instead (openpyxl refuses ESC)
+    assert t.player(1).name == "Red\ufffd[31m, A" and t.name == "Open\ufffd 2026"
     assert trf.clean_text("tab\tkept é – Ž") == "tab\tkept é – Ž"
+    assert write_trf(t) == text + "\n"  # the lines themselves are written back as read
     with pytest.raises(TrfError, match=r"^ctl.trf:1:9: control character U\+0007"):
         parse_trf(text, source="ctl.trf", strict=True)
 
@@ -485,11 +486,12 @@ def test_fuzz_unicode_digits_are_never_numbers(where, digits):
        st.integers(0, 9))
 def test_fuzz_control_characters_in_a_name(ch, pos):
     name = "Abcdefghij"[:pos] + ch + "Abcdefghij"[pos:]
-    t = parse_trf(named_file(name), source="k.trf")
+    text = named_file(name)
+    t = parse_trf(text, source="k.trf")
     assert [(w.line, w.column) for w in t.warnings] == [(2, 15 + pos)]
-    assert t.player(1).name == name.strip()
-    cleaned = trf.clean_text(t.player(1).name)
-    assert ch not in cleaned and len(cleaned) == len(t.player(1).name)
+    assert ch not in t.player(1).name
+    assert t.player(1).name == trf.clean_text(name.strip())
+    assert write_trf(t) == text
 
 
 @FUZZ
@@ -540,3 +542,22 @@ def test_utf16_trf_and_a_stray_nul_are_still_text(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(nul)]) == 0
     assert "U+0000" in capsys.readouterr().err
+
+
+def test_cli_crosstable_and_report_with_control_characters(tmp_path, capsys):
+    # Issue 11: a control character in a TRF name crashed crosstable (openpyxl's
+    # IllegalCharacterError, exit 3) and the report printed ANSI escapes raw.
+    src = tmp_path / "ctl.trf"
+    src.write_text("\n".join([
+        "012 Open\x07",
+        line001(1, "Red\x1b[31m, A", points="1.0", rounds=[("2", "w", "1")]),
+        line001(2, "B", points="0.0", rounds=[("1", "b", "0")]),
+    ]) + "\n", encoding="utf-8")
+    assert main(["crosstable", str(src), "-o", str(tmp_path / "c.xlsx"), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(src), "-q"]) == 0
+    out, _ = capsys.readouterr()
+    assert "\x1b" not in out and "\x07" not in out and "Red\ufffd[31m, A" in out
+    back = tmp_path / "back.trf"
+    assert main(["trf", str(src), "-o", str(back), "-q"]) == 0
+    assert back.read_bytes() == src.read_bytes()

@@ -30,8 +30,9 @@ a bye code ``H F U Z`` against a played game, the same colour) or whose opponent
 not point at each other; a non-zero FIDE id on two players (naming both lines); a birth
 year after the year of the 042 start date or more than :data:`MAX_AGE` (120) years
 before it; a control character (C0 but tab, DEL) in a line, and a C1 control
-(U+0080-U+009F, a sign of the wrong encoding). Text is kept as read; :func:`clean_text`
-gives the value a sheet or a terminal can show.
+(U+0080-U+009F, a sign of the wrong encoding). Text fields (names, header values) hold
+such a character as U+FFFD (:func:`clean_text`), so a sheet or a terminal can show
+them; the writer still writes the unchanged lines as read.
 
 Limits
 ------
@@ -686,6 +687,11 @@ def _col(line: str, first: int, last: int) -> str:
     return line[first - 1:last]
 
 
+def _text(line: str, first: int, last: int) -> str:
+    """Return the text field in columns ``first``..``last``, stripped, controls as U+FFFD."""
+    return clean_text(_col(line, first, last).strip())
+
+
 # Separator columns of the static part of a 001 line that must be blank.
 _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
@@ -705,17 +711,17 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
             ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}", lineno, c)
     rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
     fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    birth_date = _col(line, 70, 79).strip()
+    birth_date = _text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
     player = TrfPlayer(
         start_rank=start_rank,
-        sex=_col(line, 10, 10).strip(),
-        title=_col(line, 11, 13).strip(),
-        name=_col(line, 15, 47).strip(),
+        sex=_text(line, 10, 10),
+        title=_text(line, 11, 13),
+        name=_text(line, 15, 47),
         rating=rating or None,
-        federation=_col(line, 54, 56).strip(),
+        federation=_text(line, 54, 56),
         fide_id=fide_id or None,
         birth_date=birth_date,
         birth_year=birth_year,
@@ -968,14 +974,14 @@ def _parse_members(line: str, first: int, lineno: int, ctx: _Ctx, tag: str) -> t
 
 def _parse_team_record(tag: str, line: str, lineno: int, ctx: _Ctx) -> TeamRecord:
     if tag == "013":
-        return TeamRecord(tag, None, _col(line, 5, 36).strip(),
+        return TeamRecord(tag, None, _text(line, 5, 36),
                           _parse_members(line, 37, lineno, ctx, tag), line, lineno)
     if tag == "310":
         num_text = _col(line, 5, 7).strip()
         number = _ascii_int(num_text)
         if number is None:
             ctx.warn(f"310: team pairing number (columns 5-7) must be a number, got {num_text!r}", lineno, 5)
-        return TeamRecord(tag, number, _col(line, 9, 40).strip(),
+        return TeamRecord(tag, number, _text(line, 9, 40),
                           _parse_members(line, 74, lineno, ctx, tag), line, lineno)
     return TeamRecord(tag, None, "", (), line, lineno)
 
@@ -990,10 +996,10 @@ def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalReco
         ctx.warn(f"national rating must be a number or blank, got {rating_text!r}", lineno, 49)
         rating = 0
     return NationalRecord(
-        federation=tag, start_rank=start_rank, sex=_col(line, 10, 10).strip(),
-        classification=_col(line, 11, 13).strip(), name=_col(line, 15, 47).strip(),
-        rating=rating or None, origin=_col(line, 54, 56).strip(),
-        national_id=_col(line, 58, 68).strip(), birth_date=_col(line, 70, 79).strip(),
+        federation=tag, start_rank=start_rank, sex=_text(line, 10, 10),
+        classification=_text(line, 11, 13), name=_text(line, 15, 47),
+        rating=rating or None, origin=_text(line, 54, 56),
+        national_id=_col(line, 58, 68).strip(), birth_date=_text(line, 70, 79),
         line=lineno, text=line,
     )
 
@@ -1090,7 +1096,7 @@ class _Reader:
                           lineno, m.start() + 1)
         else:
             self.ctx.warn(f"control character U+{code:04X} in the text (a damaged file?); "
-                          "sheets and reports show it as U+FFFD", lineno, m.start() + 1)
+                          "read as U+FFFD, the line is kept as it is", lineno, m.start() + 1)
 
     def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
         self.records.append(Record(kind, tag, line, lineno))
@@ -1109,7 +1115,7 @@ class _Reader:
         self._record("player", "001", line, lineno)
 
     def _header(self, tag: str, line: str, lineno: int) -> None:
-        value = line[4:].strip()
+        value = clean_text(line[4:].strip())
         if tag in _TRF2026_HEADER_TAGS:
             self.trf2026 = True
         if tag == "112":
@@ -1611,7 +1617,7 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
                 written.add(p.start_rank)
                 out.append(p.raw if _player_unchanged(p, t.rounds) else _format_player(p))
         elif rec.tag in field_of and last_of_tag[rec.tag] == i:
-            if text[4:].strip() != field_of[rec.tag]:
+            if clean_text(text[4:].strip()) != field_of[rec.tag]:
                 text = f"{rec.tag} {_fit(field_of[rec.tag], 10_000, rec.tag)}".rstrip()
             out.append(text)
         elif rec.tag in ("XXR", "142") and last_of_tag[rec.tag] == i:
