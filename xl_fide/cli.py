@@ -64,12 +64,20 @@ def _is_workbook(path: Path) -> bool:
     return path.suffix.lower() in (".xlsx", ".xlsm")
 
 
-def _load_tournament(path: Path, strict: bool = False):
+def _check_kind(path: Path) -> None:
+    from .filekind import wrong_kind
+    problem = wrong_kind(path, "workbook" if _is_workbook(path) else "trf")
+    if problem:
+        raise CliError(f"{path}: {problem}")
+
+
+def _load_tournament(path: Path, strict: bool = False, encoding: str | None = None):
+    _check_kind(path)
     if _is_workbook(path):
         from .workbook import read_workbook
         return read_workbook(path)
     from .trf import read_trf
-    return read_trf(path, strict=strict)
+    return read_trf(path, strict=strict, encoding=encoding)
 
 
 def _load_event(path: Path, args: argparse.Namespace):
@@ -81,13 +89,14 @@ def _load_event(path: Path, args: argparse.Namespace):
                "today": _dt.date.today()}
     if _is_workbook(path):
         from .workbook import read_workbook_event
+        _check_kind(path)
         book = read_workbook_event(path)
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
         t = book.tournament
     else:
-        t = _load_tournament(path, args.strict)
+        t = _load_tournament(path, args.strict, getattr(args, "encoding", None))
     options["players"] = _players(args, [t], options["time_control"])
     return t, options
 
@@ -111,9 +120,10 @@ def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
         raise CliError(f"{out} exists: not overwritten (use --force)") from None
 
 
-def write_text_atomic(path: Path, text: str, *, force: bool = False,
+def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
                       inputs: Sequence[Path] = ()) -> None:
-    """Write ``text`` to ``path`` whole or not at all (:func:`xl_fide.files.write_atomic`)."""
+    """Write ``text`` (str as UTF-8, or bytes) to ``path`` whole or not at all
+    (:func:`xl_fide.files.write_atomic`)."""
     from .files import write_atomic
     try:
         write_atomic(path, text, force=force, inputs=inputs)
@@ -181,7 +191,7 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from .trf import write_trf
+    from .trf import encode_trf
     path = _input_path(args)
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
@@ -192,7 +202,8 @@ def cmd_trf(args: argparse.Namespace) -> int:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     out = Path(args.output)
-    write_text_atomic(out, write_trf(t), force=args.force, inputs=[path])
+    # in the encoding the TRF was read in, so nothing read is lost
+    write_text_atomic(out, encode_trf(t), force=args.force, inputs=[path])
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
 
@@ -227,7 +238,7 @@ def cmd_period(args: argparse.Namespace) -> int:
         if digest in seen:
             raise CliError(f"{p}: the same event as {seen[digest]} (given twice)")
         seen[digest] = p
-        t = _load_tournament(p, args.strict)
+        t = _load_tournament(p, args.strict, args.encoding)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
     report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
@@ -333,6 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="use the anonymised real tournament shipped with xl-fide")
         sp.add_argument("--strict", action="store_true", help="fail on any TRF irregularity")
         sp.add_argument("--quiet", "-q", action="store_true", help="do not print warnings")
+        sp.add_argument("--encoding", help="the TRF's text encoding, e.g. cp1252 (default: "
+                        "detected: UTF-8, Windows-1252, Latin-1)")
 
     def rating_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--k", type=_positive_k, help="force K for every rated player")
