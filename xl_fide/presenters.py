@@ -63,6 +63,7 @@ def row_dict(row: ReportRow) -> dict[str, Any]:
         "change": _h(r.change),
         "rating_change": r.rating_change,
         "new_rating": r.new_rating,
+        "published": r.published,
         "performance": r.Rp,
         "initial_rating": r.initial.Ru if r.initial is not None else None,
     }
@@ -132,7 +133,8 @@ def to_csv(report: Report) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(list(COLUMNS) + ["note"])
     for row in report.rows:
-        note = row.result.initial.reason if row.result.initial is not None else ""
+        note = row.result.initial.reason if row.result.initial is not None else \
+            row.result.publication
         cells = _cells(row)
         cells[1] = _csv_text(cells[1])
         w.writerow(cells + [_csv_text(note)])
@@ -185,7 +187,8 @@ def format_period(report: PeriodReport) -> str:
                              f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
                              f"K·chg {hundredths_to_str(c.event_change(i))}")
             lines.append(f"  total: K·chg {hundredths_to_str(c.change)} -> {c.rating_change:+d}, "
-                         f"new rating {c.new_rating}")
+                         f"new rating {c.new_rating}"
+                         + (f" ({c.publication}: listed as unrated)" if c.publication else ""))
         else:
             init = p.initial
             if init is not None and init.Ru is not None:

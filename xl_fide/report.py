@@ -79,6 +79,9 @@ def build_report(tournament: Tournament, *, event_date: _dt.date | None = None,
         if res.K is not None and res.K_given is not None and res.K != res.K_given:
             notes.append(f"player {res.start_rank}: K {res.K_given} capped to {res.K} "
                          f"({res.N} games, K x n <= 700, FIDE B.02 §8.3.3)")
+        if res.publication:
+            notes.append(f"player {res.start_rank}: new rating {res.new_rating} "
+                         f"{res.publication} (FIDE B.02 §7.2.1: listed as unrated)")
         rows.append(ReportRow(res, points, pk.source if pk else None, p.title,
                               p.federation, p.fide_id))
     rules = table.rules

@@ -1053,7 +1053,7 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
             res.K, res.change / 100 if res.change is not None else None,
             res.rating_change, res.new_rating, res.Rp,
             res.initial.Ru if res.initial is not None else None,
-            (res.initial.reason if res.initial is not None else None) or None,
+            (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
         for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
             _text(ws, r, c, value, style)
