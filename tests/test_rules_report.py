@@ -64,3 +64,21 @@ def test_the_workbook_report_sheet_says_not_published():
     ws = fill_workbook(t, report=build_report(t, k=20))["Report"]
     cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     assert any(v == "not published: below 1400" for v in cells)
+
+
+def test_a_february_2024_file_rated_for_march_is_adjusted_not_dropped():
+    # issue 12 #6. The file starts 20 Feb 2024 (ratings of the February list); rated by
+    # the rules of 1 Mar 2024 (floor 1400) the 1200 and 1300 would be no ratings. The
+    # March list raised them: 1200 + 0.4 x 800 = 1520, 1300 + 0.4 x 700 = 1580.
+    # A (1520, K 20) beats B (1580): D -60 -> PD .42 -> +.58 x 20 = +11.60 -> +12 -> 1532.
+    import datetime as dt
+    head = dict(HEAD, **{"042": "2024/02/20", "052": "2024/02/21"})
+    players = [player_line(1, "A", 1200, rounds=[(2, "w", "1")]),
+               player_line(2, "B", 1300, rounds=[(1, "b", "0")])]
+    rep = report(trf(head, players), k=20, event_date=dt.date(2024, 3, 1))
+    a = rep.rows[0].result
+    assert (a.rating, a.N, a.rating_change, a.new_rating) == (1520, 1, 12, 1532)
+    assert any("1200 -> 1520" in n for n in rep.notes)
+    # rated by its own date (February rules, floor 1000) nothing is adjusted
+    rep = report(trf(head, players), k=20)
+    assert rep.rows[0].result.rating == 1200

@@ -17,6 +17,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Mapping
 
+from .adjustments import adjusted_for_rules
 from .editions import RuleEdition, TimeControl, guess_time_control, rules_for
 from .event import Entrant, effective_rating
 from .rating import birth_year_problem, k_factor
@@ -244,6 +245,12 @@ def crosstable(tournament: Tournament, *, event_date: _dt.date | None = None,
         rating = p.rating if p.rating is not None else (data.rating if data is not None else None)
         standard = data.standard_rating if data is not None and \
             rules.time_control is not TimeControl.STANDARD else None
+        if p.rating is not None:   # the file's list is the one at its start: adjust if the
+            # rules' date is past a one-off adjustment (1 Oct 2022, 1 Mar 2024)
+            rating, adjusted = adjusted_for_rules(rating, tournament.start_date, rules.date,
+                                                  rules.time_control, standard)
+            if adjusted:
+                notes.append(f"player {p.start_rank}: {adjusted}")
         rating, note = effective_rating(rating, rules.edition, standard)
         if note:
             notes.append(f"player {p.start_rank}: {note}")
