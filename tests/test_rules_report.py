@@ -82,3 +82,81 @@ def test_a_february_2024_file_rated_for_march_is_adjusted_not_dropped():
     # rated by its own date (February rules, floor 1000) nothing is adjusted
     rep = report(trf(head, players), k=20)
     assert rep.rows[0].result.rating == 1200
+
+
+# --- issue 12 #5: an event over 30 days is rated month by month -----------------------
+
+LONG = {"012": "Long", "042": "2025/10/05", "052": "2025/11/09", "122": "90 min + 30 sec"}
+
+
+def long_event(with_dates=True):
+    # round robin of four, rounds on 5 Oct, 19 Oct, 9 Nov 2025 (35 days)
+    # R1: A-B 1-0, C-D 1-0; R2: A-C =, B-D 1-0; R3: A-D 0-1, B-C =
+    players = [player_line(1, "A", 2000, rounds=[(2, "w", "1"), (3, "w", "="), (4, "w", "0")]),
+               player_line(2, "B", 1900, rounds=[(1, "b", "0"), (4, "w", "1"), (3, "w", "=")]),
+               player_line(3, "C", 1800, rounds=[(4, "w", "1"), (1, "b", "="), (2, "b", "=")]),
+               player_line(4, "D", 1700, rounds=[(3, "b", "0"), (2, "b", "0"), (1, "b", "1")])]
+    extra = ["132" + " " * 88 + "25/10/05  25/10/19  25/11/09"] if with_dates else []
+    return trf(LONG, players, extra)
+
+
+def test_an_event_over_30_days_is_rated_month_by_month():
+    # K 20 for all. October (rounds 1-2), the file's ratings:
+    #   A 2000: beats B (D 100 -> PD .64, +.36), draws C (D 200 -> .76, -.26): +.10 ->
+    #     +2.00 -> 2002
+    #   B 1900: loses to A (.36, -.36), beats D (D 200 -> .76, +.24): -.12 -> -2.40 -> 1898
+    #   C 1800: beats D (D 100 -> .64, +.36), draws A (D -200 -> .24, +.26): +.62 ->
+    #     +12.40 -> 1812
+    #   D 1700: loses to C (.36) and B (.24): -.60 -> -12.00 -> 1688
+    # November (round 3), October's new ratings:
+    #   A 2002 loses to D 1688: D 314 -> .86 -> -17.20 -> -17 -> 1985
+    #   D 1688: D -314 -> .14, a win +.86 -> +17.20 -> +17 -> 1705
+    #   B 1898 draws C 1812: D 86 -> .62, -.12 -> -2.40 -> -2 -> 1896; C +2.40 -> 1814
+    # As one period (start ratings): A vs D D 300 -> .85: +.10 - .85 = -.75 -> -15.00.
+    rep = report(long_event(), k=20)
+    assert len(rep.months) == 2
+    octo, nov = rep.months
+    assert octo.event_name == "Long, 2025-10 (rounds 1-2)"
+    assert [(r.result.rating, r.result.change, r.result.new_rating) for r in octo.rows] == [
+        (2000, 200, 2002), (1900, -240, 1898), (1800, 1240, 1812), (1700, -1200, 1688)]
+    assert [(r.result.rating, r.result.change, r.result.new_rating) for r in nov.rows] == [
+        (2002, -1720, 1985), (1898, -240, 1896), (1812, 240, 1814), (1688, 1720, 1705)]
+    assert rep.rows[0].result.change == -1500             # the one-period comparison
+    assert "month by month" in rep.notes[0]
+    table = to_table(rep)
+    assert table.index("[1/2] Long, 2025-10") < table.index("[2/2] Long, 2025-11") < \
+        table.index("As one rating period, for comparison only")
+    doc = json.loads(to_json(rep))
+    assert [m["players"][0]["new_rating"] for m in doc["months"]] == [2002, 1985]
+
+
+def test_without_round_dates_a_long_event_is_one_period_with_a_warning():
+    rep = report(long_event(with_dates=False), k=20)
+    assert rep.months == ()
+    assert "no round dates (132)" in rep.notes[0] and "36 days" in rep.notes[0]
+
+
+def test_the_report_sheet_has_the_months():
+    from xl_fide.workbook import fill_workbook
+    t = parse_trf(long_event(), source="long.trf")
+    ws = fill_workbook(t, report=build_report(t, k=20))["Report"]
+    cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+    assert any(v.startswith("Month 2 of 2: Long, 2025-11 (round 3)") for v in cells)
+
+
+def test_period_takes_this_months_part_of_a_long_event():
+    # The long event's November part (round 3) belongs to November's period with an
+    # event of 20 Nov; its October part is another period: left out, with a note.
+    # A: 2002 in November (October's new rating), loses to D: -17.20 (as above); in the
+    # second event A (2000 in that file) draws B 1900: D 100 -> .64 -> -.14 x 20 = -2.80.
+    # Period: K 20 x (-.86 - .14) = -20.00 -> -20 from Ro 2002 (the first rated line).
+    from xl_fide.period import build_period
+    other = parse_trf(trf({"012": "Other", "042": "2025/11/20", "122": "90 min + 30 sec"},
+                          [player_line(1, "A", 2000, rounds=[(2, "w", "=")]),
+                           player_line(2, "B", 1900, rounds=[(1, "b", "=")])]), source="o.trf")
+    rep = build_period([parse_trf(long_event(), source="long.trf"), other], k=20)
+    assert [e[0] for e in rep.events] == ["Long, 2025-11 (round 3)", "Other"]
+    assert any("Long, 2025-10 (rounds 1-2): its month 2025-10 is another rating period" in n
+               for n in rep.notes)
+    a = next(p for p in rep.players if p.name == "A").change
+    assert (a.Ro, a.change, a.new_rating) == (2002, -2000, 1982)

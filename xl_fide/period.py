@@ -20,6 +20,7 @@ from .editions import RuleEdition, TimeControl
 from .errors import InputError
 from .event import effective_rating
 from .initial import InitialRating, initial_rating
+from .interim import interim_parts, split_note
 from .names import normalise_name
 from .rating import PeriodChange, rate_period
 
@@ -89,11 +90,12 @@ def rating_month(t: Tournament) -> tuple[int, int] | None:
     return (day.year, day.month) if day is not None else None
 
 
-def _check_events(events: Sequence[Tournament], span: bool, notes: list[str]) -> None:
-    """Refuse the same event twice, a FIDE id listed twice in one event, and events of
-    different rating periods unless ``span`` (then a note)."""
+def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
+                  identity: bool = True, months: bool = True) -> None:
+    """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
+    and events of different rating periods unless ``span`` (then a note; ``months``)."""
     seen: dict[tuple[object, ...], str] = {}
-    for t in events:
+    for t in events if identity else ():
         name = t.name or t.source
         ident = event_identity(t)
         if ident in seen:
@@ -108,9 +110,10 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str]) ->
                                  "rows cannot be matched across the events")
             if p.fide_id:
                 ranks[p.fide_id] = p.start_rank
-    months = sorted({m for m in (rating_month(t) for t in events) if m is not None})
-    if len(months) > 1:
-        text = ", ".join(f"{y}-{m:02d}" for y, m in months)
+    found = sorted({m for m in (rating_month(t) for t in events) if m is not None})
+    months_found = found if months else []
+    if len(months_found) > 1:
+        text = ", ".join(f"{y}-{m:02d}" for y, m in months_found)
         if not span:
             raise PeriodSpanError(
                 f"the events belong to different rating periods ({text}): a FIDE rating "
@@ -118,6 +121,45 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str]) ->
                 "pool them only on purpose (span)")
         notes.append(f"the events belong to the rating periods {text}, pooled on purpose "
                      "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
+
+
+def _monthly(events: Sequence[Tournament], time_control: TimeControl | str | None,
+             k: int | None, players: PlayerDirectory | None, today: _dt.date | None,
+             span: bool, notes: list[str]) -> list[Tournament]:
+    """The events with each standard event over 30 days split by month (interim
+    reports, :mod:`xl_fide.interim`); a month that is not this period's (the latest
+    month of all) is left out with a note, unless ``span``."""
+    from .report import build_report   # one event's rating, to chain the months
+
+    def rate(part: Tournament) -> tuple[Tournament, dict[int, int | None]]:
+        rep = build_report(part, time_control=time_control, k=k, players=players, today=today)
+        return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
+                      if r.result.calc is not None and r.result.calc.published}
+
+    out: list[tuple[Tournament, bool]] = []
+    for t in events:
+        tc = event_rules(t, time_control=time_control, today=today).time_control
+        parts = interim_parts(t, tc, rate)
+        if parts:
+            out.extend((part, True) for part in parts)
+            continue
+        note = split_note(t, tc)
+        if note:
+            notes.append(f"{t.name or t.source}: {note}")
+        out.append((t, False))
+    months = [m for m in (rating_month(t) for t, _ in out) if m is not None]
+    if span or not months:
+        return [t for t, _ in out]
+    last = max(months)
+    kept = []
+    for t, is_part in out:
+        month = rating_month(t)
+        if is_part and month is not None and month != last:
+            notes.append(f"{t.name}: its month {month[0]}-{month[1]:02d} is another rating "
+                         "period (an event over 30 days is rated month by month): left out")
+        else:
+            kept.append(t)
+    return kept
 
 
 def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) -> int | None:
@@ -203,9 +245,11 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
     """
     order = sorted(range(len(tournaments)),
                    key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
-    events = [tournaments[i] for i in order]
     notes: list[str] = []
-    _check_events(events, span, notes)
+    _check_events([tournaments[i] for i in order], span, notes, months=False)
+    events = _monthly([tournaments[i] for i in order], time_control, k, players, today, span,
+                      notes)
+    _check_events(events, span, notes, identity=False)
     table, event_info = _collect(events, time_control, today, players, notes)
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
