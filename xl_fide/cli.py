@@ -77,7 +77,7 @@ def _load_event(path: Path, args: argparse.Namespace):
     K inputs), the command line taking precedence."""
     options = {"event_date": getattr(args, "event_date", None),
                "time_control": getattr(args, "time_control", None),
-               "k": getattr(args, "k", None), "players": _players(args), "inputs": None,
+               "k": getattr(args, "k", None), "players": None, "inputs": None,
                "today": _dt.date.today()}
     if _is_workbook(path):
         from .workbook import read_workbook_event
@@ -85,15 +85,22 @@ def _load_event(path: Path, args: argparse.Namespace):
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
-        return book.tournament, options
-    return _load_tournament(path, args.strict), options
+        t = book.tournament
+    else:
+        t = _load_tournament(path, args.strict)
+    options["players"] = _players(args, [t], options["time_control"])
+    return t, options
 
 
-def _players(args: argparse.Namespace):
+def _players(args: argparse.Namespace, tournaments, time_control=None):
     if not getattr(args, "player_data", None):
         return None
-    from .players import read_player_file
-    return read_player_file(_existing_file(Path(args.player_data)))
+    from .lists import event_player_data
+    data = event_player_data(_existing_file(Path(args.player_data)), tournaments, time_control)
+    if not getattr(args, "quiet", False):
+        for note in data.notes:
+            print(f"warning: {note}", file=sys.stderr)
+    return data
 
 
 def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
@@ -235,9 +242,9 @@ def cmd_period(args: argparse.Namespace) -> int:
         _print_warnings(t, args.quiet)
         tournaments.append(t)
     try:
-        report = build_period(tournaments, players=_players(args), k=args.k,
-                              time_control=args.time_control, today=_dt.date.today(),
-                              span=args.span)
+        report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
+                              k=args.k, time_control=args.time_control,
+                              today=_dt.date.today(), span=args.span)
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
     _write_out(format_period(report))
