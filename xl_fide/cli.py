@@ -228,7 +228,7 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_period(args: argparse.Namespace) -> int:
-    from .period import build_period
+    from .period import PeriodSpanError, build_period
     from .presenters import format_period
     tournaments = []
     seen: dict[bytes, Path] = {}
@@ -241,8 +241,12 @@ def cmd_period(args: argparse.Namespace) -> int:
         t = _load_tournament(p, args.strict, args.encoding)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
-    report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
-                          k=args.k, time_control=args.time_control, today=_dt.date.today())
+    try:
+        report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
+                              k=args.k, time_control=args.time_control,
+                              today=_dt.date.today(), span=args.span)
+    except PeriodSpanError as exc:
+        raise CliError(f"{exc}: give --span to pool them") from None
     _write_out(format_period(report))
     return EXIT_OK
 
@@ -389,6 +393,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pe = sub.add_parser("period", help="rating period over several TRF files, rounded once")
     pe.add_argument("files", nargs="+", metavar="FILE")
+    pe.add_argument("--span", action="store_true",
+                    help="pool events of different rating periods (months) on purpose")
     common(pe, example=False)
     rating_opts(pe)
     pe.set_defaults(func=cmd_period)

@@ -1024,22 +1024,18 @@ def _num(value: Decimal | int | None) -> Any:
     return value
 
 
-def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
-    ws = wb.create_sheet(REPORT, index=2)
-    _text(ws, 1, 1, "Report", "title")
-    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
-                    f"are on the {CROSS} sheet.", "subtitle")
-    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
-    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
-                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
-    heads = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
-             ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
-             ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
-             ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
-             ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
-             ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
-             ("Note", 64, "val_text")]
-    hr = 5
+_REPORT_HEADS = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
+                 ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
+                 ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
+                 ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
+                 ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
+                 ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
+                 ("Note", 64, "val_text")]
+
+
+def _report_rows(ws: Any, hr: int, report: Report) -> int:
+    """The header at row ``hr`` and one row per player below; returns the last row."""
+    heads = _REPORT_HEADS
     for c, (h, width, _) in enumerate(heads, 1):
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
@@ -1056,17 +1052,37 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
             res.K, res.change / 100 if res.change is not None else None,
             res.rating_change, res.new_rating, res.Rp,
             res.initial.Ru if res.initial is not None else None,
-            (res.initial.reason if res.initial is not None else None) or None,
+            (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
         for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
             _text(ws, r, c, value, style)
-    r = hr + len(report.rows) + 2
+    return hr + len(report.rows)
+
+
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
+    ws = wb.create_sheet(REPORT, index=2)
+    _text(ws, 1, 1, "Report", "title")
+    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
+                    f"are on the {CROSS} sheet.", "subtitle")
+    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
+    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
+                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
+    hr = 5
+    r = _report_rows(ws, hr, report) + 2
     notes = list(report.notes)
     if renumbered:
         notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
     if notes or report.warnings:
         _text(ws, r, 1, "Notes", "label")
         for note in notes + [f"warning: {w}" for w in report.warnings]:
+            r += 1
+            _text(ws, r, 1, note, "subtitle")
+    for i, month in enumerate(report.months, 1):   # an event over 30 days: interim reports
+        r += 2
+        _text(ws, r, 1, f"Month {i} of {len(report.months)}: {month.event_name}   ·   "
+                        f"rules {month.edition.id}", "label")
+        r = _report_rows(ws, r + 1, month) + 1
+        for note in month.notes:
             r += 1
             _text(ws, r, 1, note, "subtitle")
     ws.freeze_panes = f"A{hr + 1}"
