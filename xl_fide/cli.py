@@ -316,6 +316,37 @@ def _event_date(text: str) -> _dt.date:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _month(text: str) -> str:
+    import re
+    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", text):
+        raise argparse.ArgumentTypeError(f"a month is written YYYY-MM, e.g. 2024-03, got {text!r}")
+    return text
+
+
+def _lists_parser(sub) -> None:
+    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists)."""
+    from .lists import cmd_lists
+    ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
+    ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
+    ls.set_defaults(func=cmd_lists, lists_command=None)
+    lsub = ls.add_subparsers(dest="lists_command", parser_class=_Parser, metavar="ACTION")
+    imp = lsub.add_parser("import", help="store a FIDE list file (TXT, XML, zip) as a month")
+    imp.add_argument("list_file", metavar="FILE")
+    imp.add_argument("--month", type=_month, help="YYYY-MM (default: from the file name or header)")
+    imp.add_argument("--time-control", choices=["standard", "rapid", "blitz"],
+                     help="for a one-rating list whose file name does not say it")
+    show = lsub.add_parser("show", help="one player on every stored list")
+    show.add_argument("fide_id", type=int, metavar="FIDE_ID")
+    dl = lsub.add_parser("download", help="fetch FIDE's list files over HTTPS and import them")
+    dl.add_argument("--month", type=_month, help="YYYY-MM (default: this month)")
+    dl.add_argument("--time-control", choices=["standard", "rapid", "blitz"], action="append",
+                    help="repeatable (default: all three)")
+    dl.add_argument("--base-url", help="where FIDE's files are (default: "
+                    "https://ratings.fide.com/download/)")
+    for p in (imp, show, dl):
+        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="xl-fide", description="FIDE rating calculations for tournaments "
                 "(FIDE B.02 Rating Regulations).")
@@ -387,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)
 
+    _lists_parser(sub)
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
     v = sub.add_parser("version", help="print the version")

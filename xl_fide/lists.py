@@ -9,13 +9,21 @@ rating has reached 2400. This module imports neither xlwings nor openpyxl.
 
 from __future__ import annotations
 
+import datetime as _dt
+import itertools
 import os
+import re
+import sqlite3
+import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from .players import PlayerDirectory, read_player_file
+from .errors import InputError, XlFideError
+from .players import RATING_KINDS, ListReader, PlayerData, PlayerDirectory, read_player_file
 
-__all__ = ["event_player_data"]
+__all__ = ["event_player_data", "ListStore", "StoreError", "default_store", "STORE_ENV"]
 
 
 def _event_kind(tournament: Any, time_control: Any) -> str:
@@ -47,3 +55,435 @@ def event_player_data(path: str | os.PathLike[str], tournaments: Sequence[Any],
     """
     kind = _event_kind(tournaments[0] if tournaments else None, time_control)
     return read_player_file(path, kind, only=_pairs(tournaments))
+
+
+# --- the store ----------------------------------------------------------------------
+
+#: The environment variable naming the store (a file, or a directory to hold it).
+STORE_ENV = "XL_FIDE_STORE"
+_STORE_NAME = "lists.sqlite"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS lists (
+    month INTEGER NOT NULL, kind TEXT NOT NULL, players INTEGER NOT NULL,
+    skipped INTEGER NOT NULL, source TEXT NOT NULL, imported TEXT NOT NULL,
+    PRIMARY KEY (month, kind));
+CREATE TABLE IF NOT EXISTS ratings (
+    kind TEXT NOT NULL, month INTEGER NOT NULL, fide_id INTEGER NOT NULL,
+    rating INTEGER, games INTEGER, k INTEGER, birth_year INTEGER, flag TEXT NOT NULL,
+    PRIMARY KEY (kind, month, fide_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS players (
+    fide_id INTEGER PRIMARY KEY, name TEXT NOT NULL, federation TEXT NOT NULL,
+    sex TEXT NOT NULL, title TEXT NOT NULL, birth_year INTEGER, month INTEGER NOT NULL);
+"""
+
+
+class StoreError(XlFideError, ValueError):
+    """The list store cannot be used (a month not stored, a file that is not a store)."""
+
+
+def _month_number(text: str) -> int:
+    match = re.fullmatch(r"(\d{4})-(\d{2})", text or "")
+    if match is None or not 1 <= int(match.group(2)) <= 12:
+        raise InputError(f"a month is written YYYY-MM, e.g. 2024-03, got {text!r}")
+    return int(match.group(1)) * 100 + int(match.group(2))
+
+
+def _month_text(number: int) -> str:
+    return f"{number // 100:04d}-{number % 100:02d}"
+
+
+def month_of_date(date: _dt.date) -> str:
+    """``"YYYY-MM"`` of a date: the monthly FIDE list in force on it (published on the
+    first of each month since July 2012)."""
+    return f"{date.year:04d}-{date.month:02d}"
+
+
+def default_store() -> Path:
+    """The store's file: ``$XL_FIDE_STORE`` (a file, or a directory for
+    ``lists.sqlite``), else the user's data directory (``%LOCALAPPDATA%\\xl-fide``,
+    ``~/Library/Application Support/xl-fide``, ``$XDG_DATA_HOME/xl-fide`` or
+    ``~/.local/share/xl-fide``)."""
+    env = os.environ.get(STORE_ENV)
+    if env:
+        path = Path(env).expanduser()
+        return path / _STORE_NAME if path.is_dir() else path
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "xl-fide" / _STORE_NAME
+
+
+@dataclass(frozen=True)
+class StoredList:
+    """One stored list: ``month`` "YYYY-MM", ``kind`` standard/rapid/blitz, the number
+    of players with a rating (or K) in it, unreadable lines skipped at import, the
+    file it came from and when it was imported (ISO time, UTC)."""
+
+    month: str
+    kind: str
+    players: int
+    skipped: int
+    source: str
+    imported: str
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    """One player on one stored list (FIDE's columns: rating, games, K, birth year, flag)."""
+
+    month: str
+    kind: str
+    fide_id: int
+    rating: int | None
+    games: int | None
+    k: int | None
+    birth_year: int | None
+    flag: str
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What ``import_file`` stored: the month, the kinds, players per kind, and the
+    unreadable lines skipped (counted, never silent)."""
+
+    month: str
+    kinds: tuple[str, ...]
+    players: dict[str, int]
+    skipped: int
+    replaced: tuple[str, ...]
+
+
+class ListStore:
+    """Monthly FIDE rating lists in one SQLite file (standard library ``sqlite3``).
+
+    ``path``: the file (default :func:`default_store`); created when first written.
+    Each (month, kind) is one list; importing it again replaces it in one
+    transaction, and a file that cannot be read leaves the store as it was.
+    Raises :class:`StoreError` for a file that is not a store.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_store()
+        self._conn: sqlite3.Connection | None = None
+
+    def _connect(self, create: bool) -> sqlite3.Connection | None:
+        if self._conn is not None:
+            return self._conn
+        if not self.path.exists():
+            if not create:
+                return None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None)
+            conn.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: not a list store ({exc})") from None
+        self._conn = conn
+        return conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> ListStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading --------------------------------------------------------------
+
+    def lists(self) -> list[StoredList]:
+        """Every stored list, by month then kind (standard, rapid, blitz)."""
+        conn = self._connect(False)
+        if conn is None:
+            return []
+        rows = conn.execute("SELECT month, kind, players, skipped, source, imported FROM lists"
+                            ).fetchall()
+        order = {k: i for i, k in enumerate(RATING_KINDS)}
+        rows.sort(key=lambda r: (r[0], order.get(r[1], 9)))
+        return [StoredList(_month_text(r[0]), *r[1:]) for r in rows]
+
+    def months(self, kind: str) -> list[str]:
+        """The stored months of one kind, oldest first."""
+        return [s.month for s in self.lists() if s.kind == kind]
+
+    def entry(self, fide_id: int, month: str, kind: str) -> ListEntry | None:
+        """The player on the list of ``month`` and ``kind``, or None (not on it)."""
+        conn = self._connect(False)
+        if conn is None:
+            return None
+        row = conn.execute(
+            "SELECT rating, games, k, birth_year, flag FROM ratings "
+            "WHERE kind = ? AND month = ? AND fide_id = ?",
+            (kind, _month_number(month), fide_id)).fetchone()
+        return ListEntry(month, kind, fide_id, *row) if row else None
+
+    def history(self, fide_id: int, kind: str | None = None) -> list[ListEntry]:
+        """The player on every stored list (of ``kind``, or all), oldest first."""
+        out = []
+        for stored in self.lists():
+            if kind is None or stored.kind == kind:
+                found = self.entry(fide_id, stored.month, stored.kind)
+                if found is not None:
+                    out.append(found)
+        return out
+
+    def player(self, fide_id: int) -> dict[str, Any] | None:
+        """Name, federation, sex, title and birth year from the newest list holding them."""
+        conn = self._connect(False)
+        if conn is None:
+            return None
+        row = conn.execute("SELECT name, federation, sex, title, birth_year, month FROM players "
+                           "WHERE fide_id = ?", (fide_id,)).fetchone()
+        if row is None:
+            return None
+        return dict(zip(("name", "federation", "sex", "title", "birth_year"), row[:5]),
+                    month=_month_text(row[5]))
+
+    def peak(self, fide_id: int, kind: str, up_to: str) -> int | None:
+        """The highest rating of the player on the stored lists of ``kind`` up to month
+        ``up_to`` (for the 2400 rule of FIDE B.02 §8.3.3: K 10 for good)."""
+        conn = self._connect(False)
+        if conn is None:
+            return None
+        months = [_month_number(m) for m in self.months(kind) if m <= up_to]
+        if not months:
+            return None
+        marks = ",".join("?" * len(months))
+        row = conn.execute(f"SELECT MAX(rating) FROM ratings WHERE kind = ? AND month IN "
+                           f"({marks}) AND fide_id = ?", (kind, *months, fide_id)).fetchone()
+        return row[0] if row else None
+
+    # -- writing --------------------------------------------------------------
+
+    def import_file(self, path: str | os.PathLike[str], month: str | None = None,
+                    time_control: str | None = None, progress: Any = None) -> ImportResult:
+        """Store a FIDE list (TXT, XML, a zip of one, or a CSV) as the list of ``month``.
+
+        ``month`` "YYYY-MM", else taken from FIDE's file name (``standard_jan24frl``) or
+        the TXT header's rating column (``JAN24``); a combined list gives the standard,
+        rapid and blitz lists of the month; a one-rating list is of the kind its name
+        says (``standard_``...), else ``time_control``. ``progress(done, total)`` is
+        called as bytes are read. Every list of that month and kind is replaced in one
+        transaction: on any error the store is as it was.
+        Raises :class:`PlayerFileError` (the file) or :class:`StoreError` /
+        :class:`InputError` (month or kind not known, or contradicting the file).
+        """
+        wanted = _month_number(month) if month is not None else None
+        if time_control is not None and time_control not in RATING_KINDS:
+            raise InputError(f"time control must be one of {', '.join(RATING_KINDS)}, "
+                             f"got {time_control!r}")
+        reader = ListReader(path, RATING_KINDS, lenient=True)
+        records = reader.rows()
+        first = next(records, None)
+        number = self._month_for(reader, wanted)
+        kinds = self._kinds_for(reader, first, time_control)
+        conn = self._connect(True)
+        assert conn is not None
+        replaced = tuple(k for k in kinds if conn.execute(
+            "SELECT 1 FROM lists WHERE month = ? AND kind = ?", (number, k)).fetchone())
+        counts = dict.fromkeys(kinds, 0)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for kind in kinds:
+                conn.execute("DELETE FROM ratings WHERE kind = ? AND month = ?", (kind, number))
+            batch: list[tuple] = []
+            people: list[tuple] = []
+            if first is not None:
+                records = itertools.chain([first], records)
+            for record in records:
+                self._rows(record, kinds, number, batch, people, counts)
+                if len(batch) >= 20_000:
+                    self._flush(conn, batch, people)
+                    if progress is not None:
+                        progress(reader.read_bytes, reader.size)
+            self._flush(conn, batch, people)
+            imported = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+            for kind in kinds:
+                conn.execute("INSERT OR REPLACE INTO lists VALUES (?, ?, ?, ?, ?, ?)",
+                             (number, kind, counts[kind], reader.skipped,
+                              os.path.basename(os.fspath(path)), imported))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        if progress is not None:
+            progress(reader.size or reader.read_bytes, reader.size)
+        return ImportResult(_month_text(number), kinds, counts, reader.skipped, replaced)
+
+    @staticmethod
+    def _month_for(reader: ListReader, wanted: int | None) -> int:
+        found = _month_number(reader.month) if reader.month else None
+        if wanted is None and found is None:
+            raise InputError(f"{reader.file}: the file name and header do not say the "
+                             "list's month: give --month YYYY-MM")
+        if wanted is not None and found is not None and wanted != found:
+            raise InputError(f"{reader.file}: this is the list of {_month_text(found)} "
+                             f"(its name or header), not {_month_text(wanted)}")
+        number = wanted if wanted is not None else found
+        assert number is not None
+        return number
+
+    @staticmethod
+    def _kinds_for(reader: ListReader, first: tuple | None,
+                   time_control: str | None) -> tuple[str, ...]:
+        combined = reader.layout == "combined" or (
+            reader.layout == "xml" and reader.scan.xml_combined)
+        if combined:
+            return (time_control,) if time_control else RATING_KINDS
+        kind = reader.hint or time_control
+        if reader.hint and time_control and reader.hint != time_control:
+            raise InputError(f"{reader.file}: the file name says a {reader.hint} list, "
+                             f"not {time_control}")
+        if kind is None:
+            if reader.layout == "csv":
+                return ("standard",)
+            raise InputError(f"{reader.file}: a one-rating list whose name does not say "
+                             "standard, rapid or blitz: give --time-control")
+        return (kind,)
+
+    @staticmethod
+    def _rows(row: tuple, kinds, number, batch, people, counts) -> None:
+        fide_id, name, federation, sex, title, birth_year, flag, per = row
+        if fide_id is None:
+            return                          # a list entry without an id: not storable
+        for kind in kinds:
+            rating, games, k = per.get(kind, (None, None, None))
+            if rating is None and k is None and not games:
+                continue
+            batch.append((kind, number, fide_id, rating, games, k, birth_year, flag))
+            counts[kind] += 1
+        people.append((fide_id, name, federation, sex, title, birth_year, number))
+
+    @staticmethod
+    def _flush(conn: sqlite3.Connection, batch: list, people: list) -> None:
+        conn.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)", batch)
+        conn.executemany(
+            "INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fide_id) DO UPDATE "
+            "SET name = excluded.name, federation = excluded.federation, sex = excluded.sex, "
+            "title = excluded.title, birth_year = excluded.birth_year, month = excluded.month "
+            "WHERE excluded.month >= players.month", people)
+        batch.clear()
+        people.clear()
+
+
+# --- the command line: bodies of ``xl-fide lists ...`` --------------------------------
+
+class Progress:
+    """A one-line progress bar on stderr (only on a terminal, and not with ``-q``)."""
+
+    def __init__(self, label: str, quiet: bool = False, stream: Any = None) -> None:
+        self.stream = stream or sys.stderr
+        self.on = not quiet and bool(getattr(self.stream, "isatty", lambda: False)())
+        self.label = label
+        self._shown = -1
+
+    def __call__(self, done: int, total: int | None) -> None:
+        if not self.on:
+            return
+        if total:
+            percent = min(100, done * 100 // total)
+            if percent == self._shown:
+                return
+            self._shown = percent
+            bar = "#" * (percent // 4)
+            text = f"\r{self.label} [{bar:<25}] {percent:3d}%"
+        else:
+            text = f"\r{self.label} {done // 1_000_000} MB"
+        self.stream.write(text)
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.on and self._shown >= 0:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _store(args: Any) -> ListStore:
+    return ListStore(getattr(args, "store", None))
+
+
+def cmd_lists(args: Any) -> int:
+    """``xl-fide lists``: the stored months and counts (one line per month)."""
+    sub = getattr(args, "lists_command", None)
+    if sub == "import":
+        return cmd_lists_import(args)
+    if sub == "show":
+        return cmd_lists_show(args)
+    if sub == "download":
+        return cmd_lists_download(args)
+    with _store(args) as store:
+        stored = store.lists()
+        print(f"store: {store.path}")
+        if not stored:
+            print("no lists stored: xl-fide lists download, or xl-fide lists import FILE")
+            return 0
+        by_month: dict[str, dict[str, StoredList]] = {}
+        for item in stored:
+            by_month.setdefault(item.month, {})[item.kind] = item
+        print(f"{'month':<8} " + " ".join(f"{k:>9}" for k in RATING_KINDS) + "  source")
+        for month, kinds in by_month.items():
+            counts = " ".join(f"{kinds[k].players:>9}" if k in kinds else f"{'-':>9}"
+                              for k in RATING_KINDS)
+            sources = ", ".join(sorted({v.source for v in kinds.values()}))
+            print(f"{month:<8} {counts}  {sources}")
+    return 0
+
+
+def _import_line(path: Any, result: ImportResult) -> str:
+    counts = ", ".join(f"{result.players[k]} {k}" for k in result.kinds)
+    line = f"imported {path} as the list of {result.month}: {counts}"
+    if result.replaced:
+        line += f" (replaced the stored {', '.join(result.replaced)})"
+    return line
+
+
+def cmd_lists_import(args: Any) -> int:
+    """``xl-fide lists import FILE [--month YYYY-MM] [--time-control KIND]``."""
+    path = Path(args.list_file)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    progress = Progress(f"importing {path.name}", getattr(args, "quiet", False))
+    with _store(args) as store:
+        try:
+            result = store.import_file(path, args.month, args.time_control, progress)
+        finally:
+            progress.done()
+    print(_import_line(path, result))
+    if result.skipped and not getattr(args, "quiet", False):
+        lines = "line" if result.skipped == 1 else "lines"
+        print(f"warning: {path}: {result.skipped} unreadable {lines} skipped", file=sys.stderr)
+    return 0
+
+
+def _cell(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+def cmd_lists_show(args: Any) -> int:
+    """``xl-fide lists show FIDE_ID``: the player on every stored list."""
+    fide_id = args.fide_id
+    with _store(args) as store:
+        person = store.player(fide_id)
+        history = store.history(fide_id)
+    if person is None and not history:
+        raise StoreError(f"FIDE id {fide_id} is on no stored list")
+    if person is not None:
+        extra = ", ".join(v for v in (person["federation"], person["title"]) if v)
+        print(f"{fide_id} {person['name']}" + (f" ({extra})" if extra else ""))
+    print(f"{'month':<8} {'list':<8} {'rating':>6} {'games':>5} {'K':>3} {'born':>5} flag")
+    for e in history:
+        print(f"{e.month:<8} {e.kind:<8} {_cell(e.rating):>6} {_cell(e.games):>5} "
+              f"{_cell(e.k):>3} {_cell(e.birth_year):>5} {e.flag}")
+    return 0
+
+
+def cmd_lists_download(args: Any) -> int:
+    """``xl-fide lists download``: see :func:`download_lists`."""
+    raise InputError("download is not available yet")

@@ -381,7 +381,9 @@ class _Scan:
     hint: str | None = None         # the list's time control told by its file name
     skipped: int = 0
     month: str | None = None        # "YYYY-MM" from the file name or the header
-    layout: str = ""                # "combined", "single" or "csv"
+    layout: str = ""                # "combined", "single", "xml" or "csv"
+    xml_combined: bool = False      # an XML list with rapid and blitz tags
+    rows: bool = False              # TXT: yield store rows (ListReader.rows)
     notes: list[str] | None = None
     stream: _Budget | None = None
     size: int | None = None         # bytes expected (for a progress bar)
@@ -647,6 +649,57 @@ def _txt_record(raw: bytes, number: int, layouts, scan: _Scan) -> dict[str, Play
     return out
 
 
+#: One player of a list for the store: (fide_id, name, federation, sex, title,
+#: birth_year, flag, {kind: (rating, games, k)}).
+ListRow = tuple
+
+
+def _row_of(record: dict[str, PlayerData]) -> ListRow:
+    """A store row from the PlayerData of each kind of one player."""
+    p = next(iter(record.values()))
+    return (p.fide_id, p.name, p.federation, p.sex, p.title, p.birth_year, p.flag,
+            {kind: (q.rating, q.games, q.k) for kind, q in record.items()})
+
+
+def _row_maker(layouts: dict, scan: _Scan):
+    """A function from a TXT line to a store row, or None when the line needs the full
+    reader (anything but plain digits in a number column)."""
+    first = next(iter(layouts.values()))
+    span = {key: first.get(key, (0, 0, ""))[:2] for key in
+            ("fide_id", "name", "federation", "sex", "title", "birth_year", "flag")}
+    kinds = []
+    for kind, spans in layouts.items():
+        if scan.layout == "single" and scan.hint not in (None, kind):
+            continue
+        kinds.append((kind, *(spans.get(key, (0, 0, ""))[:2] for key in ("rating", "games", "k"))))
+    (i0, i1), (n0, n1), (f0, f1), (s0, s1), (t0, t1), (b0, b1), (g0, g1) = span.values()
+    numeric = [(b0, b1)] + [sp for kind in kinds for sp in kind[1:]]
+    lo = min(a for a, _b in numeric)
+    hi = max(b for _a, b in numeric)
+    others = [sp for key, sp in span.items() if key not in ("fide_id", "birth_year")]
+    if any(a < hi and b > lo for a, b in others if b > a):
+        return None                 # number columns not side by side: the full reader
+    digits = re.compile(r"[0-9 ]*").fullmatch
+    spans = [sp for kind in kinds for sp in kind[1:]]
+    names = [kind[0] for kind in kinds]
+
+    def make(line: str) -> ListRow | None:
+        fid = line[i0:i1].strip()
+        if not (fid.isdigit() and fid.isascii() and fid.strip("0")
+                and digits(line, lo, hi)):
+            return None
+        values = [int(v) if v.strip() else None for v in (line[a:b] for a, b in spans)]
+        per = {kind: (values[3 * n] or None, values[3 * n + 1], values[3 * n + 2] or None)
+               for n, kind in enumerate(names)}
+        born = line[b0:b1].strip()
+        title = line[t0:t1].strip()
+        return (int(fid), line[n0:n1].strip(), line[f0:f1].strip(), line[s0:s1].strip(),
+                _OLD_TITLES.get(title, title), int(born) or None if born else None,
+                line[g0:g1].strip(), per)
+
+    return make
+
+
 def _blocks(stream) -> Iterator[tuple[list[bytes], bool]]:
     """Whole lines of a binary stream, about a chunk at a time, and whether the chunk
     was all ASCII (line breaks ``\\n``, ``\\r\\n`` or, when the first chunk has no
@@ -685,6 +738,7 @@ class _TxtState:
     blanks: int = 0
     keys_by_size: dict = field(default_factory=dict)    # name prefixes by their length
     slow_names: bool = False        # a name without a prefix: every line is looked at
+    make_row: Any = None            # store rows instead of PlayerData (ListReader.rows)
 
     def blank(self, number: int) -> None:
         self.blanks += 1
@@ -698,6 +752,8 @@ class _TxtState:
                 "not a FIDE rating list header (expected 'ID Number  Name ...'), "
                 f"got {header[:80]!r}", file=scan.file, line=number)
         self.layouts, self.id_end, self.name_span = _txt_layout(header, scan, number)
+        if scan.rows:
+            self.make_row = _row_maker(self.layouts, scan)
         wanted = scan.wanted
         if wanted is not None and wanted.any_keys:
             self.slow_names = "" in wanted.any_keys
@@ -800,8 +856,14 @@ def _txt_lines(lines: list[bytes], number: int,
             state.blank(number)
             continue
         if wanted is None:
+            if state.make_row is not None:
+                row = state.make_row(_decode(raw).rstrip("\r"))
+                if row is not None:
+                    yield row
+                    continue
             try:
-                yield _txt_record(raw, number, layouts, scan)
+                record = _txt_record(raw, number, layouts, scan)
+                yield _row_of(record) if state.make_row is not None else record
             except PlayerFileError:
                 if not scan.lenient:
                     raise
@@ -836,6 +898,7 @@ def _xml_player(values: dict[str, str], lines: dict[str, int], player_line: int,
                 scan: _Scan, kind: str) -> PlayerData:
     """Return the PlayerData of one ``<player>`` from the text of its tags."""
     combined = any(tag in values for tag in ("rapid_rating", "blitz_rating"))
+    scan.xml_combined = scan.xml_combined or combined
     prefix = f"{kind}_" if kind != "standard" and f"{kind}_rating" in values else ""
     tags = dict(_XML_FIELDS)
     if prefix:
@@ -1264,7 +1327,19 @@ class ListReader:
     def size(self) -> int | None:
         return self.scan.size
 
+    def rows(self) -> Iterator[ListRow]:
+        """The players as store rows ``(fide_id, name, federation, sex, title,
+        birth_year, flag, {kind: (rating, games, k)})``; for a TXT list, much faster
+        than building each PlayerData (lenient: bad lines counted in ``skipped``)."""
+        self.scan.rows = True
+        for item in self._records():
+            yield item if isinstance(item, tuple) else _row_of(item)
+
     def __iter__(self) -> Iterator[dict[str, PlayerData]]:
+        self.scan.rows = False
+        return self._records()
+
+    def _records(self) -> Iterator[Any]:
         scan = self.scan
         try:
             with _open_source(self._path, lambda _s: False) as (stream, _file):
