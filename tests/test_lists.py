@@ -156,3 +156,106 @@ def test_progress_bar_only_on_a_terminal():
         bar.done()
     assert quiet.getvalue() == "" and pipe.getvalue() == ""
     assert tty.getvalue().endswith("] 100%\n") and " 50%" in tty.getvalue()
+
+
+# --- --lists -------------------------------------------------------------------------
+
+def trf(path, date="2024/01/13", end="2024/01/14", rating1="2150", tc="90 min + 30 s"):
+    """Two players, one game: player 1 (FIDE id 1001) beats player 2 (1002, 2000)."""
+    path.write_text(
+        f"012 Past Open\n042 {date}\n052 {end}\n122 {tc}\n"
+        f"001    1 m    One, A                            {rating1:>4} ESP        1001 2006"
+        "        1.0    1     2 w 1\n"
+        "001    2 m    Two, B                            2000 ESP        1002 1980"
+        "        0.0    2     1 b 0\n")
+    return path
+
+
+def report(capsys, *argv):
+    import json
+    code, out, err = run(capsys, "report", *argv, "--format", "json")
+    assert code == 0, err
+    return {p["start_rank"]: p for p in json.loads(out)["players"]}, err
+
+
+def test_a_past_event_takes_k_from_its_own_months_list(store, tmp_path, capsys):
+    # One, A (1001): on the list of January 2024 with K 40 (fewer than 30 games then);
+    # on today's list (June 2025) with K 20. The event of 13-14 January 2024 is rated
+    # with the K of its own month's list.
+    jan = write_list(tmp_path / "standard_jan24frl.txt",
+                     line(1001, "One, A", "2150", "9", "40", "2006"),
+                     line(1002, "Two, B", "2000", "0", "20", "1980"))
+    jun = write_list(tmp_path / "standard_jun25frl.txt",
+                     line(1001, "One, A", "2230", "4", "20", "2006"),
+                     line(1002, "Two, B", "2010", "0", "20", "1980"))
+    for f in (jan, jun):
+        assert run(capsys, "lists", "import", str(f))[0] == 0
+    event = trf(tmp_path / "past.trf")
+    by_list, err = report(capsys, str(event), "--lists")
+    # D = 150 -> PD .70 (table 8.1.2, 146-153); a win: 1 - .70 = +.30; K 40 -> +12.0
+    assert (by_list[1]["k"], by_list[1]["change"], by_list[1]["new_rating"]) == (40, 12.0, 2162)
+    today, _ = report(capsys, str(event), "--player-data", str(jun))
+    # today's list says K 20: +6.0 (the wrong answer for this past event)
+    assert (today[1]["k"], today[1]["change"]) == (20, 6.0)
+
+
+def test_ro_from_the_start_month_k_from_the_end_month(store, tmp_path, capsys):
+    # An event from 30 January to 2 February 2024: Ro from the January list, K from
+    # the February list (the list before the rating period of the end date).
+    write_list(tmp_path / "standard_jan24frl.txt", line(1001, "One, A", "2150", "9", "40"),
+               line(1002, "Two, B", "2000", "0", "20"))
+    write_list(tmp_path / "standard_feb24frl.txt", line(1001, "One, A", "2150", "31", "20"),
+               line(1002, "Two, B", "2000", "0", "20"))
+    for name in ("standard_jan24frl.txt", "standard_feb24frl.txt"):
+        run(capsys, "lists", "import", str(tmp_path / name))
+    event = trf(tmp_path / "e.trf", "2024/01/30", "2024/02/02", rating1="")
+    rows, err = report(capsys, str(event), "--lists")
+    # the file gives player 1 no rating: 2150 from the January list; K 20 (February)
+    assert (rows[1]["rating"], rows[1]["k"]) == (2150, 20)
+    assert "player data from the store (standard lists: Ro 2024-01, K 2024-02)" in err
+
+
+def test_file_rating_differing_from_the_list_is_kept_with_a_warning(store, tmp_path, capsys):
+    write_list(tmp_path / "standard_jan24frl.txt", line(1001, "One, A", "2160", "9", "40"),
+               line(1002, "Two, B", "2000", "0", "20"))
+    run(capsys, "lists", "import", str(tmp_path / "standard_jan24frl.txt"))
+    rows, err = report(capsys, str(trf(tmp_path / "e.trf")), "--lists")
+    assert rows[1]["rating"] == 2150
+    assert ("warning: player 1 (One, A): rating 2150 in the file, 2160 on the standard list "
+            "of 2024-01: the file's is used") in err
+
+
+def test_a_missing_month_says_which_to_import(store, tmp_path, capsys):
+    write_list(tmp_path / "standard_jan24frl.txt", line(1001, "One, A", "2150", "9", "40"))
+    # the combined layout, stored as the standard list only
+    run(capsys, "lists", "import", str(tmp_path / "standard_jan24frl.txt"),
+        "--time-control", "standard")
+    code, out, err = run(capsys, "report", str(trf(tmp_path / "e.trf", "2024/03/02",
+                                                   "2024/03/03")), "--lists")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "no standard list of 2024-03 in the store" in err
+    assert "xl-fide lists download --month 2024-03 --time-control standard" in err
+    code, _, err = run(capsys, "report", str(trf(tmp_path / "r.trf", tc="15 min + 10 s")),
+                       "--lists")
+    assert code == 2 and "no rapid list of 2024-01" in err
+
+
+def test_peak_over_the_stored_history_gives_k_10(store, tmp_path, capsys):
+    # An old list has no K column (before 2013: "... Mar11 Games Born Flag"): K comes
+    # from the rules. One, A reached 2405 on the list of January 2011 and is 2390 in
+    # March 2011: once 2400, K 10 for good (FIDE B.02 §8.3.3).
+    old_header = "ID number Name                              TitlFed  Mar11 GamesBorn  Flag"
+    def old(fide_id, name, rating):
+        return f"{fide_id:>8}  {name:<32}     ESP  {rating:>5} {0:>5}  1980"
+    (tmp_path / "jan11.txt").write_text("\n".join(
+        [old_header.replace("Mar11", "Jan11"), old(1001, "One, A", 2405),
+         old(1002, "Two, B", 2000)]) + "\n")
+    (tmp_path / "mar11.txt").write_text("\n".join(
+        [old_header, old(1001, "One, A", 2390), old(1002, "Two, B", 2000)]) + "\n")
+    for name in ("jan11.txt", "mar11.txt"):
+        code, _, err = run(capsys, "lists", "import", str(tmp_path / name),
+                           "--time-control", "standard")
+        assert code == 0, err
+    rows, _ = report(capsys, str(trf(tmp_path / "e.trf", "2011/03/05", "2011/03/06",
+                                     rating1="2390")), "--lists")
+    assert rows[1]["k"] == 10

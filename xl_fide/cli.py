@@ -92,10 +92,17 @@ def _load_event(path: Path, args: argparse.Namespace):
 
 
 def _players(args: argparse.Namespace, tournaments, time_control=None):
-    if not getattr(args, "player_data", None):
+    if getattr(args, "lists", False):
+        if getattr(args, "player_data", None):
+            raise CliError("give --player-data FILE or --lists, not both")
+        from .lists import event_list_data
+        data = event_list_data(tournaments, time_control, getattr(args, "event_date", None))
+    elif not getattr(args, "player_data", None):
         return None
-    from .lists import event_player_data
-    data = event_player_data(_existing_file(Path(args.player_data)), tournaments, time_control)
+    else:
+        from .lists import event_player_data
+        data = event_player_data(_existing_file(Path(args.player_data)), tournaments,
+                                 time_control)
     if not getattr(args, "quiet", False):
         for note in data.notes:
             print(f"warning: {note}", file=sys.stderr)
@@ -369,6 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="default: read from the file, else standard")
         sp.add_argument("--player-data", metavar="FILE",
                         help="FIDE rating list (TXT/XML) or CSV with ratings, K, birth years")
+        sp.add_argument("--lists", action="store_true",
+                        help="ratings, K, birth years from the stored FIDE lists of the "
+                        "event's dates (see 'xl-fide lists')")
 
     r = sub.add_parser("report", help="rating report: one line per player")
     common(r)

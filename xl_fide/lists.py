@@ -487,3 +487,107 @@ def cmd_lists_show(args: Any) -> int:
 def cmd_lists_download(args: Any) -> int:
     """``xl-fide lists download``: see :func:`download_lists`."""
     raise InputError("download is not available yet")
+
+
+# --- --lists: the lists FIDE would have used for an event ----------------------------
+
+_MONTHLY_SINCE = "2012-08"      # FIDE's lists are monthly since July 2012
+
+
+def _months_back(month: str, n: int) -> str:
+    number = _month_number(month)
+    index = (number // 100) * 12 + number % 100 - 1 - n
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def _in_force(store: ListStore, kind: str, month: str) -> str | None:
+    """The stored list in force in ``month``: that month's (monthly lists), or before
+    August 2012 the newest stored one of the six months up to it (lists were then
+    published every two or three months)."""
+    months = store.months(kind)
+    if month in months:
+        return month
+    if month < _MONTHLY_SINCE:
+        earlier = [m for m in months if _months_back(month, 6) <= m <= month]
+        if earlier:
+            return earlier[-1]
+    return None
+
+
+def _need(store: ListStore, kind: str, month: str, what: str) -> str:
+    found = _in_force(store, kind, month)
+    if found is None:
+        raise StoreError(
+            f"no {kind} list of {month} in the store {store.path} ({what}): import it with "
+            f"'xl-fide lists download --month {month} --time-control {kind}' or "
+            f"'xl-fide lists import FILE --month {month}'")
+    return found
+
+
+def _event_dates(tournaments: Sequence[Any], event_date: _dt.date | None
+                 ) -> tuple[_dt.date, _dt.date]:
+    starts = [event_date or getattr(t, "start_date", None) for t in tournaments]
+    if not tournaments or any(d is None for d in starts):
+        raise InputError("--lists needs the event's start date: the file has none (042); "
+                         "give --event-date YYYY-MM-DD")
+    start = min(d for d in starts if d is not None)
+    ends = [max(getattr(t, "end_date", None) or s, s) for t, s in zip(tournaments, starts)
+            if s is not None]
+    return start, max(ends)
+
+
+def event_list_data(tournaments: Sequence[Any], time_control: Any = None,
+                    event_date: _dt.date | None = None,
+                    store: ListStore | None = None) -> PlayerDirectory:
+    """The events' players as FIDE's lists showed them for these events (``--lists``).
+
+    FIDE B.02 §8.3.3 and its rating periods: the rating (Ro) is from the list in
+    force when the event started (the list of its start month); K from the list
+    before the rating period of the event's end (the list of its end month); the
+    birth year from that list; ``peak_rating`` is the highest rating of the stored
+    lists up to then (K 10 for good after 2400). For rapid and blitz, the standard
+    rating of the start month's list is the fallback (FIDE R&B §7.2.1), when stored.
+    Players are found by FIDE id. The directory's ``notes``: each player whose
+    rating in the file differs from the list (the file's is used), and those not on
+    the list. ``event_date`` replaces the files' start dates.
+    Raises :class:`StoreError` naming the month to import when a list is missing,
+    :class:`InputError` when an event has no date.
+    """
+    store = store or ListStore()
+    start, end = _event_dates(tournaments, event_date)
+    kind = _event_kind(tournaments[0], time_control)
+    ro_month = _need(store, kind, month_of_date(start), "in force at the event's start")
+    k_month = _need(store, kind, month_of_date(end),
+                    "the list before the rating period of the event's end")
+    std_month = _in_force(store, "standard", month_of_date(start)) if kind != "standard" else None
+    notes: list[str] = []
+    players: dict[int, PlayerData] = {}
+    missing = []
+    for t in tournaments:
+        for p in t.players:
+            if p.fide_id is None or p.fide_id in players:
+                continue
+            ro = store.entry(p.fide_id, ro_month, kind)
+            kk = store.entry(p.fide_id, k_month, kind)
+            std = store.entry(p.fide_id, std_month, "standard") if std_month else None
+            if ro is None and kk is None and std is None:
+                missing.append(f"{p.start_rank}")
+                continue
+            rating = ro.rating if ro is not None else None
+            if p.rating is not None and rating is not None and p.rating != rating:
+                notes.append(f"player {p.start_rank} ({p.name}): rating {p.rating} in the file, "
+                             f"{rating} on the {kind} list of {ro_month}: the file's is used")
+            born = next((e.birth_year for e in (kk, ro, std) if e is not None and e.birth_year),
+                        None)
+            players[p.fide_id] = PlayerData(
+                p.fide_id, p.name or f"#{p.fide_id}", rating=rating,
+                games=ro.games if ro is not None else None,
+                k=kk.k if kk is not None else None, birth_year=born,
+                flag=next(e.flag for e in (ro, kk, std) if e is not None),
+                peak_rating=store.peak(p.fide_id, kind, k_month),
+                standard_rating=std.rating if std is not None else None)
+    sources = f"{kind} lists: Ro {ro_month}, K {k_month}"
+    notes.insert(0, f"player data from the store ({sources})")
+    if missing:
+        notes.append(f"not on the {kind} list of {ro_month}: player(s) {', '.join(missing)}")
+    return PlayerDirectory(players.values(), notes=notes)

@@ -843,8 +843,7 @@ def _named_lines(lines: list[bytes], ascii: bool, state: _TxtState) -> Iterator[
             yield i
 
 
-def _txt_lines(lines: list[bytes], number: int,
-               state: _TxtState) -> Iterator[dict[str, PlayerData]]:
+def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[Any]:
     """The kept players of ``lines``, one at a time (``number`` lines before them)."""
     scan = state.scan
     layouts = state.layouts
