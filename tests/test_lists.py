@@ -7,15 +7,18 @@ by eye from those lines, as the comments say; none comes from running our code.
 
 from __future__ import annotations
 
+import http.server
 import io
+import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from xl_fide.cli import main
-from xl_fide.errors import InputError, PlayerFileError
-from xl_fide.lists import ListStore, Progress, default_store
+from xl_fide.errors import InputError
+from xl_fide.lists import (DownloadError, ListStore, Progress, default_store,
+                           download_lists, list_file_name)
 
 DATA = Path(__file__).parent / "data" / "players"
 COMBINED_TXT = DATA / "combined_foa.txt"
@@ -259,3 +262,108 @@ def test_peak_over_the_stored_history_gives_k_10(store, tmp_path, capsys):
     rows, _ = report(capsys, str(trf(tmp_path / "e.trf", "2011/03/05", "2011/03/06",
                                      rating1="2390")), "--lists")
     assert rows[1]["k"] == 10
+
+
+# --- download (a local HTTP server on 127.0.0.1; no network) ---------------------------
+
+
+
+class _Files(http.server.BaseHTTPRequestHandler):
+    """Serves ``files`` (name -> bytes) with HTTP Range; ``cut`` sends only that many
+    bytes of a file once (a download that breaks off)."""
+
+    files: dict = {}
+    cut: dict = {}
+    requests: list = []
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        name = self.path.rsplit("/", 1)[-1]
+        self.requests.append((name, self.headers.get("Range")))
+        data = self.files.get(name)
+        if data is None:
+            self.send_error(404)
+            return
+        start = 0
+        if self.headers.get("Range"):
+            start = int(self.headers["Range"].split("=")[1].split("-")[0])
+            if start >= len(data):
+                self.send_error(416)
+                return
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+        else:
+            self.send_response(200)
+        self.send_header("Content-Length", str(len(data) - start))
+        self.end_headers()
+        body = data[start:]
+        if name in self.cut:
+            body = body[:self.cut.pop(name)]
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Files)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    _Files.files, _Files.cut, _Files.requests = {}, {}, []
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/download/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def zipped(member, text):
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(member, text)
+    return raw.getvalue()
+
+
+def test_fide_file_names():
+    # FIDE's monthly files: standard_jan24frl.zip, rapid_..., blitz_...
+    assert list_file_name("standard", "2024-01") == "standard_jan24frl.zip"
+    assert list_file_name("blitz", "2025-12") == "blitz_dec25frl.zip"
+
+
+def test_download_imports_the_months_lists(store, server, capsys):
+    single = SINGLE_TXT.read_text().replace("MAY25", "JAN24")
+    _Files.files["standard_jan24frl.zip"] = zipped("standard_jan24frl.txt", single)
+    code, out, err = run(capsys, "lists", "download", "--month", "2024-01",
+                         "--time-control", "standard", "--base-url", server)
+    # standard_may25.txt has 4 players with a standard rating
+    assert (code, err) == (0, "")
+    assert out == f"imported {server}standard_jan24frl.zip as the list of 2024-01: 4 standard\n"
+    assert ListStore().entry(9900011, "2024-01", "standard").rating == 2612
+    assert not (store.parent / "downloads" / "standard_jan24frl.zip").exists()
+
+
+def test_download_resumes_after_a_break(store, server):
+    body = zipped("standard_jan24frl.txt", SINGLE_TXT.read_text().replace("MAY25", "JAN24"))
+    _Files.files["standard_jan24frl.zip"] = body
+    _Files.cut["standard_jan24frl.zip"] = 100          # the first try stops at 100 bytes
+    with pytest.raises(DownloadError, match=r"100 of \d+ bytes received; run the same "
+                       "command again to resume"):
+        download_lists("2024-01", ["standard"], base_url=server)
+    assert ListStore().lists() == []
+    download_lists("2024-01", ["standard"], base_url=server)
+    assert _Files.requests[-1] == ("standard_jan24frl.zip", "bytes=100-")
+    assert ListStore().entry(9900033, "2024-01", "standard").rating == 1720
+
+
+def test_download_refuses_a_damaged_zip_and_missing_files(store, server, capsys):
+    body = bytearray(zipped("standard_jan24frl.txt", SINGLE_TXT.read_text() * 20))
+    body[60] ^= 0xFF
+    _Files.files["standard_jan24frl.zip"] = bytes(body)
+    code, _, err = run(capsys, "lists", "download", "--month", "2024-01", "--time-control",
+                       "standard", "--base-url", server)
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "standard_jan24frl.zip" in err and ("damaged" in err or "not a whole zip" in err)
+    assert ListStore().lists() == []
+    code, _, err = run(capsys, "lists", "download", "--month", "2024-02", "--time-control",
+                       "rapid", "--base-url", server)
+    assert code == 2 and "HTTP 404" in err and "not have published" in err
+    with pytest.raises(DownloadError, match="only https://"):
+        download_lists("2024-01", ["standard"], base_url="http://example.org/")
