@@ -32,10 +32,8 @@ def _event_kind(tournament: Any, time_control: Any) -> str:
     then the file's 222/122 records, else standard)."""
     if time_control is not None:
         return str(getattr(time_control, "value", time_control))
-    from .report import guess_time_control
-    header = getattr(tournament, "header", {}) or {}
-    guessed = guess_time_control(getattr(tournament, "time_control", "") or "",
-                                 header.get("222", "") if isinstance(header, dict) else "")
+    from .crosstable import event_time_control
+    guessed = event_time_control(tournament)[0] if tournament is not None else None
     return guessed.value if guessed is not None else "standard"
 
 

@@ -49,6 +49,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from .errors import InputError, PlayerFileError, XlFideError
+from .names import normalise_name
 
 __all__ = [
     "PlayerData",
@@ -135,28 +136,6 @@ class PlayerData:
 
 
 # --- names --------------------------------------------------------------------
-
-# Letters that Unicode does not decompose into a base letter plus an accent.
-_FOLD = str.maketrans({
-    "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D",
-    "þ": "th", "Þ": "Th", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ı": "i",
-})
-
-
-def normalise_name(name: str) -> str:
-    """Return the look-up key of a name: no accents, case folded, spaces collapsed.
-
-    ``"Lastname, Firstname"`` as FIDE writes it; the comma counts, the spaces
-    around it do not. ``normalise_name("  Dvořák ,JIŘÍ ") == "dvorak,jiri"``.
-    """
-    if name.isascii():
-        text = " ".join(name.lower().split())
-    else:
-        text = unicodedata.normalize("NFKD", name.translate(_FOLD))
-        text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-        text = " ".join(text.split())
-    return text.replace(" ,", ",").replace(", ", ",")
-
 
 class PlayerDirectory:
     """Players looked up by FIDE id, falling back to their normalised name.
