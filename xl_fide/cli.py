@@ -102,10 +102,17 @@ def _load_event(path: Path, args: argparse.Namespace):
 
 
 def _players(args: argparse.Namespace, tournaments, time_control=None):
-    if not getattr(args, "player_data", None):
+    if getattr(args, "lists", False):
+        if getattr(args, "player_data", None):
+            raise CliError("give --player-data FILE or --lists, not both")
+        from .lists import event_list_data
+        data = event_list_data(tournaments, time_control, getattr(args, "event_date", None))
+    elif not getattr(args, "player_data", None):
         return None
-    from .lists import event_player_data
-    data = event_player_data(_existing_file(Path(args.player_data)), tournaments, time_control)
+    else:
+        from .lists import event_player_data
+        data = event_player_data(_existing_file(Path(args.player_data)), tournaments,
+                                 time_control)
     if not getattr(args, "quiet", False):
         for note in data.notes:
             _say(f"warning: {note}", err=True)
@@ -335,6 +342,37 @@ def _event_date(text: str) -> _dt.date:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _month(text: str) -> str:
+    import re
+    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", text):
+        raise argparse.ArgumentTypeError(f"a month is written YYYY-MM, e.g. 2024-03, got {text!r}")
+    return text
+
+
+def _lists_parser(sub) -> None:
+    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists)."""
+    from .lists import cmd_lists
+    ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
+    ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
+    ls.set_defaults(func=cmd_lists, lists_command=None)
+    lsub = ls.add_subparsers(dest="lists_command", parser_class=_Parser, metavar="ACTION")
+    imp = lsub.add_parser("import", help="store a FIDE list file (TXT, XML, zip) as a month")
+    imp.add_argument("list_file", metavar="FILE")
+    imp.add_argument("--month", type=_month, help="YYYY-MM (default: from the file name or header)")
+    imp.add_argument("--time-control", choices=["standard", "rapid", "blitz"],
+                     help="for a one-rating list whose file name does not say it")
+    show = lsub.add_parser("show", help="one player on every stored list")
+    show.add_argument("fide_id", type=int, metavar="FIDE_ID")
+    dl = lsub.add_parser("download", help="fetch FIDE's list files over HTTPS and import them")
+    dl.add_argument("--month", type=_month, help="YYYY-MM (default: this month)")
+    dl.add_argument("--time-control", choices=["standard", "rapid", "blitz"], action="append",
+                    help="repeatable (default: all three)")
+    dl.add_argument("--base-url", help="where FIDE's files are (default: "
+                    "https://ratings.fide.com/download/)")
+    for p in (imp, show, dl):
+        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="xl-fide", description="FIDE rating calculations for tournaments "
                 "(FIDE B.02 Rating Regulations).")
@@ -359,6 +397,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="default: read from the file, else standard")
         sp.add_argument("--player-data", metavar="FILE",
                         help="FIDE rating list (TXT/XML) or CSV with ratings, K, birth years")
+        sp.add_argument("--lists", action="store_true",
+                        help="ratings, K, birth years from the stored FIDE lists of the "
+                        "event's dates (see 'xl-fide lists')")
 
     r = sub.add_parser("report", help="rating report: one line per player")
     common(r)
@@ -410,6 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)
 
+    _lists_parser(sub)
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
     v = sub.add_parser("version", help="print the version")
