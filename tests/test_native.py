@@ -116,3 +116,40 @@ def test_plain_office_has_no_functions(plain_office, tmp_path):
     t = rr_example()
     _, values, formulas = recalc_native(plain_office, fill_workbook(t), tmp_path, "rr_udf")
     assert sheet_row(values, formulas, 5)[0] == "#NAME?"
+
+
+# ----------------------------------------------------------------------------- Swiss
+
+def test_native_swiss_example(plain_office, tmp_path):
+    """Unrated player 1: five draws with 1400s -> 2024 rule: Ra (7000 + 3600) / 7 =
+    1514.29, p = (2.5 + 1) / 7 = .50 -> dp 0 -> Ru 1514. Round 6: player 4 beats player 5
+    (both 1400, K 20 by the rule): PD .50, +10.00 / -10.00; forfeits and byes not rated."""
+    t = swiss_example()
+    report = build_report(t)
+    wb = fill_workbook(t, report=report, rows=8, rounds=7, formulas="native")
+    assert no_udfs(wb) == []
+    _, values, formulas = recalc_native(plain_office, wb, tmp_path, "swiss_native")
+    rows = {r: sheet_row(values, formulas, r) for r in (5, 8, 9)}
+    assert (rows[5][0], rows[5][9]) == (5, 1514)
+    assert (rows[8][5:7], rows[9][5:7]) == ([10, 10], [-10, -10])
+    assert_like_engine(values, formulas, report, (11, 12))
+
+
+@pytest.mark.parametrize("trf", TRF_FILES, ids=lambda p: p.stem)
+def test_native_filled_from_trf(plain_office, trf, tmp_path):
+    t = read_trf(trf)
+    report = build_report(t)
+    _, values, formulas = recalc_native(
+        plain_office, fill_workbook(t, report=report, formulas="native"), tmp_path, trf.stem)
+    assert_like_engine(values, formulas, report)
+    assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
+
+
+@pytest.mark.parametrize("layout,players,rounds", [("roundrobin", 10, 9), ("swiss", 60, 9)])
+def test_native_templates_stay_blank(plain_office, layout, players, rounds, tmp_path):
+    wb = build_template(layout, players, rounds, formulas="native")
+    assert no_udfs(wb) == []
+    _, values, formulas = recalc_native(plain_office, wb, tmp_path, "template")
+    assert_no_bad_cells(values)
+    assert_blank_rows(values, formulas, range(5, 5 + players))
+    assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == rules_for(None).id
