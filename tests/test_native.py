@@ -153,3 +153,150 @@ def test_native_templates_stay_blank(plain_office, layout, players, rounds, tmp_
     assert_no_bad_cells(values)
     assert_blank_rows(values, formulas, range(5, 5 + players))
     assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == rules_for(None).id
+
+
+# ----------------------------------------------------------------------------- edges by hand
+
+_OTHER = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+
+
+def _swiss(ratings, rounds, *, births=None, date=_dt.date(2025, 11, 1), byes=None):
+    """A Swiss event: ``ratings`` per start rank (1..n; None = unrated), ``rounds`` a list
+    (round 1 first) of games ``(white, black, white's TRF code)``, ``byes`` {(rnd, p): code}."""
+    n = len(ratings)
+    cells = {p: {} for p in range(1, n + 1)}
+    for rnd, games in enumerate(rounds, 1):
+        for a, b, code in games:
+            cells[a][rnd] = Game(rnd, b, "w", code)
+            cells[b][rnd] = Game(rnd, a, "b", _OTHER[code])
+    for (rnd, p), code in (byes or {}).items():
+        cells[p][rnd] = Game(rnd, None, None, code)
+    R = len(rounds)
+    players = [TrfPlayer(start_rank=p, name=f"Player {p}", rating=ratings[p - 1],
+                         birth_year=(births or {}).get(p, 1980),
+                         games=tuple(cells[p].get(rnd, Game(rnd)) for rnd in range(1, R + 1)))
+               for p in range(1, n + 1)]
+    return Tournament.build(name="Edges", players=players, rounds=R, start_date=date,
+                            time_control="90 min + 30 s")
+
+
+def edges_event():
+    """Players 1-9: the 400-point rule at its edges. 10-30: initial ratings.
+
+    1 2650, 2 2150, 3 2649, 4 2149, 5 1915, 6 1914, 7 2000, 8 1997, 9 1996.
+    R1: 1-2 1-0, 3-4 1-0, 7-8 ½, 5-6 1-0, 9 H. R2: 1-5 1-0, 3-8 0-1, 7-9 ½, 2-4 ½, 6 U.
+    R3: 1-6 1-0, 3-9 1-0, 2-5 0-1, 4-8 +/- (forfeit), 7 F.
+    U10 (unrated) beats 11-15 (1400, 2000, 2100, 2200, 2300) in R1-R5; U16 scores 1/5
+    against 17-21 (1400 each, beats 17); U22 draws 23-26 (1400) in R1-R4 (4 games);
+    U27 loses to 28-30 (1400) in R1-R3 (zero score).
+    """
+    ratings = [2650, 2150, 2649, 2149, 1915, 1914, 2000, 1997, 1996,
+               None, 1400, 2000, 2100, 2200, 2300, None, 1400, 1400, 1400, 1400, 1400,
+               None, 1400, 1400, 1400, 1400, None, 1400, 1400, 1400]
+    rounds = [[(1, 2, "1"), (3, 4, "1"), (7, 8, "="), (5, 6, "1")],
+              [(1, 5, "1"), (3, 8, "0"), (7, 9, "="), (2, 4, "=")],
+              [(1, 6, "1"), (3, 9, "1"), (2, 5, "0"), (4, 8, "+")], [], []]
+    for k in range(5):
+        rounds[k] += [(10, 11 + k, "1"), (16, 17 + k, "1" if k == 0 else "0")]
+        if k < 4:
+            rounds[k].append((22, 23 + k, "="))
+        if k < 3:
+            rounds[k].append((27, 28 + k, "0"))
+    return _swiss(ratings, rounds, byes={(1, 9): "H", (2, 6): "U", (3, 7): "F"})
+
+
+def _edited(wb, **event):
+    for key, value in event.items():
+        wb[EVENT].cell(EVENT_ROW[key], 2).value = value
+    return wb
+
+
+def test_native_edges_by_hand(plain_office, tmp_path):
+    """K 10 for every rated player (report k=10, written as K set). Rules of 2025-10-01:
+
+    1 (2650, exempt): D 500 -> .96, D 735 -> .99, D 736 -> 1.00: ΣPD 2.95, W 3, ΣΔR +.05,
+      K x ΣΔR +0.50 -> +1 (.5 away from zero) -> 2651; Rp Ra 5979/3 = 1993 + 800 = 2793.
+    3 (2649, capped): 2149 D 500 -> 400 .92 (W), 1997 D 652 -> .92 (L), 1996 -> .92 (W):
+      ΣPD 2.76, W 2, ΣΔR -.76, -7.60 -> -8 -> 2641; Rp 6142/3 = 2047.33, p .67 -> +125 ->
+      2172.33 -> 2172.
+    7 (2000): D 3 -> .50 (½), D 4 -> .51 (½), bye F not rated: ΣPD 1.01, ΣΔR -.01, -0.10
+      -> 0; Rp 3993/2 = 1996.5 + 0 -> 1997 (half up).
+    U10: 5/5 vs 1400 2000 2100 2200 2300: Ra (10000 + 3600)/7 = 1942.86, p 6/7 .86 ->
+      +309 -> 2251.86 -> 2252 -> 2200 (maximum).
+    U16: 1/5 vs 1400s: Ra 10600/7 = 1514.29, p 2/7 .29 -> -158 -> 1356 < 1400: not
+      published. U22: 4 games; U27: zero score."""
+    t = edges_event()
+    report = build_report(t, k=10)
+    wb = fill_workbook(t, report=report, formulas="native")
+    _, values, formulas = recalc_native(plain_office, wb, tmp_path, "edges")
+    row = {p: sheet_row(values, formulas, 4 + p) for p in (1, 3, 7, 10, 16, 22, 27)}
+    assert row[1] == [3, 3, 2.95, 0.05, 10, 0.5, 1, 2651, 2793, None]
+    assert row[3] == [3, 2, 2.76, -0.76, 10, -7.6, -8, 2641, 2172, None]
+    assert row[7] == [2, 1, 1.01, -0.01, 10, -0.1, 0, 2000, 1997, None]
+    assert (row[10][:2], row[10][9]) == ([5, 5], 2200)
+    assert row[16][9] == "not published: 1356 is below the rating floor 1400"
+    assert row[22][9] == ("not published: only 4 games against rated opponents; "
+                          "at least 5 are needed")
+    assert row[27][9].startswith("not published: zero score against rated opponents")
+    assert_like_engine(values, formulas, report)
+
+
+def test_native_follows_the_rule_edition_of_the_event_sheet(plain_office, tmp_path):
+    """The same sheet, rules date and time control changed on the Event sheet:
+
+    2024-06-01 standard (no 2650 exemption): player 1 capped in all three games, .92 each:
+      ΣPD 2.76, ΣΔR +.24 -> +2.40 -> +2 -> 2652.
+    2025-01-01 rapid (600-point rule, no exemption): player 1 (2650 > 2600) vs 1915 and
+      1914 (600+ apart) not rated: N 1, .92 -> +0.80 -> +1 -> 2651, Rp 2150 + 800 = 2950.
+    2023-05-01: 400-point rule once per event: the native formulas say so, no numbers."""
+    t = edges_event()
+    cases = [(_dt.date(2024, 6, 1), "standard"), (_dt.date(2025, 1, 1), "rapid")]
+    for date, tc in cases:
+        report = build_report(t, k=10, event_date=date, time_control=tc)
+        wb = _edited(fill_workbook(t, report=build_report(t, k=10), formulas="native"),
+                     rules_date=date, tc=tc)
+        _, values, formulas = recalc_native(plain_office, wb, tmp_path, f"ed_{tc}")
+        assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
+        first = sheet_row(values, formulas, 5)
+        assert first == ([3, 3, 2.76, 0.24, 10, 2.4, 2, 2652, 2793, None] if tc == "standard"
+                         else [1, 1, 0.92, 0.08, 10, 0.8, 1, 2651, 2950, None])
+        assert_like_engine(values, formulas, report)
+    wb = _edited(fill_workbook(t, report=build_report(t, k=10), formulas="native"),
+                 rules_date=_dt.date(2023, 5, 1))
+    _, values, formulas = recalc_native(plain_office, wb, tmp_path, "ed_2022")
+    why = native.unsupported(rules_for(_dt.date(2023, 5, 1)))
+    assert why and "FIDE-2022-01-01-standard" in why
+    assert sheet_row(values, formulas, 5) == [None] * 9 + [why]
+    assert_no_bad_cells(values)
+
+
+def k_cap_event():
+    """A-B meet 18 times, C-D 17 times, E-F 36 times, G-H 35 times; all 1500, the first
+    of each pair wins every game. A and C are juniors (born 2010: K 40), the rest K 20.
+
+    A: 18 x (1 - .50) = ΣΔR 9.00; 40 x 18 = 720 > 700 -> K 700 // 18 = 38 -> +342 -> 1842.
+    C: ΣΔR 8.50, 40 x 17 = 680 <= 700 -> K 40 -> +340 -> 1840.
+    E: ΣΔR 18.00, 20 x 36 = 720 -> K 19 -> +342 -> 1842. G: 20 x 35 = 700 -> K 20 -> +350.
+    """
+    rounds = []
+    for k in range(36):
+        games = [(5, 6, "1")]
+        if k < 18:
+            games.append((1, 2, "1"))
+        if k < 17:
+            games.append((3, 4, "1"))
+        if k < 35:
+            games.append((7, 8, "1"))
+        rounds.append(games)
+    return _swiss([1500] * 8, rounds, births={1: 2010, 3: 2010})
+
+
+def test_native_k_cap_by_hand(plain_office, tmp_path):
+    t = k_cap_event()
+    report = build_report(t)
+    _, values, formulas = recalc_native(
+        plain_office, fill_workbook(t, report=report, formulas="native"), tmp_path, "kcap")
+    got = {p: sheet_row(values, formulas, 4 + p)[4:8] for p in (1, 3, 5, 7)}
+    assert got == {1: [38, 342, 342, 1842], 3: [40, 340, 340, 1840],
+                   5: [19, 342, 342, 1842], 7: [20, 350, 350, 1850]}
+    assert_like_engine(values, formulas, report)
