@@ -300,3 +300,123 @@ def test_native_k_cap_by_hand(plain_office, tmp_path):
     assert got == {1: [38, 342, 342, 1842], 3: [40, 340, 340, 1840],
                    5: [19, 342, 342, 1842], 7: [20, 350, 350, 1850]}
     assert_like_engine(values, formulas, report)
+
+
+# ----------------------------------------------------------------------------- K rule
+
+def test_native_k_rule_equals_the_engine_at_its_edges(plain_office, tmp_path):
+    """The K rule column against xl_fide.rating.k_factor over the edges of FIDE B.02
+    §8.3.3: Ro 2299/2300/2399/2400, peak 2399/2400, born 18/19 years before the event
+    (2025), games 29/30, blanks; and in rapid before 1 Oct 2022 (20 for everyone)."""
+    from itertools import product
+    from xl_fide.rating import k_factor
+    cases = list(product((1500, 2299, 2300, 2399, 2400), (None, 2007, 2006),
+                         (None, 29, 30), (None, 2399, 2400)))
+    for tc, date in (("standard", _dt.date(2025, 11, 1)), ("rapid", _dt.date(2021, 5, 1))):
+        wb = _edited(build_template("swiss", len(cases), 1, formulas="native"),
+                     start=date, tc=tc)
+        ws = wb[CROSS]
+        _, (ro, _, _, _) = name_range(wb, "Rating")
+        for i, values in enumerate(cases):
+            for offset, v in enumerate(values):     # Ro, Born, Games, Peak are adjacent
+                ws.cell(5 + i, ro + offset).value = v
+        _, vals, formulas = recalc_native(plain_office, wb, tmp_path, f"k_{tc}")
+        (kr,) = columns(formulas, ("KRule",))
+        got = [vals[CROSS].cell(5 + i, kr).value for i in range(len(cases))]
+        edition = rules_for(date, tc)
+        want = [k_factor(r, birth_year=b, career_games=g, peak_rating=p,
+                         period_year=date.year, edition=edition) for r, b, g, p in cases]
+        assert got == want, tc
+
+
+# ----------------------------------------------------------------------------- limits
+
+def _depth(formula):
+    depth = top = 0
+    for t in Tokenizer(formula).items:
+        if t.type == "FUNC" and t.subtype == "OPEN":
+            depth += 1
+            top = max(top, depth)
+        elif t.type == "FUNC" and t.subtype == "CLOSE":
+            depth -= 1
+    return top
+
+
+@pytest.mark.parametrize("layout,players,rounds", [("roundrobin", 60, 59), ("swiss", 2000, 99),
+                                                   ("swiss", 2, 1), ("roundrobin", 2, 1)])
+def test_native_formulas_keep_excel_limits(layout, players, rounds):
+    """Excel: a formula holds at most 8,192 characters and 64 nested functions, and the
+    sheet at most 16,384 columns. Checked on every native cell of the first and last
+    player rows (their references are the longest) and the event cells, at the largest
+    sizes the CLI accepts."""
+    from xl_fide import workbook
+    geo = workbook._Geometry(layout, players, rounds, "native")
+    lay = workbook._native_layout(geo)
+    longest = deepest = widest = 0
+    for sheet, r, c, value in native.cells(lay):
+        widest = max(widest, c)
+        if isinstance(value, str) and value.startswith("=") and r not in range(
+                lay.first + 1, lay.last):
+            longest = max(longest, len(value))
+            deepest = max(deepest, _depth(value))
+            assert not (function_names(value) - set(FORMULAE)), value
+    assert longest <= 8192 and deepest <= 64 and widest <= 16384
+    assert longest < 1000 and deepest < 12      # and far from them: no size makes them grow
+
+
+def test_the_dp_column_is_indexed_by_p_in_hundredths():
+    """INDEX(dp, p + 1) needs table 8.1.1 as rows p = 0, 1, ..., 100 in order."""
+    assert [p for p, _ in dp_rows()] == list(range(101))
+
+
+def test_tables_hold_pd_in_integer_hundredths(tmp_path):
+    from xl_fide.tables import pd_rows
+    ws = build_template("roundrobin", 4, formulas="native")["Tables"]
+    assert [ws.cell(5 + i, 5).value for i in range(len(pd_rows()))] == [H for *_, H in pd_rows()]
+    assert all(isinstance(ws.cell(5 + i, 5).value, int) for i in range(len(pd_rows())))
+
+
+# ----------------------------------------------------------------------------- editions, CLI
+
+def test_editions_the_native_formulas_refuse():
+    """Only the once-per-event 400-point rule (1 Jan 2022 - 29 Feb 2024) is refused."""
+    refused = {e.id for e in EDITIONS if native.unsupported(e)}
+    assert refused == {e.id for e in EDITIONS if e.cap400 is Cap400.ONCE_PER_EVENT}
+    assert refused and all(native.unsupported(e).count("\n") == 0 for e in EDITIONS
+                           if e.id in refused)
+    with pytest.raises(InputError, match="FIDE-2022-01-01-standard"):
+        fill_workbook(rr_example(), report=build_report(rr_example(),
+                                                        event_date=_dt.date(2023, 1, 1)),
+                      formulas="native")
+    with pytest.raises(InputError, match="udf or native"):
+        build_template("swiss", 4, 1, formulas="vba")
+
+
+def test_cli_formulas_native(tmp_path, capsys):
+    from xl_fide.cli import main
+    out = tmp_path / "native.xlsx"
+    assert main(["crosstable", "--example", "-o", str(out), "--formulas", "native"]) == 0
+    wb = load_workbook(out)
+    assert no_udfs(wb) == [] and "Calc" in wb.sheetnames
+    assert wb["Calc"].sheet_state == "hidden"
+    tpl = tmp_path / "tpl.xlsx"
+    assert main(["template", "--layout", "roundrobin", "--players", "6", "-o", str(tpl),
+                 "--formulas", "native"]) == 0
+    assert no_udfs(load_workbook(tpl)) == []
+    # the default stays udf
+    udf = tmp_path / "udf.xlsx"
+    assert main(["template", "--layout", "swiss", "--players", "6", "-o", str(udf)]) == 0
+    assert "Calc" not in load_workbook(udf).sheetnames
+    capsys.readouterr()
+    # an event under the once-per-event rule: one line, exit 2, no file
+    trf = tmp_path / "e2023.trf"
+    trf.write_text("012 Test 2023\n042 2023/05/01\n"
+                   "001    1      Player A                          2000"
+                   "                             1.0    1     2 w 1\n"
+                   "001    2      Player B                          1500"
+                   "                             0.0    2     1 b 0\n")
+    bad = tmp_path / "bad.xlsx"
+    assert main(["crosstable", str(trf), "-o", str(bad), "--formulas", "native"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "FIDE-2022-01-01-standard" in err and "udf" in err
+    assert not bad.exists()

@@ -605,23 +605,27 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
     """The rating block and the K rule column in native formulas (:mod:`xl_fide.native`)
     instead of the FIDE_* array formulas; per-player and per-game helpers on a hidden
     sheet; the Event sheet's version cell as text (no FIDE_VERSION to call)."""
-    swiss = geo.layout == "swiss"
-    lay = _native.Layout(
-        kind=geo.layout, first=geo.first, last=geo.last, cross=CROSS, col=dict(geo.col),
-        edition=_event_ref("edition"), date=_DATE_ARG, pd_from=_PD_FROM, pd_high=_PD_HIGH,
-        dp=_DP_VALUES, codes=_CODES, grid_first=geo.block_first,
-        opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
-        res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
-        header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
     ws = wb[CROSS]
     calc = wb.create_sheet(_native.CALC)
-    for sheet, r, c, value in _native.cells(lay):
+    for sheet, r, c, value in _native.cells(_native_layout(geo)):
         (ws if sheet == CROSS else calc).cell(r, c).value = value
     calc.sheet_state = "hidden"
     calc.protection.sheet = True
     ev = wb[EVENT]
     _text(ev, EVENT_ROW["version"], 2, __version__)
     _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
+
+
+def _native_layout(geo: _Geometry) -> _native.Layout:
+    """Where the native formulas read and write on a sheet of this geometry."""
+    swiss = geo.layout == "swiss"
+    return _native.Layout(
+        kind=geo.layout, first=geo.first, last=geo.last, cross=CROSS, col=dict(geo.col),
+        edition=_event_ref("edition"), date=_DATE_ARG, pd_from=_PD_FROM, pd_high=_PD_HIGH,
+        dp=_DP_VALUES, codes=_CODES, grid_first=geo.block_first,
+        opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
+        res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
+        header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
 
 
 def _vocabulary() -> list[tuple[Any, Any]]:
