@@ -11,6 +11,7 @@ values checked by hand here are worked out in comments from FIDE B.02 §8.1-§8.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from pathlib import Path
 
 import pytest
@@ -420,3 +421,78 @@ def test_cli_formulas_native(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "FIDE-2022-01-01-standard" in err and "udf" in err
     assert not bad.exists()
+
+
+# ----------------------------------------------------------------------------- formulas
+
+SLOW = os.environ.get("XL_FIDE_FORMULAS_ALL", "") == "1"
+
+
+def formulas_values(path):
+    """Every cell of ``path`` as the ``formulas`` package computes it: {(SHEET, A1): value},
+    blank as None, errors as their text ('#N/A')."""
+    formulas = pytest.importorskip("formulas")
+    import schedula
+    from formulas.tokens.operand import XlError
+    solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
+    out = {}
+    for key, v in solution.items():
+        where, _, cell = key.rpartition("!")
+        if ":" in cell:
+            continue
+        x = v.value[0, 0] if hasattr(v, "value") else v
+        if x is schedula.EMPTY or (isinstance(x, str) and x == ""):
+            x = None
+        elif isinstance(x, XlError):
+            x = str(x)
+        elif hasattr(x, "item"):
+            x = x.item()
+        out[(where.split("]")[-1].strip("'").upper(), cell.upper())] = x
+    return out
+
+
+def assert_formulas_match(wb, report, tmp_path, name):
+    from test_workbook_lo import engine_cells
+    path = tmp_path / f"{name}.xlsx"
+    save_workbook(wb, path, force=True)
+    values = formulas_values(path)
+    errors = sorted(f"{s}!{c}={v}" for (s, c), v in values.items()
+                    if isinstance(v, str) and v.startswith("#"))
+    assert errors == []
+    cols = [name_range(wb, n)[1][0] for n in RATING_NAMES]
+    for i, row in enumerate(report.rows):
+        got = [values.get((CROSS.upper(), f"{wb[CROSS].cell(5 + i, c).column_letter}{5 + i}"))
+               for c in cols]
+        assert got == engine_cells(row), f"row {5 + i}"
+
+
+EXAMPLES = {"rr_example": lambda: (rr_example(), {"k": 10}),
+            "swiss_example": lambda: (swiss_example(), {}),
+            "mini_trf2026": lambda: (read_trf(ROOT / "tests/data/trf/mini_trf2026.trf"), {})}
+if SLOW:
+    EXAMPLES.update({p.stem: (lambda p=p: (read_trf(p), {})) for p in TRF_FILES})
+    EXAMPLES["edges"] = lambda: (edges_event(), {"k": 10})
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_formulas_package_computes_the_engines_numbers(name, tmp_path):
+    """The pip-only engine `formulas` (no LibreOffice) agrees cell by cell. It is slow
+    (minutes for 50 players): the TRF files of tests/data and the hand-checked edges run
+    with XL_FIDE_FORMULAS_ALL=1."""
+    t, options = EXAMPLES[name]()
+    report = build_report(t, **options)
+    assert_formulas_match(fill_workbook(t, report=report, formulas="native"), report,
+                          tmp_path, name)
+
+
+@pytest.mark.skipif(not SLOW, reason="slow: XL_FIDE_FORMULAS_ALL=1")
+@pytest.mark.parametrize("layout,players,rounds", [("roundrobin", 10, 9), ("swiss", 60, 9)])
+def test_formulas_package_native_templates_stay_blank(layout, players, rounds, tmp_path):
+    path = tmp_path / "tpl.xlsx"
+    save_workbook(build_template(layout, players, rounds, formulas="native"), path)
+    values = formulas_values(path)
+    assert not [v for v in values.values() if isinstance(v, str) and v.startswith("#")]
+    wb = load_workbook(path)
+    cols = [name_range(wb, n)[1][0] for n in RATING_NAMES]
+    assert all(values.get((CROSS.upper(), f"{wb[CROSS].cell(r, c).column_letter}{r}")) is None
+               for r in range(5, 5 + players) for c in cols)
