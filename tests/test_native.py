@@ -496,3 +496,22 @@ def test_formulas_package_native_templates_stay_blank(layout, players, rounds, t
     cols = [name_range(wb, n)[1][0] for n in RATING_NAMES]
     assert all(values.get((CROSS.upper(), f"{wb[CROSS].cell(r, c).column_letter}{r}")) is None
                for r in range(5, 5 + players) for c in cols)
+
+
+# ----------------------------------------------------------------------------- picture
+
+def test_render_native_png(plain_office, artifacts_dir):
+    """A native cross-table as LibreOffice shows it with nothing installed, in
+    artifacts/workbook/native_*.png (look at it)."""
+    import shutil
+    if not shutil.which("pdftoppm"):
+        pytest.skip("pdftoppm missing (apt: poppler-utils)")
+    from test_workbook_lo import _render
+    out = artifacts_dir / "workbook"
+    out.mkdir(exist_ok=True)
+    gros = read_trf(next(p for p in TRF_FILES if p.stem.startswith("gros")))
+    made = _render(plain_office, fill_workbook(gros, formulas="native"), CROSS, out,
+                   "native_gros")
+    made += _render(plain_office, fill_workbook(rr_example(), report=build_report(
+        rr_example(), k=10), rows=6, formulas="native"), CROSS, out, "native_rr_example")
+    assert made and all(p.stat().st_size > 1000 for p in made)
