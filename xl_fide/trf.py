@@ -74,6 +74,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
 
 from xl_fide.errors import InputError, TrfError, XlFideError
+from xl_fide.results import pair_problem
 
 __all__ = [
     "RESULT_CODES",
@@ -184,11 +185,10 @@ class Game:
         code = (self.code or "Z").strip().upper() or "Z"
         if code not in RESULT_CODES:
             raise InputError(f"result code must be one of 1 = 0 + - W D L H F U Z, got {self.code!r}")
-        colour = (self.colour or "").strip().lower()
-        if colour in ("", "-"):
-            colour = None
-        elif colour not in ("w", "b"):
+        colour_text = (self.colour or "").strip().lower()
+        if colour_text not in ("", "-", "w", "b"):
             raise InputError(f"colour must be 'w', 'b', '-' or blank, got {self.colour!r}")
+        colour = colour_text if colour_text in ("w", "b") else None
         opponent = self.opponent or None
         if opponent is not None and not (isinstance(opponent, int) and 0 < opponent <= 9999):
             raise InputError(f"opponent must be a start rank 1-9999 or None, got {self.opponent!r}")
@@ -565,21 +565,24 @@ def parse_date(text: str) -> tuple[datetime.date | None, bool]:
     if not text:
         return None, True
     try:
-        if m := _YMD.fullmatch(text):
-            y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        elif m := _DMY.fullmatch(text):
-            d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
-            if mo > 12 >= d:
-                d, mo = mo, d
-        elif (m := _MDY_TEXT.fullmatch(text)) and _month(m.group(1)):
-            mo, d, y = _month(m.group(1)), int(m.group(2)), int(m.group(3))
-        elif (m := _DMY_TEXT.fullmatch(text)) and _month(m.group(2)):
-            d, mo, y = int(m.group(1)), _month(m.group(2)), int(m.group(3))
-        else:
-            return None, False
-        return datetime.date(y, mo, d), True  # type: ignore[arg-type]
+        ymd = _date_parts(text)
+        return (datetime.date(*ymd), True) if ymd is not None else (None, False)
     except ValueError:
         return None, False
+
+
+def _date_parts(text: str) -> tuple[int, int, int] | None:
+    """Return (year, month, day) of a date text in one of :func:`parse_date`'s formats."""
+    if m := _YMD.fullmatch(text):
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if m := _DMY.fullmatch(text):
+        d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        return (y, d, mo) if mo > 12 >= d else (y, mo, d)
+    if (m := _MDY_TEXT.fullmatch(text)) and (mo_name := _month(m.group(1))):
+        return int(m.group(3)), mo_name, int(m.group(2))
+    if (m := _DMY_TEXT.fullmatch(text)) and (mo_name := _month(m.group(2))):
+        return int(m.group(3)), mo_name, int(m.group(1))
+    return None
 
 
 def _parse_yy_mm_dd(text: str) -> datetime.date | None:
@@ -630,8 +633,9 @@ def _col(line: str, first: int, last: int) -> str:
 _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 
-def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[dict[str, Any], list[_Cell]]:
-    """Parse the fixed columns of a 001 line (TRF16 001 table)."""
+def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, list[_Cell]]:
+    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games) and
+    the round cells."""
     if "\t" in line:
         ctx.warn("tab character in a 001 line; columns are counted as characters and may be shifted",
                  lineno, line.index("\t") + 1)
@@ -642,39 +646,13 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[dict[str, Any
     for c in _PLAYER_BLANK_COLUMNS:
         if len(line) >= c and line[c - 1] != " ":
             ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}", lineno, c)
-
-    rating_text = _col(line, 49, 52).strip()
-    rating = _ascii_int(rating_text) if rating_text else 0
-    if rating is None:
-        ctx.warn(f"rating must be a number or blank, got {rating_text!r}", lineno, 49)
-        rating = 0
-
-    id_text = _col(line, 58, 68).strip()
-    fide_id = _ascii_int(id_text) if id_text else 0
-    if fide_id is None:
-        ctx.warn(f"FIDE id must be a number or blank, got {id_text!r}", lineno, 58)
-        fide_id = 0
-
+    rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
+    fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
     birth_date = _col(line, 70, 79).strip()
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
-
-    points_text = _col(line, 81, 84).strip()
-    points = None
-    if points_text:
-        points = _decimal(points_text)
-        if points is None:
-            ctx.warn(f"points must be a number like 11.5 or blank, got {points_text!r}", lineno, 81)
-
-    rank_text = _col(line, 86, 89).strip()
-    rank = None
-    if rank_text:
-        rank = _ascii_int(rank_text)
-        if rank is None:
-            ctx.warn(f"rank must be a number or blank, got {rank_text!r}", lineno, 86)
-
-    fields = dict(
+    player = TrfPlayer(
         start_rank=start_rank,
         sex=_col(line, 10, 10).strip(),
         title=_col(line, 11, 13).strip(),
@@ -684,44 +662,76 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[dict[str, Any
         fide_id=fide_id or None,
         birth_date=birth_date,
         birth_year=birth_year,
-        points=points,
-        rank=rank,
+        points=_points_field(line, lineno, ctx),
+        rank=_number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx, blank=None),
     )
+    return player, _parse_cells(line, lineno, ctx)
 
+
+def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
+                  blank: int | None = 0) -> int | None:
+    """Return the ASCII number in columns ``first``..``last``, ``blank`` when they are blank;
+    warn (``what``) and return ``blank`` for anything else."""
+    text = _col(line, first, last).strip()
+    if not text:
+        return blank
+    number = _ascii_int(text)
+    if number is None:
+        ctx.warn(f"{what}, got {text!r}", lineno, first)
+        return blank
+    return number
+
+
+def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
+    text = _col(line, 81, 84).strip()
+    if not text:
+        return None
+    points = _decimal(text)
+    if points is None:
+        ctx.warn(f"points must be a number like 11.5 or blank, got {text!r}", lineno, 81)
+    return points
+
+
+def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[_Cell]:
+    """Return the round cells of a 001 line: round r in columns 92+10(r-1) .. 101+10(r-1)."""
     cells: list[_Cell] = []
     r = 1
     while 92 + 10 * (r - 1) <= len(line):
-        base = 92 + 10 * (r - 1)
-        block = line[base - 1:base + 9]
-        opp_text = block[0:4].strip()
-        colour_char = block[5:6]
-        code_char = block[7:8]
-        for off in (4, 6, 8, 9):
-            if len(block) > off and block[off] != " ":
-                ctx.warn(f"column {base + off} must be blank (round {r} block), got {block[off]!r}",
-                         lineno, base + off)
-        opponent: int | None = None
-        if opp_text:
-            opponent = _ascii_int(opp_text)
-            if opponent is None:
-                ctx.fatal(f"round {r}: opponent (columns {base}-{base + 3}) must be a start rank, "
-                          f"0000 or blank, got {opp_text!r}", lineno, base)
-            opponent = opponent or None
-        colour: str | None = None
-        if colour_char.strip() and colour_char != "-":
-            colour = colour_char.lower()
-            if colour not in ("w", "b"):
-                ctx.warn(f"round {r}: colour must be 'w', 'b', '-' or blank, got {colour_char!r}",
-                         lineno, base + 5)
-                colour = None
-        code = code_char.upper() if code_char.strip() else "Z"
-        if code not in RESULT_CODES:
-            ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
-                     f"got {code_char!r}; read as Z", lineno, base + 7)
-            code = "Z"
-        cells.append(_Cell(r, opponent, colour, code, bool(block.strip()), base))
+        cells.append(_parse_cell(line, r, lineno, ctx))
         r += 1
-    return fields, cells
+    return cells
+
+
+def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
+    """Return round ``r``'s cell: opponent 92-95, colour 97, result 99 (+ 10 per round)."""
+    base = 92 + 10 * (r - 1)
+    block = line[base - 1:base + 9]
+    opp_text = block[0:4].strip()
+    colour_char = block[5:6]
+    code_char = block[7:8]
+    for off in (4, 6, 8, 9):
+        if len(block) > off and block[off] != " ":
+            ctx.warn(f"column {base + off} must be blank (round {r} block), got {block[off]!r}",
+                     lineno, base + off)
+    opponent: int | None = None
+    if opp_text:
+        opponent = _ascii_int(opp_text)
+        if opponent is None:
+            ctx.fatal(f"round {r}: opponent (columns {base}-{base + 3}) must be a start rank, "
+                      f"0000 or blank, got {opp_text!r}", lineno, base)
+    colour: str | None = None
+    if colour_char.strip() and colour_char != "-":
+        if colour_char.lower() in ("w", "b"):
+            colour = colour_char.lower()
+        else:
+            ctx.warn(f"round {r}: colour must be 'w', 'b', '-' or blank, got {colour_char!r}",
+                     lineno, base + 5)
+    code = code_char.upper() if code_char.strip() else "Z"
+    if code not in RESULT_CODES:
+        ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
+                 f"got {code_char!r}; read as Z", lineno, base + 7)
+        code = "Z"
+    return _Cell(r, opponent or None, colour, code, bool(block.strip()), base)
 
 
 def _cell_has_content(cell: _Cell) -> bool:
@@ -893,10 +903,233 @@ def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalReco
     )
 
 
-_COMPLEMENT = {
-    "1": {"0"}, "0": {"1"}, "=": {"="}, "+": {"-"}, "-": {"+", "-"},
-    "W": {"L"}, "L": {"W"}, "D": {"D"}, "Z": {"Z"},
-}
+@dataclass(frozen=True)
+class _Row:
+    """A 001 line as read: the player (no games yet), its round cells, line number and text."""
+
+    player: TrfPlayer
+    cells: list[_Cell]
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class _Declared:
+    """A number of rounds declared by ``XXR`` or ``142`` on ``line``."""
+
+    rounds: int
+    tag: str
+    line: int
+
+
+class _Reader:
+    """The records of one file, read line by line (:meth:`read`), then assembled."""
+
+    def __init__(self, ctx: _Ctx) -> None:
+        self.ctx = ctx
+        self.header: dict[str, tuple[str, int]] = {}
+        self.deputies: list[str] = []
+        self.records: list[Record] = []
+        self.teams: list[TeamRecord] = []
+        self.nationals: list[NationalRecord] = []
+        self.scoring = _Scoring()
+        self.rows: list[_Row] = []
+        self.first_line_of: dict[int, int] = {}
+        self.declared: _Declared | None = None
+        self.initial_colour: str | None = None
+        self.round_dates_text: tuple[str, ...] = ()
+        self.round_dates: tuple[datetime.date | None, ...] = ()
+        self.trf2026 = False
+
+    def read(self, line: str, lineno: int) -> None:
+        """Read one line of the file (1-based ``lineno``)."""
+        if not line.strip() or line.strip() == "\x1a":
+            return
+        tag = line[:3]
+        if tag == "###":
+            self._record("comment", tag, line, lineno)
+            self.trf2026 = True
+            return
+        if _is_ruler(line):
+            self._record("ruler", "", line, lineno)
+            return
+        if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
+            self.ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
+        if tag == "001":
+            self._player(line, lineno)
+        elif re.fullmatch(r"[0-9]{2}2", tag):
+            self._record("header", tag, line, lineno)
+            self._header(tag, line, lineno)
+        elif tag in _TEAM_TAGS:
+            self._record("team", tag, line, lineno)
+            self.teams.append(_parse_team_record(tag, line, lineno, self.ctx))
+            self.trf2026 = self.trf2026 or tag != "013"
+        elif tag in _TRF2026_OTHER_TAGS:
+            self._record("other", tag, line, lineno)
+            self.trf2026 = True
+        elif tag.startswith("XX") or tag == "DAT":
+            self._record("extension", tag, line, lineno)
+            self._extension(tag, line, lineno)
+        elif re.fullmatch(r"[A-Z]{3}", tag) and (nat := _parse_national(tag, line, lineno, self.ctx)):
+            self._record("national", tag, line, lineno)
+            self.nationals.append(nat)
+            self.trf2026 = True
+        else:
+            self._record("unknown", tag, line, lineno)
+            self.ctx.warn(f"unknown record {tag!r} kept verbatim; expected a TRF record id "
+                          "(012...362, 001, 013, 310, XXR, ###...)", lineno, 1)
+
+    def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
+        self.records.append(Record(kind, tag, line, lineno))
+
+    def _player(self, line: str, lineno: int) -> None:
+        player, cells = _parse_player_line(line, lineno, self.ctx)
+        sr = player.start_rank
+        if sr in self.first_line_of:
+            self.ctx.fatal(f"duplicate start rank {sr} (first on line {self.first_line_of[sr]})", lineno, 5)
+        self.first_line_of[sr] = lineno
+        self.rows.append(_Row(player, cells, lineno, line))
+        self._record("player", "001", line, lineno)
+
+    def _header(self, tag: str, line: str, lineno: int) -> None:
+        value = line[4:].strip()
+        if tag in _TRF2026_HEADER_TAGS:
+            self.trf2026 = True
+        if tag == "112":
+            if value:
+                self.deputies.append(value)
+        elif tag == "132":
+            self._round_dates(line, lineno)
+        elif tag == "142":
+            self._declare(tag, line, lineno)
+        elif tag == "152":
+            c = value[:1].lower()
+            if c in ("w", "b"):
+                self.initial_colour = c
+            else:
+                self.ctx.warn(f"152: initial colour must be W or B, got {value!r}", lineno, 5)
+        elif tag == "162":
+            self.scoring.apply_162(line, lineno, self.ctx)
+        else:
+            self.header[tag] = (value, lineno)
+
+    def _round_dates(self, line: str, lineno: int) -> None:
+        """132: the date of round r in columns 92+10(r-1) .. 99+10(r-1), YY/MM/DD."""
+        texts = []
+        r = 1
+        while 92 + 10 * (r - 1) <= len(line):
+            texts.append(_col(line, 92 + 10 * (r - 1), 99 + 10 * (r - 1)).strip())
+            r += 1
+        dates = []
+        for r, text in enumerate(texts, start=1):
+            d = _parse_yy_mm_dd(text) if text else None
+            if text and d is None:
+                self.ctx.warn(f"132: date of round {r} must be YY/MM/DD, got {text!r}",
+                              lineno, 92 + 10 * (r - 1))
+            dates.append(d)
+        self.round_dates_text, self.round_dates = tuple(texts), tuple(dates)
+
+    def _declare(self, tag: str, line: str, lineno: int) -> None:
+        n = _parse_declared_rounds(line, tag, lineno, self.ctx)
+        if n is None:
+            return
+        before = self.declared
+        if before is not None and before.rounds != n:
+            self.ctx.warn(f"{tag} says {n} rounds but {before.tag} on line {before.line} "
+                          f"says {before.rounds}; using {n}", lineno, 5)
+        self.declared = _Declared(n, tag, lineno)
+
+    def _extension(self, tag: str, line: str, lineno: int) -> None:
+        if tag == "XXR":
+            self._declare(tag, line, lineno)
+        elif tag == "XXS":
+            self.scoring.apply_xxs(line, lineno, self.ctx)
+        elif tag == "XXC":
+            words = line[4:].lower().split()
+            if "white1" in words:
+                self.initial_colour = "w"
+            elif "black1" in words:
+                self.initial_colour = "b"
+
+    # -- assembling -------------------------------------------------------------
+    def rounds(self) -> int:
+        """The number of rounds (module docstring, "Rounds"); warns about ignored blocks."""
+        if self.declared is None:
+            return max((c.round for row in self.rows for c in row.cells if _cell_has_content(c)),
+                       default=0)
+        declared = self.declared
+        beyond: dict[int, tuple[int, int]] = {}
+        for row in self.rows:
+            for c in row.cells[declared.rounds:]:
+                if _cell_has_content(c) and c.round not in beyond:
+                    beyond[c.round] = (row.line, c.column)
+        for r in sorted(beyond):
+            ln, col = beyond[r]
+            self.ctx.warn(f"round {r} is beyond the {declared.rounds} rounds declared by {declared.tag} "
+                          f"(line {declared.line}); ignored", ln, col)
+        return declared.rounds
+
+    def check_opponents(self, rounds: int) -> None:
+        """Every opponent is a player (fatal), and not the player himself (warning)."""
+        for row in self.rows:
+            for c in row.cells[:rounds]:
+                if c.opponent is None:
+                    continue
+                if c.opponent not in self.first_line_of:
+                    self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
+                                   "(no 001 line with that start rank)", row.line, c.column)
+                if c.opponent == row.player.start_rank:
+                    self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
+                                  row.line, c.column)
+
+    def dates(self) -> tuple[datetime.date | None, datetime.date | None]:
+        """042 and 052 as dates (None when absent or not understood, with a warning)."""
+        found: list[datetime.date | None] = []
+        for tag, label in (("042", "start date"), ("052", "end date")):
+            value, ln = self.header.get(tag, ("", 0))
+            d, ok = parse_date(value)
+            if not ok:
+                self.ctx.warn(f"{tag}: {label} must be a date like YYYY/MM/DD or DD/MM/YYYY, "
+                              f"got {value!r}", ln, 5)
+            found.append(d)
+        return found[0], found[1]
+
+    def head(self, tag: str) -> str:
+        return self.header.get(tag, ("", 0))[0]
+
+    def tournament(self, source: str) -> Tournament:
+        rounds = self.rounds()
+        self.check_opponents(rounds)
+        players = tuple(
+            dataclasses.replace(row.player, games=_fit_games(row.cells, rounds), line=row.line, raw=row.text)
+            for row in self.rows
+        )
+        start, end = self.dates()
+        return Tournament(
+            name=self.head("012"), city=self.head("022"), federation=self.head("032"),
+            start_date=start, end_date=end,
+            start_date_text=self.head("042"), end_date_text=self.head("052"),
+            time_control=self.head("122"), rounds=rounds, players=players,
+            scoring=self.scoring.mapping(),
+            version="TRF-2026" if self.trf2026 else "TRF16", records=tuple(self.records),
+            team_records=tuple(self.teams), source=source,
+            declared_rounds=self.declared.rounds if self.declared else None,
+            chief_arbiter=self.head("102"), deputy_arbiters=tuple(self.deputies),
+            tournament_type=self.head("092"), round_dates_text=self.round_dates_text,
+            round_dates=self.round_dates, initial_colour=self.initial_colour,
+            national_records=tuple(self.nationals),
+        )
+
+    def check_links(self) -> None:
+        """Team members and national records name players."""
+        for team in self.teams:
+            for m in team.members:
+                if m not in self.first_line_of:
+                    self.ctx.warn(f"{team.tag}: team member {m} is not a player", team.line)
+        for nat in self.nationals:
+            if nat.start_rank not in self.first_line_of:
+                self.ctx.warn(f"national record {nat.federation}: start rank {nat.start_rank} "
+                              "is not a player", nat.line, 5)
 
 
 def _parse(text: str, source: str, strict: bool) -> Tournament:
@@ -904,226 +1137,53 @@ def _parse(text: str, source: str, strict: bool) -> Tournament:
     lines = _split_lines(text)
     if not any(line.strip() for line in lines):
         ctx.fatal("empty file: expected TRF records (012 tournament name, 001 players, ...)")
-
-    header: dict[str, tuple[str, int]] = {}
-    deputies: list[str] = []
-    records: list[Record] = []
-    teams: list[TeamRecord] = []
-    nationals: list[NationalRecord] = []
-    scoring = _Scoring()
-    player_rows: list[tuple[dict[str, Any], list[_Cell], int, str]] = []
-    first_line_of: dict[int, int] = {}
-    declared: int | None = None
-    declared_by: tuple[str, int] | None = None
-    initial_colour: str | None = None
-    round_dates_text: tuple[str, ...] = ()
-    round_dates: tuple[datetime.date | None, ...] = ()
-    trf2026 = False
-
+    reader = _Reader(ctx)
     for lineno, line in enumerate(lines, start=1):
-        if not line.strip() or line.strip() == "\x1a":
-            continue
-        tag = line[:3]
-        if tag == "###":
-            records.append(Record("comment", tag, line, lineno))
-            trf2026 = True
-            continue
-        if _is_ruler(line):
-            records.append(Record("ruler", "", line, lineno))
-            continue
-        if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
-            ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
-
-        if tag == "001":
-            fields, cells = _parse_player_line(line, lineno, ctx)
-            sr = fields["start_rank"]
-            if sr in first_line_of:
-                ctx.fatal(f"duplicate start rank {sr} (first on line {first_line_of[sr]})", lineno, 5)
-            first_line_of[sr] = lineno
-            player_rows.append((fields, cells, lineno, line))
-            records.append(Record("player", tag, line, lineno))
-        elif re.fullmatch(r"[0-9]{2}2", tag):
-            records.append(Record("header", tag, line, lineno))
-            value = line[4:].strip()
-            if tag in _TRF2026_HEADER_TAGS:
-                trf2026 = True
-            if tag == "112":
-                if value:
-                    deputies.append(value)
-            elif tag == "132":
-                texts = []
-                r = 1
-                while 92 + 10 * (r - 1) <= len(line):
-                    texts.append(_col(line, 92 + 10 * (r - 1), 99 + 10 * (r - 1)).strip())
-                    r += 1
-                dates = []
-                for r, t in enumerate(texts, start=1):
-                    d = _parse_yy_mm_dd(t) if t else None
-                    if t and d is None:
-                        ctx.warn(f"132: date of round {r} must be YY/MM/DD, got {t!r}",
-                                 lineno, 92 + 10 * (r - 1))
-                    dates.append(d)
-                round_dates_text, round_dates = tuple(texts), tuple(dates)
-            elif tag == "142":
-                n = _parse_declared_rounds(line, tag, lineno, ctx)
-                if n is not None:
-                    if declared is not None and declared != n:
-                        ctx.warn(f"142 says {n} rounds but {declared_by[0]} on line {declared_by[1]} "  # type: ignore[index]
-                                 f"says {declared}; using {n}", lineno, 5)
-                    declared, declared_by = n, (tag, lineno)
-            elif tag == "152":
-                c = value[:1].lower()
-                if c in ("w", "b"):
-                    initial_colour = c
-                else:
-                    ctx.warn(f"152: initial colour must be W or B, got {value!r}", lineno, 5)
-            elif tag == "162":
-                scoring.apply_162(line, lineno, ctx)
-            else:
-                header[tag] = (value, lineno)
-        elif tag in _TEAM_TAGS:
-            records.append(Record("team", tag, line, lineno))
-            teams.append(_parse_team_record(tag, line, lineno, ctx))
-            if tag != "013":
-                trf2026 = True
-        elif tag in _TRF2026_OTHER_TAGS:
-            records.append(Record("other", tag, line, lineno))
-            trf2026 = True
-        elif tag.startswith("XX") or tag == "DAT":
-            records.append(Record("extension", tag, line, lineno))
-            if tag == "XXR":
-                n = _parse_declared_rounds(line, tag, lineno, ctx)
-                if n is not None:
-                    if declared is not None and declared != n:
-                        ctx.warn(f"XXR says {n} rounds but {declared_by[0]} on line {declared_by[1]} "  # type: ignore[index]
-                                 f"says {declared}; using {n}", lineno, 5)
-                    declared, declared_by = n, (tag, lineno)
-            elif tag == "XXS":
-                scoring.apply_xxs(line, lineno, ctx)
-            elif tag == "XXC":
-                words = line[4:].lower().split()
-                if "white1" in words:
-                    initial_colour = "w"
-                elif "black1" in words:
-                    initial_colour = "b"
-        elif re.fullmatch(r"[A-Z]{3}", tag) and (nat := _parse_national(tag, line, lineno, ctx)):
-            records.append(Record("national", tag, line, lineno))
-            nationals.append(nat)
-            trf2026 = True
-        else:
-            records.append(Record("unknown", tag, line, lineno))
-            ctx.warn(f"unknown record {tag!r} kept verbatim; expected a TRF record id "
-                     "(012...362, 001, 013, 310, XXR, ###...)", lineno, 1)
-
-    if not player_rows:
+        reader.read(line, lineno)
+    if not reader.rows:
         ctx.fatal("no player records: expected at least one line starting with '001'")
-
-    # -- number of rounds -----------------------------------------------------
-    content_rounds = 0
-    for _fields, cells, _ln, _line in player_rows:
-        for c in cells:
-            if _cell_has_content(c) and c.round > content_rounds:
-                content_rounds = c.round
-    if declared is not None:
-        rounds = declared
-        beyond: dict[int, tuple[int, int]] = {}
-        for _fields, cells, ln, _line in player_rows:
-            for c in cells[declared:]:
-                if _cell_has_content(c) and c.round not in beyond:
-                    beyond[c.round] = (ln, c.column)
-        for r in sorted(beyond):
-            ln, col = beyond[r]
-            ctx.warn(f"round {r} is beyond the {declared} rounds declared by {declared_by[0]} "  # type: ignore[index]
-                     f"(line {declared_by[1]}); ignored", ln, col)  # type: ignore[index]
-    else:
-        rounds = content_rounds
-
-    # -- opponents exist --------------------------------------------------------
-    for fields, cells, ln, _line in player_rows:
-        for c in cells[:rounds]:
-            if c.opponent is None:
-                continue
-            if c.opponent not in first_line_of:
-                ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
-                          "(no 001 line with that start rank)", ln, c.column)
-            if c.opponent == fields["start_rank"]:
-                ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself", ln, c.column)
-
-    players = tuple(
-        TrfPlayer(**fields, games=_fit_games(cells, rounds), line=ln, raw=line)
-        for fields, cells, ln, line in player_rows
-    )
-
-    # -- header values ----------------------------------------------------------
-    def head(tag: str) -> str:
-        return header.get(tag, ("", 0))[0]
-
-    dates = []
-    for tag, label in (("042", "start date"), ("052", "end date")):
-        value, ln = header.get(tag, ("", 0))
-        d, ok = parse_date(value)
-        if not ok:
-            ctx.warn(f"{tag}: {label} must be a date like YYYY/MM/DD or DD/MM/YYYY, got {value!r}", ln, 5)
-        dates.append(d)
-
-    t = Tournament(
-        name=head("012"), city=head("022"), federation=head("032"),
-        start_date=dates[0], end_date=dates[1],
-        start_date_text=head("042"), end_date_text=head("052"),
-        time_control=head("122"), rounds=rounds, players=players, scoring=scoring.mapping(),
-        version="TRF-2026" if trf2026 else "TRF16", records=tuple(records),
-        team_records=tuple(teams), source=source, declared_rounds=declared,
-        chief_arbiter=head("102"), deputy_arbiters=tuple(deputies),
-        tournament_type=head("092"), round_dates_text=round_dates_text,
-        round_dates=round_dates, initial_colour=initial_colour,
-        national_records=tuple(nationals),
-    )
-
+    t = reader.tournament(source)
     _check_consistency(t, ctx)
-    for team in teams:
-        for m in team.members:
-            if m not in first_line_of:
-                ctx.warn(f"{team.tag}: team member {m} is not a player", team.line)
-    for nat in nationals:
-        if nat.start_rank not in first_line_of:
-            ctx.warn(f"national record {nat.federation}: start rank {nat.start_rank} is not a player",
-                     nat.line, 5)
-
+    reader.check_links()
     return dataclasses.replace(t, warnings=tuple(ctx.warnings))
 
 
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
-    """Warn about results that do not match (symmetry) and points that do not add up."""
+    """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
+    result and colour, :func:`xl_fide.results.pair_problem`) and points that do not add up."""
     for p in t.players:
         for g in p.games:
-            base = 92 + 10 * (g.round - 1)
-            if g.opponent is None:
-                if g.code in PLAYED_CODES:
-                    ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
-                             "not counted as a played game", p.line, base + 7)
-                continue
-            other = t.player(g.opponent, None)
-            if other is None:  # pragma: no cover - opponents are checked before
-                continue
-            og = other.games[g.round - 1]
-            if og.opponent != p.start_rank:
-                ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
-                         f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
-                continue
-            if p.start_rank < g.opponent:  # check each pair once
-                expected = _COMPLEMENT.get(g.code)
-                if expected is not None and og.code not in expected:
-                    ctx.warn(f"round {g.round}: result {g.code!r} of player {p.start_rank} does not "
-                             f"match result {og.code!r} of player {g.opponent}", p.line, base + 7)
-                if g.colour is not None and og.colour == g.colour:
-                    ctx.warn(f"round {g.round}: players {p.start_rank} and {g.opponent} both have "
-                             f"colour {g.colour!r}", p.line, base + 5)
+            _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)
             if total != p.points:
                 ctx.warn(f"points (columns 81-84) are {p.points} but the results add up to {total} "
                          "under this event's scoring (acceleration or another scoring system?)",
                          p.line, 81)
+
+
+def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
+    base = 92 + 10 * (g.round - 1)
+    if g.opponent is None:
+        if g.code in PLAYED_CODES:
+            ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
+                     "not counted as a played game", p.line, base + 7)
+        return
+    other = t.player(g.opponent, None)
+    if other is None or other is p:  # opponents are checked before; paired with himself: warned
+        return
+    og = other.games[g.round - 1]
+    if og.opponent != p.start_rank:
+        ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
+                 f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
+        return
+    if p.start_rank > other.start_rank:  # each pair once
+        return
+    problem = pair_problem(g.code, og.code, g.colour, og.colour)
+    if problem is not None:
+        column = base + 5 if pair_problem(g.code, og.code) is None else base + 7
+        ctx.warn(f"round {g.round}: player {p.start_rank} and player {other.start_rank} "
+                 f"(line {other.line}): {problem}", p.line, column)
 
 
 def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = False,
@@ -1307,10 +1367,10 @@ def _player_unchanged(p: TrfPlayer, rounds: int) -> bool:
     if not p.raw:
         return False
     try:
-        fields, cells = _parse_player_line(p.raw, p.line, _Ctx("<raw>", strict=False))
+        head, cells = _parse_player_line(p.raw, p.line, _Ctx("<raw>", strict=False))
     except TrfError:
         return False
-    return TrfPlayer(**fields, games=_fit_games(cells, rounds)) == p
+    return dataclasses.replace(head, games=_fit_games(cells, rounds)) == p
 
 
 def _content_rounds(players: Iterable[TrfPlayer]) -> int:
