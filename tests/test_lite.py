@@ -10,12 +10,10 @@ the file when Lite registered the functions stay #NAME?; the scripts write them 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from pyrun import run_python
 from openpyxl.utils import get_column_letter, range_boundaries
 
 from xl_fide import lite
@@ -321,11 +319,7 @@ print(sorted(n for n in names if not n.startswith("__")))
 
 
 def test_lite_imports_with_stub_decorators_and_without_xlwings_pro():
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", _STUB], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT, env=env)
-    assert done.returncode == 0, done.stderr
-    names = eval(done.stdout.strip().splitlines()[-1])
+    names = eval(run_python(_STUB)[-1])
     assert set(lite.__all__) <= set(names)
     assert {n for n in names if n.startswith("FIDE_")} == set(__import__("xl_fide.udfs").udfs.__all__)
 
@@ -336,10 +330,7 @@ def test_real_xlwings_here_keeps_pro_out():
             "pro = lambda: {m for m in sys.modules if m.startswith(('xlwings.pro', 'xlwings.server'))}\n"
             "import xlwings\nbefore = pro()\nimport xl_fide.lite, xl_fide.udfs\n"
             "print(sorted(pro() - before))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert run_python(code) == ["[]"]
 
 
 def test_scripts_take_the_book_as_lite_documents():
