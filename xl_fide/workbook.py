@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
+import io
 from copy import copy
 from dataclasses import dataclass
 from decimal import Decimal
@@ -46,12 +46,16 @@ from openpyxl.worksheet.formula import ArrayFormula
 
 from . import __version__
 from . import results as _results
-from .editions import EDITIONS
+from .dates import parse_date_text
+from .editions import EDITIONS, guess_time_control
 from .errors import InputError, WorkbookError, XlFideError
+from .files import OutputExistsError, write_atomic
 from .players import PlayerData
+from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
 from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
+from .values import as_int, quote_value
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
@@ -939,7 +943,7 @@ def _cell_value(code: str) -> Any:
     return _CELL_OF_CODE.get(code, code)
 
 
-def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any = None,
+def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
                   *, rows: int | None = None, rounds: int | None = None) -> Workbook:
     """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
 
@@ -949,7 +953,6 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
     (blank rows and rounds). Formulas stay live.
     """
-    from .report import build_report
     if report is None:
         report = build_report(tournament)
     layout = layout or choose_layout(tournament)
@@ -972,7 +975,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
     k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows
-                 if row.k_source not in ("rating", "rating and birth year")}
+                 if row.k_source is not KSource.RULE}
     # a rating the report took from --player-data (none in the file) goes into Ro
     rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
     for i, p in enumerate(players):
@@ -1006,7 +1009,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     return wb
 
 
-def _fill_event(ws: Any, t: Tournament, report: Any) -> None:
+def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
     values = {
         "name": t.name or None, "city": t.city or None, "federation": t.federation or None,
         "start": t.start_date, "end": t.end_date, "tc": report.time_control.value,
@@ -1028,22 +1031,18 @@ def _num(value: Decimal | int | None) -> Any:
     return value
 
 
-def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
-    ws = wb.create_sheet(REPORT, index=2)
-    _text(ws, 1, 1, "Report", "title")
-    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
-                    f"are on the {CROSS} sheet.", "subtitle")
-    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
-    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
-                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
-    heads = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
-             ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
-             ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
-             ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
-             ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
-             ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
-             ("Note", 64, "val_text")]
-    hr = 5
+_REPORT_HEADS = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
+                 ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
+                 ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
+                 ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
+                 ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
+                 ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
+                 ("Note", 64, "val_text")]
+
+
+def _report_rows(ws: Any, hr: int, report: Report) -> int:
+    """The header at row ``hr`` and one row per player below; returns the last row."""
+    heads = _REPORT_HEADS
     for c, (h, width, _) in enumerate(heads, 1):
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
@@ -1060,17 +1059,37 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
             res.K, res.change / 100 if res.change is not None else None,
             res.rating_change, res.new_rating, res.Rp,
             res.initial.Ru if res.initial is not None else None,
-            (res.initial.reason if res.initial is not None else None) or None,
+            (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
         for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
             _text(ws, r, c, value, style)
-    r = hr + len(report.rows) + 2
+    return hr + len(report.rows)
+
+
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
+    ws = wb.create_sheet(REPORT, index=2)
+    _text(ws, 1, 1, "Report", "title")
+    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
+                    f"are on the {CROSS} sheet.", "subtitle")
+    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
+    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
+                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
+    hr = 5
+    r = _report_rows(ws, hr, report) + 2
     notes = list(report.notes)
     if renumbered:
         notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
     if notes or report.warnings:
         _text(ws, r, 1, "Notes", "label")
         for note in notes + [f"warning: {w}" for w in report.warnings]:
+            r += 1
+            _text(ws, r, 1, note, "subtitle")
+    for i, month in enumerate(report.months, 1):   # an event over 30 days: interim reports
+        r += 2
+        _text(ws, r, 1, f"Month {i} of {len(report.months)}: {month.event_name}   ·   "
+                        f"rules {month.edition.id}", "label")
+        r = _report_rows(ws, r + 1, month) + 1
+        for note in month.notes:
             r += 1
             _text(ws, r, 1, note, "subtitle")
     ws.freeze_panes = f"A{hr + 1}"
@@ -1080,31 +1099,19 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
 # ================================================================================== save
 
 def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """Write ``wb`` to ``path`` atomically (temporary file in the same directory, then
-    rename). Refuses to overwrite an existing file unless ``force``
-    (:class:`WorkbookExistsError`); never leaves a partial file."""
+    """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide.files.write_atomic`:
+    built in memory, then created exclusively). Refuses to overwrite an existing file
+    unless ``force`` (:class:`WorkbookExistsError`); never leaves a partial file."""
     path = Path(path)
     _check_kind(path)
     if path.exists() and not force:
-        raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
+    buffer = io.BytesIO()
+    wb.save(buffer)
     try:
-        wb.save(tmp)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        if path.exists() and not force:
-            raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+        return write_atomic(path, buffer.getvalue(), force=force)
+    except OutputExistsError:
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
 
 
 #: Macro-enabled kinds: openpyxl cannot write the VBA project they must hold, and
@@ -1144,20 +1151,14 @@ def _whole(value: Any, sheet: str, row: int, col: int, what: str,
     value = _resolved(value)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    number: Any = value
-    if isinstance(value, str):
-        text = value.strip()
-        number = int(text) if text.isdigit() else None
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    if isinstance(number, bool) or not isinstance(number, int) or (
-            minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+    try:
+        return as_int(value, what, minimum=minimum, maximum=maximum)
+    except InputError:
         limits = ""
         if minimum is not None and maximum is not None:
             limits = f" from {minimum} to {maximum}"
         raise WorkbookError(f"{_where(sheet, row, col)}: {what} must be a whole number{limits}, "
-                            f"got {value!r}")
-    return number
+                            f"got {quote_value(value)}") from None
 
 
 def _str(value: Any) -> str:
@@ -1180,8 +1181,7 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
     if isinstance(value, str):
         if not value.strip():
             return None
-        from .trf import parse_date as trf_date     # the TRF formats: 2025/11/15, 15/11/2025
-        found, _ = trf_date(value)
+        found, _ = parse_date_text(value)         # the TRF formats: 2025/11/15, 15/11/2025
         if found is not None:
             return found
         raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date like 2025-11-15, "
@@ -1313,7 +1313,6 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
         tc_word = _str(ev("tc")).lower()
         tc_text = _str(ev("tc_text"))
         tournament_tc = tc_text
-        from .report import guess_time_control
         guessed = guess_time_control(tc_text) if tc_text else None
         if tc_word and (guessed is None or guessed.value != tc_word):
             tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
@@ -1390,14 +1389,31 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
     return out, {i: inputs[i] for i in active}
 
 
-def _pair_error(a: str | None, b: str | None) -> bool:
-    if a is None or b is None:
-        return (a is None) != (b is None)
-    played = ("1", "=", "0")
-    if (a in played) != (b in played):
-        return True
-    half = {"1": 2, "=": 1, "0": 0}
-    return a in played and half[a] + half[b] != 2
+_SHOWN = {"=": "½"}
+
+
+def _game_problem(a: int, b: int, code_a: str | None, code_b: str | None,
+                  colour_a: str | None = None, colour_b: str | None = None,
+                  rnd: int | None = None) -> str | None:
+    """Why the two sides of the game of players ``a`` and ``b`` cannot both be true, as a
+    sentence naming the players (``player 65 and player 2 both won round 3``), or None.
+
+    ``code_*``: TRF result codes, None for a blank result cell; both blank is a game not
+    played yet. The rule is :func:`xl_fide.results.pair_problem` (TRF16 result codes).
+    """
+    when = f" round {rnd}" if rnd is not None else ""
+    if code_a is None and code_b is None:
+        return None
+    if code_a is None or code_b is None:
+        blank, other, code = (a, b, code_b) if code_a is None else (b, a, code_a)
+        return (f"player {other} has {_SHOWN.get(code or '', code)!r} against "
+                f"player {blank}{when}, whose result is blank")
+    problem = _results.pair_problem(code_a, code_b, colour_a, colour_b)
+    if problem is None:
+        return None
+    if problem == "both won":
+        return f"player {a} and player {b} both won{when or ' their game'}"
+    return f"player {a} and player {b}{when}: {problem}"
 
 
 def _berger(players: list[int]) -> list[list[tuple[int, int]]]:
@@ -1434,12 +1450,12 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict
             codes[(i, j)] = code
     for i in active:
         for j in active:
-            if i < j and _pair_error(codes[(i, j)], codes[(j, i)]):
-                a = _where(CROSS, geo.first + i - 1, geo.grid_col(j))
-                b = _where(CROSS, geo.first + j - 1, geo.grid_col(i))
-                raise WorkbookError(f"{a} is {codes[(i, j)] or 'blank'} but {b} is "
-                                    f"{codes[(j, i)] or 'blank'}: the two results of a game "
-                                    "do not match")
+            if i < j:
+                problem = _game_problem(i, j, codes[(i, j)], codes[(j, i)])
+                if problem is not None:
+                    a = _where(CROSS, geo.first + i - 1, geo.grid_col(j))
+                    b = _where(CROSS, geo.first + j - 1, geo.grid_col(i))
+                    raise WorkbookError(f"{a}: {problem} (see {b})")
     schedule = _berger(active)
     games: dict[int, list[Game]] = {i: [] for i in active}
     for rnd, pairs in enumerate(schedule, 1):
@@ -1457,6 +1473,7 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict
 
 def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict[int, list[Game]]:
     games: dict[int, list[Game]] = {}
+    blank_result: dict[tuple[int, int], bool] = {}
     for i in active:
         r = geo.first + i - 1
         row = rows[r - 1]
@@ -1473,6 +1490,7 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
                 raise WorkbookError(f"{_where(CROSS, r, cc)}: colour must be w or b, "
                                     f"got {row[cc - 1]!r}")
             code = _result_code(row[rc - 1], _where(CROSS, r, rc))
+            blank_result[(i, rnd)] = code is None
             if opp is None and code is None:
                 out.append(Game(rnd, None, colour or None, "Z", explicit=bool(colour)))
             else:
@@ -1483,10 +1501,26 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
             if g.opponent is None:
                 continue
             back = games[g.opponent][g.round - 1]
-            r, oc = geo.first + i - 1, geo.round_col(g.round, "opp")
-            if back.opponent not in (None, i):
+            r = geo.first + i - 1
+            oc, cc, rc = (geo.round_col(g.round, p) for p in ("opp", "col", "res"))
+            if back.opponent is None:
+                what = f" ({back.code})" if back.code != "Z" or back.explicit else ""
+                raise WorkbookError(
+                    f"{_where(CROSS, r, oc)}: player {i} has player {g.opponent} as opponent "
+                    f"in round {g.round}, but player {g.opponent} has no opponent in that "
+                    f"round{what} (see {_where(CROSS, geo.first + g.opponent - 1, oc)})")
+            if back.opponent != i:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {g.opponent} in round "
                                     f"{g.round}, but player {g.opponent} met {back.opponent}")
+            if g.opponent < i:
+                continue
+            mine, theirs = blank_result[(i, g.round)], blank_result[(g.opponent, g.round)]
+            problem = _game_problem(i, g.opponent, None if mine else g.code,
+                                    None if theirs else back.code, g.colour, back.colour,
+                                    g.round)
+            if problem is not None:
+                cell = cc if "colour" in problem else rc
+                raise WorkbookError(f"{_where(CROSS, r, cell)}: {problem}")
     return games
 
 
