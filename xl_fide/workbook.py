@@ -251,7 +251,9 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "text": dict(protection=_LOCKED, alignment=Alignment(vertical="top", wrap_text=True)),
         "in_text": dict(inp, alignment=_LEFT),
         "in_int": dict(inp, number_format="0"),
-        "in_res": dict(inp, font=Font(bold=True)),
+        # Text (@): Excel keeps 1/2, 1:0, +, - and = as typed (General makes a date, a
+        # time or a formula of them); the cells also carry the result list validation
+        "in_res": dict(inp, font=Font(bold=True), number_format="@"),
         "in_code": dict(inp),
         "in_date": dict(inp, number_format="yyyy-mm-dd"),
         "in_num": dict(inp, number_format="0.0#"),
@@ -943,12 +945,17 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
                  "xl_fide.udfs."),
         ("text", "3. On the xlwings ribbon tab click 'Import Functions', then save the file as "
                  "an .xlsm workbook (Excel Macro-Enabled Workbook)."),
-        ("text", "4. Cells that showed #NAME? now compute. If they still show #NAME?, macros are "
-                 "blocked or Import Functions was not run; 'xl-fide doctor' checks the set-up."),
+        ("text", "4. In the VBA editor (Alt+F11): Tools > References, tick xlwings. Then press "
+                 "Ctrl+Alt+F9. Cells that showed #NAME? now compute. If they still show #NAME?, "
+                 "macros are blocked or Import Functions was not run; 'xl-fide doctor' checks "
+                 "the set-up."),
         ("label", "Turning the functions on: xlwings Lite (Excel on the web, macOS, Windows)"),
-        ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: add "
-                 "the URL of the xl-fide wheel (pip wheel . -w dist builds it). 3. main.py:  from xl_fide.udfs import *  . 4. Restart; "
-                 "the same formulas compute."),
+        ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: "
+                 "xlwings>=0.36.7 and the URL of the xl-fide wheel (pip wheel . -w dist builds "
+                 "it); restart. 3. main.py:  from xl_fide.udfs import *  and  from "
+                 "xl_fide.lite import *  . 4. Review > Unprotect Sheet (Crosstable, Event), run "
+                 "the script fide_bind_formulas (formulas already in the file stay #NAME? in "
+                 "Lite until written again), protect the sheets again."),
         ("label", "Without the add-in"),
         ("text", "The functions show #NAME?. A workbook filled by 'xl-fide crosstable' has a "
                  "Report sheet with the values computed by xl-fide when the file was written."),
@@ -1180,6 +1187,7 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
     built in memory, then created exclusively). Refuses to overwrite an existing file
     unless ``force`` (:class:`WorkbookExistsError`); never leaves a partial file."""
     path = Path(path)
+    _check_kind(path)
     if path.exists() and not force:
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
     buffer = io.BytesIO()
@@ -1188,6 +1196,21 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
         return write_atomic(path, buffer.getvalue(), force=force)
     except OutputExistsError:
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
+
+
+#: Macro-enabled kinds: openpyxl cannot write the VBA project they must hold, and
+#: Excel refuses to open a macro-less package with such a name.
+_MACRO_SUFFIXES = (".xlsm", ".xltm", ".xlam")
+
+
+def _check_kind(path: Path) -> None:
+    """A macro-enabled name is refused (:class:`~xl_fide.errors.InputError`) before
+    anything is written."""
+    suffix = path.suffix.lower()
+    if suffix in _MACRO_SUFFIXES:
+        raise InputError(f"{path}: cannot write a macro workbook ({suffix}); write .xlsx, "
+                         "open it in Excel, click Import Functions on the xlwings tab, "
+                         "then save it as .xlsm")
 
 
 def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
