@@ -55,7 +55,7 @@ from .players import PlayerData
 from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
-from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
+from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
 from .values import as_int, quote_value
 
 __all__ = [
@@ -358,6 +358,13 @@ class _Geometry:
             self.col[spec.key] = c
             c += 1
         self.last_col = c - 1
+        # Swiss: one hidden helper column per round, the check of that round (0 or 1)
+        self.check_first = self.last_col + 1
+        self.check_last = self.last_col + (rounds if layout == "swiss" else 0)
+
+    def check_col(self, rnd: int) -> int:
+        """Swiss: the hidden helper column holding the check of round ``rnd``."""
+        return self.check_first + rnd - 1
 
     def round_col(self, rnd: int, part: str) -> int:
         """Column of round ``rnd`` (1-based): part ``opp``, ``col`` or ``res``."""
@@ -398,14 +405,26 @@ def _vl(x: str, col: int) -> str:
     return f"VLOOKUP({x},{_CODES},{col},FALSE)"
 
 
+_PAIRS = "GamePairs"        # Tables: keys of the TRF code pairs of one game that agree
+_GAME_CODES = "GameCodes"   # Tables: the TRF result codes, numbered for those keys
+_PAIR_CODE_ORDER = "1=0+-WDLHFUZ"
+
+
+def _code_no(x: str) -> str:
+    return f"MATCH({_vl(x, 4)},{_GAME_CODES},0)"
+
+
 def _pair_bad(a: str, b: str) -> str:
     """1 when results ``a`` and ``b`` of one game disagree, else 0 (scalars or arrays).
 
-    Both blank: fine. One blank: 1. Else both must be known entries, both played or
-    both not (FIDE_EVENT's own check) and, when played, score 1 between them.
+    Both blank: a game not played yet. One blank: 1. Else the pair of their TRF codes
+    (as the key 100 x code number of a + code number of b: numbers, because LibreOffice
+    joins two looked-up text arrays wrongly) must be in the :data:`_PAIRS` table, written
+    from :func:`xl_fide.results.pair_problem`.
     """
-    return (f"IF({a}=\"\",IF({b}=\"\",0,1),IF({b}=\"\",1,IFERROR(IF({_vl(a, 3)}<>{_vl(b, 3)},1,"
-            f"IF({_vl(a, 3)}=1,--({_vl(a, 2)}+{_vl(b, 2)}<>1),0)),1)))")
+    key = f"{_code_no(a)}*100+{_code_no(b)}"
+    return (f"IF({a}=\"\",IF({b}=\"\",0,1),IF({b}=\"\",1,"
+            f"IFERROR(1-ISNUMBER(MATCH({key},{_PAIRS},0)),1)))")
 
 
 def _points_of(cells: str, mask: str | None = None) -> str:
@@ -582,8 +601,26 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
     _define(wb, "EditionId", TABLES, _abs(15, 5, 15, r - 1))
     _define(wb, "EditionFrom", TABLES, _abs(16, 5, 16, r - 1))
     _define(wb, "EditionTC", TABLES, _abs(17, 5, 17, r - 1))
-    for col, width in zip("ABCDEFGHIJKLMNOPQR", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9, 8,
-                                                   3, 28, 13, 12, 100)):
+    # the pairs of TRF codes the two sides of one game may have (results.pair_problem)
+    _text(ws, 3, 20, "Both sides of one game (TRF codes)", "label")
+    for c, h in enumerate(("No", "Code", "", "Side A", "Side B", "Key"), 20):
+        if h:
+            _text(ws, 4, c, h, "head")
+    for i, code in enumerate(_PAIR_CODE_ORDER):
+        _apply(ws.cell(5 + i, 20, i + 1), "val_int")
+        _text(ws, 5 + i, 21, code, "val_text")
+    _define(wb, _GAME_CODES, TABLES, _abs(21, 5, 21, 4 + len(_PAIR_CODE_ORDER)))
+    r = 5
+    for a, b in _agreeing_pairs():
+        _text(ws, r, 23, a, "val_text")
+        _text(ws, r, 24, b, "val_text")
+        key = (_PAIR_CODE_ORDER.index(a) + 1) * 100 + _PAIR_CODE_ORDER.index(b) + 1
+        _apply(ws.cell(r, 25, key), "val_int")
+        r += 1
+    _define(wb, _PAIRS, TABLES, _abs(25, 5, 25, r - 1))
+    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9,
+                                                          8, 3, 28, 13, 12, 100, 3, 5, 7, 3,
+                                                          7, 7, 7)):
         ws.column_dimensions[col].width = width
     ws.freeze_panes = "A5"
     ws.protection.sheet = True
@@ -632,6 +669,12 @@ def _native_layout(geo: _Geometry) -> _native.Layout:
         opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
         res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
         header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
+def _agreeing_pairs() -> list[tuple[str, str]]:
+    """The TRF code pairs (``1 0``, ``= =``, ``+ -``, ``- -`` ...) that the two sides of
+    one game may have, from :func:`xl_fide.results.pair_problem` (colours aside)."""
+    assert set(_PAIR_CODE_ORDER) == RESULT_CODES
+    return [(a, b) for a in _PAIR_CODE_ORDER for b in _PAIR_CODE_ORDER
+            if _results.pair_problem(a, b) is None]
 
 
 def _vocabulary() -> list[tuple[Any, Any]]:
@@ -836,6 +879,13 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
             if rnd == 1:
                 cell.comment = Comment(_ROUND_HELP[part], "xl-fide", width=260, height=70)
             ws.column_dimensions[_L(c)].width = width
+    for rnd in range(1, R + 1):
+        cell = _text(ws, HEADER_ROW, geo.check_col(rnd), f"R{rnd} check", "head")
+        if rnd == 1:
+            cell.comment = Comment("Hidden helper columns: 1 when this round of the row does "
+                                   "not match the opponent's row. Check = their sum.",
+                                   "xl-fide", width=260, height=70)
+    ws.column_dimensions.group(_L(geo.check_first), _L(geo.check_last), hidden=True)
     for r in range(f, last + 1):
         for rnd in range(1, R + 1):
             for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res")):
@@ -850,10 +900,11 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         p = geo.cell("pts", r)
         ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(block, mask)})')
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
-        terms = []
         for rnd in range(1, R + 1):
-            terms.append(_swiss_term(geo, rnd, r, no))
-        ws[geo.cell("check", r)] = "=" + "+".join(terms)
+            _apply(ws.cell(r, geo.check_col(rnd), "=" + _swiss_term(geo, rnd, r, no)),
+                   "calc_int")
+        ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
+                                    f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]
     ress = [_abs(geo.round_col(k, "res"), f, geo.round_col(k, "res"), last) for k in range(1, R + 1)]
     rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
@@ -897,14 +948,18 @@ def _choose(ranges: Sequence[str]) -> str:
 
 
 def _swiss_term(geo: _Geometry, rnd: int, r: int, no: int) -> str:
-    """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0."""
-    oc, rc = geo.round_col(rnd, "opp"), geo.round_col(rnd, "res")
-    opp, res = f"{_L(oc)}{r}", f"{_L(rc)}{r}"
-    opp_col = f"{_L(oc)}${geo.first}:{_L(oc)}${geo.last}"
-    res_col = f"{_L(rc)}${geo.first}:{_L(rc)}${geo.last}"
-    back, other = f"INDEX({opp_col},{opp})", f"INDEX({res_col},{opp})"
+    """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0: the
+    opponent's opponent must be this row, the colours differ, the results agree."""
+    oc, cc, rc = (geo.round_col(rnd, p) for p in ("opp", "col", "res"))
+    opp, col, res = f"{_L(oc)}{r}", f"{_L(cc)}{r}", f"{_L(rc)}{r}"
+
+    def of_opponent(c: int) -> str:
+        return f"INDEX({_L(c)}${geo.first}:{_L(c)}${geo.last},{opp})"
+
     me = f"${_L(no)}{r}"
-    return (f"IF({opp}=\"\",0,IFERROR(IF({back}<>{me},1,{_pair_bad(res, other)}),1))")
+    same_colour = f'AND(OR({col}="w",{col}="b"),{of_opponent(cc)}={col})'
+    return (f'IF({opp}="",0,IFERROR(IF({of_opponent(oc)}<>{me},1,IF({same_colour},1,'
+            f'{_pair_bad(res, of_opponent(rc))})),1))')
 
 
 _NATIVE_HELP: tuple[tuple[str, str], ...] = (
