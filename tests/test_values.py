@@ -22,7 +22,8 @@ def test_udf_with_a_huge_exponent_answers_at_once():
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0
-    assert proc.stdout.strip() == "rating must be at most 4000, got a number of more than 30 digits"
+    message = proc.stdout.strip()
+    assert message.startswith("rating ") and len(message) < 120 and "4300" not in message
 
 
 @pytest.mark.parametrize("text", ["1e100000", "1" * 5000, "-1e100000"])
