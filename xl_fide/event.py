@@ -16,7 +16,7 @@ rating period (K x n <= 700 cap over its rated games, one rounding).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence, overload
 
 from .editions import RuleEdition, rules_for
 from .errors import InputError
@@ -42,6 +42,24 @@ class Entrant:
     rounds: tuple[tuple[int | None, GameResult | None], ...]
     name: str = ""
     points_half: int | None = None
+
+
+class _FromCalc:
+    """A rated player's number read from the result's ``calc`` (``None`` when unrated)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> _FromCalc: ...
+    @overload
+    def __get__(self, obj: PlayerResult, objtype: type | None = None) -> int | None: ...
+
+    def __get__(self, obj: PlayerResult | None, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        calc = obj.calc
+        return getattr(calc, self.name) if calc is not None else None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,31 +90,12 @@ class PlayerResult:
     def rated(self) -> bool:
         return self.rating is not None
 
-    @property
-    def K_given(self) -> int | None:
-        """K before the K x n <= 700 cap (FIDE B.02 §8.3.3)."""
-        return self.calc.K_given if self.calc is not None else None
-
-    @property
-    def K(self) -> int | None:
-        """K used, after the cap."""
-        return self.calc.K if self.calc is not None else None
-
-    @property
-    def sum_PD(self) -> int | None:
-        return self.calc.sum_PD if self.calc is not None else None
-
-    @property
-    def change(self) -> int | None:
-        return self.calc.change if self.calc is not None else None
-
-    @property
-    def rating_change(self) -> int | None:
-        return self.calc.rating_change if self.calc is not None else None
-
-    @property
-    def new_rating(self) -> int | None:
-        return self.calc.new_rating if self.calc is not None else None
+    K_given = _FromCalc()       # K before the K x n <= 700 cap (FIDE B.02 §8.3.3)
+    K = _FromCalc()             # K used, after the cap
+    sum_PD = _FromCalc()        # ΣPD, hundredths
+    change = _FromCalc()        # K x ΣΔR, hundredths (§8.3.2)
+    rating_change = _FromCalc()  # rounded .5 away from zero (§8.3.4)
+    new_rating = _FromCalc()
 
     @property
     def publication(self) -> str:
