@@ -32,9 +32,11 @@ def _event_kind(tournament: Any, time_control: Any) -> str:
     then the file's 222/122 records, else standard)."""
     if time_control is not None:
         return str(getattr(time_control, "value", time_control))
+    if tournament is None:
+        return "standard"
     from .crosstable import event_time_control
-    guessed = event_time_control(tournament)[0] if tournament is not None else None
-    return guessed.value if guessed is not None else "standard"
+    found, _source = event_time_control(tournament)
+    return found.value if found is not None else "standard"
 
 
 def _pairs(tournaments: Iterable[Any]) -> list[tuple[int | None, str | None]]:

@@ -37,7 +37,6 @@ import itertools
 import operator
 import os
 import re
-import unicodedata
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
