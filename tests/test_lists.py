@@ -367,3 +367,12 @@ def test_download_refuses_a_damaged_zip_and_missing_files(store, server, capsys)
     assert code == 2 and "HTTP 404" in err and "not have published" in err
     with pytest.raises(DownloadError, match="only https://"):
         download_lists("2024-01", ["standard"], base_url="http://example.org/")
+
+
+def test_import_an_xml_list(store, capsys):
+    # combined.xml has the standard, rapid and blitz tags: three lists; its name gives no
+    # month. By eye: 4 players with a standard rating (Eriksen and Fischer have none).
+    code, out, err = run(capsys, "lists", "import", str(DATA / "combined.xml"),
+                         "--month", "2023-07")
+    assert code == 0 and "as the list of 2023-07: 4 standard" in out
+    assert ListStore().entry(9900055, "2023-07", "rapid").rating == 1540
