@@ -376,3 +376,23 @@ def test_import_an_xml_list(store, capsys):
                          "--month", "2023-07")
     assert code == 0 and "as the list of 2023-07: 4 standard" in out
     assert ListStore().entry(9900055, "2023-07", "rapid").rating == 1540
+
+
+def test_player_field_for_a_worksheet_function(store, tmp_path):
+    from xl_fide.lists import StoreError, player_field
+    s = ListStore()
+    s.import_file(write_list(tmp_path / "a.txt", line(1001, "One, A", "2405", "3", "10",
+                                                      "1990")), month="2024-01")
+    s.import_file(write_list(tmp_path / "b.txt", line(1001, "One, A", "2390", "5", "10",
+                                                      "1990")), month="2024-02")
+    assert player_field(1001, "rating") == 2390                  # the newest list
+    assert player_field(1001.0, "rating", "2024-01") == 2405     # a cell's float id
+    assert player_field(1001, "peak_rating") == 2405
+    assert player_field(1001, "name") == "One, A"
+    assert player_field(1001, "k", "2024-01") == 10
+    with pytest.raises(StoreError, match="no standard list of 2023-12 stored"):
+        player_field(1001, "rating", "2023-12")
+    with pytest.raises(StoreError, match="FIDE id 7 is not on the standard list of 2024-02"):
+        player_field(7, "rating")
+    with pytest.raises(InputError, match="field must be one of"):
+        player_field(1001, "elo")

@@ -748,3 +748,49 @@ def event_list_data(tournaments: Sequence[Any], time_control: Any = None,
     if missing:
         notes.append(f"not on the {kind} list of {ro_month}: player(s) {', '.join(missing)}")
     return PlayerDirectory(players.values(), notes=notes)
+
+
+# --- one value, for a worksheet function (FIDE_PLAYER) ---------------------------------
+
+#: The fields :func:`player_field` answers.
+PLAYER_FIELDS = ("rating", "games", "k", "birth_year", "flag", "name", "federation", "title",
+                 "peak_rating")
+
+
+def player_field(fide_id: Any, field: str, month: str | None = None, kind: str = "standard",
+                 store: ListStore | None = None) -> int | str | None:
+    """One value of a player on a stored list: ``field`` one of :data:`PLAYER_FIELDS`,
+    ``month`` "YYYY-MM" (default: the newest stored list of ``kind``). None when the
+    player is on that list without that value (no rating...). ``peak_rating`` is the
+    highest rating of the stored lists up to ``month`` (FIDE B.02 §8.3.3).
+    Raises :class:`InputError` (bad id, field or month) or :class:`StoreError` (the
+    month, or the player on it, not stored): short messages a cell can show.
+    """
+    if isinstance(fide_id, float) and fide_id.is_integer():
+        fide_id = int(fide_id)
+    if type(fide_id) is not int or fide_id <= 0:
+        raise InputError(f"a FIDE id is a whole number, got {fide_id!r}")
+    if field not in PLAYER_FIELDS:
+        raise InputError(f"field must be one of {', '.join(PLAYER_FIELDS)}, got {field!r}")
+    if kind not in RATING_KINDS:
+        raise InputError(f"time control must be one of {', '.join(RATING_KINDS)}, got {kind!r}")
+    store = store or ListStore()
+    months = store.months(kind)
+    if month is None:
+        if not months:
+            raise StoreError(f"no {kind} list stored: xl-fide lists download")
+        month = months[-1]
+    elif month not in months:
+        _month_number(month)
+        raise StoreError(f"no {kind} list of {month} stored: xl-fide lists download "
+                         f"--month {month}")
+    entry = store.entry(fide_id, month, kind)
+    if entry is None:
+        raise StoreError(f"FIDE id {fide_id} is not on the {kind} list of {month}")
+    if field == "peak_rating":
+        return store.peak(fide_id, kind, month)
+    if field in ("name", "federation", "title"):
+        person = store.player(fide_id) or {}
+        return person.get(field)
+    value: int | str | None = getattr(entry, field)
+    return value
