@@ -17,7 +17,7 @@ import pytest
 
 from xl_fide.cli import main
 from xl_fide.errors import InputError
-from xl_fide.lists import (DownloadError, ListStore, Progress, default_store,
+from xl_fide.lists import (DownloadError, ListStore, Progress, StoreError, default_store,
                            download_lists, list_file_name)
 
 DATA = Path(__file__).parent / "data" / "players"
@@ -396,3 +396,24 @@ def test_player_field_for_a_worksheet_function(store, tmp_path):
         player_field(7, "rating")
     with pytest.raises(InputError, match="field must be one of"):
         player_field(1001, "elo")
+
+
+def test_a_locked_or_damaged_store_is_one_line(store, tmp_path, capsys):
+    import sqlite3
+    good = write_list(tmp_path / "good.txt", line(1001, "One, A", "2000", "5", "20"))
+    assert run(capsys, "lists", "import", str(good), "--month", "2024-03")[0] == 0
+    other = sqlite3.connect(store, timeout=0)
+    other.execute("BEGIN EXCLUSIVE")                 # another import under way
+    try:
+        s = ListStore()
+        s.timeout = 0.1
+        with pytest.raises(StoreError, match="in use by another xl-fide.*locked"):
+            s.import_file(good, month="2024-04")
+    finally:
+        other.rollback()
+        other.close()
+    data = bytearray(store.read_bytes())
+    data[200:4000] = b"\xff" * 3800                  # pages of the store overwritten
+    store.write_bytes(bytes(data))
+    code, _, err = run(capsys, "lists", "show", "1001")
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err

@@ -157,6 +157,20 @@ class ImportResult:
     replaced: tuple[str, ...]
 
 
+def _sql_errors(method: Any) -> Any:
+    """Turn the errors of SQLite (a locked or damaged store) into a :class:`StoreError`."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(self: ListStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: the list store cannot be used ({exc})") from None
+
+    return wrapper
+
+
 class ListStore:
     """Monthly FIDE rating lists in one SQLite file (standard library ``sqlite3``).
 
@@ -165,6 +179,9 @@ class ListStore:
     transaction, and a file that cannot be read leaves the store as it was.
     Raises :class:`StoreError` for a file that is not a store.
     """
+
+    #: Seconds to wait for another process's import to end.
+    timeout = 10.0
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_store()
@@ -178,10 +195,11 @@ class ListStore:
                 return None
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None)
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.timeout)
             conn.executescript(_SCHEMA)
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: not a list store ({exc})") from None
+            what = "in use by another xl-fide" if "locked" in str(exc) else "not a list store"
+            raise StoreError(f"{self.path}: {what} ({exc})") from None
         self._conn = conn
         return conn
 
@@ -198,6 +216,7 @@ class ListStore:
 
     # -- reading --------------------------------------------------------------
 
+    @_sql_errors
     def lists(self) -> list[StoredList]:
         """Every stored list, by month then kind (standard, rapid, blitz)."""
         conn = self._connect(False)
@@ -213,6 +232,7 @@ class ListStore:
         """The stored months of one kind, oldest first."""
         return [s.month for s in self.lists() if s.kind == kind]
 
+    @_sql_errors
     def entry(self, fide_id: int, month: str, kind: str) -> ListEntry | None:
         """The player on the list of ``month`` and ``kind``, or None (not on it)."""
         conn = self._connect(False)
@@ -234,6 +254,7 @@ class ListStore:
                     out.append(found)
         return out
 
+    @_sql_errors
     def player(self, fide_id: int) -> dict[str, Any] | None:
         """Name, federation, sex, title and birth year from the newest list holding them."""
         conn = self._connect(False)
@@ -246,6 +267,7 @@ class ListStore:
         return dict(zip(("name", "federation", "sex", "title", "birth_year"), row[:5]),
                     month=_month_text(row[5]))
 
+    @_sql_errors
     def peak(self, fide_id: int, kind: str, up_to: str) -> int | None:
         """The highest rating of the player on the stored lists of ``kind`` up to month
         ``up_to`` (for the 2400 rule of FIDE B.02 §8.3.3: K 10 for good)."""
@@ -262,6 +284,7 @@ class ListStore:
 
     # -- writing --------------------------------------------------------------
 
+    @_sql_errors
     def import_file(self, path: str | os.PathLike[str], month: str | None = None,
                     time_control: str | None = None, progress: Any = None) -> ImportResult:
         """Store a FIDE list (TXT, XML, a zip of one, or a CSV) as the list of ``month``.
