@@ -64,12 +64,20 @@ def _is_workbook(path: Path) -> bool:
     return path.suffix.lower() in (".xlsx", ".xlsm")
 
 
-def _load_tournament(path: Path, strict: bool = False):
+def _check_kind(path: Path) -> None:
+    from .filekind import wrong_kind
+    problem = wrong_kind(path, "workbook" if _is_workbook(path) else "trf")
+    if problem:
+        raise CliError(f"{path}: {problem}")
+
+
+def _load_tournament(path: Path, strict: bool = False, encoding: str | None = None):
+    _check_kind(path)
     if _is_workbook(path):
         from .workbook import read_workbook
         return read_workbook(path)
     from .trf import read_trf
-    return read_trf(path, strict=strict)
+    return read_trf(path, strict=strict, encoding=encoding)
 
 
 def _load_event(path: Path, args: argparse.Namespace):
@@ -81,13 +89,14 @@ def _load_event(path: Path, args: argparse.Namespace):
                "today": _dt.date.today()}
     if _is_workbook(path):
         from .workbook import read_workbook_event
+        _check_kind(path)
         book = read_workbook_event(path)
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
         t = book.tournament
     else:
-        t = _load_tournament(path, args.strict)
+        t = _load_tournament(path, args.strict, getattr(args, "encoding", None))
     options["players"] = _players(args, [t], options["time_control"])
     return t, options
 
@@ -118,9 +127,10 @@ def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
         raise CliError(f"{out} exists: not overwritten (use --force)") from None
 
 
-def write_text_atomic(path: Path, text: str, *, force: bool = False,
+def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
                       inputs: Sequence[Path] = ()) -> None:
-    """Write ``text`` to ``path`` whole or not at all (:func:`xl_fide.files.write_atomic`)."""
+    """Write ``text`` (str as UTF-8, or bytes) to ``path`` whole or not at all
+    (:func:`xl_fide.files.write_atomic`)."""
     from .files import write_atomic
     try:
         write_atomic(path, text, force=force, inputs=inputs)
@@ -181,14 +191,14 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
     report = build_report(t, **options)
-    wb = fill_workbook(t, layout=args.layout, report=report)
+    wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
     return EXIT_OK
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from .trf import write_trf
+    from .trf import encode_trf
     path = _input_path(args)
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
@@ -199,7 +209,8 @@ def cmd_trf(args: argparse.Namespace) -> int:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     out = Path(args.output)
-    write_text_atomic(out, write_trf(t), force=args.force, inputs=[path])
+    # in the encoding the TRF was read in, so nothing read is lost
+    write_text_atomic(out, encode_trf(t), force=args.force, inputs=[path])
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
 
@@ -217,14 +228,14 @@ def cmd_template(args: argparse.Namespace) -> int:
                        f"{args.players - 1} rounds, got {args.rounds}")
     rounds = args.rounds if args.rounds is not None else (
         args.players - 1 if args.layout == "roundrobin" else 9)
-    wb = build_template(args.layout, args.players, rounds)
+    wb = build_template(args.layout, args.players, rounds, formulas=args.formulas)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
     return EXIT_OK
 
 
 def cmd_period(args: argparse.Namespace) -> int:
-    from .period import build_period
+    from .period import PeriodSpanError, build_period
     from .presenters import format_period
     tournaments = []
     seen: dict[bytes, Path] = {}
@@ -234,11 +245,15 @@ def cmd_period(args: argparse.Namespace) -> int:
         if digest in seen:
             raise CliError(f"{p}: the same event as {seen[digest]} (given twice)")
         seen[digest] = p
-        t = _load_tournament(p, args.strict)
+        t = _load_tournament(p, args.strict, args.encoding)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
-    report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
-                          k=args.k, time_control=args.time_control, today=_dt.date.today())
+    try:
+        report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
+                              k=args.k, time_control=args.time_control,
+                              today=_dt.date.today(), span=args.span)
+    except PeriodSpanError as exc:
+        raise CliError(f"{exc}: give --span to pool them") from None
     _write_out(format_period(report))
     return EXIT_OK
 
@@ -371,6 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="use the anonymised real tournament shipped with xl-fide")
         sp.add_argument("--strict", action="store_true", help="fail on any TRF irregularity")
         sp.add_argument("--quiet", "-q", action="store_true", help="do not print warnings")
+        sp.add_argument("--encoding", help="the TRF's text encoding, e.g. cp1252 (default: "
+                        "detected: UTF-8, Windows-1252, Latin-1)")
 
     def rating_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--k", type=_positive_k, help="force K for every rated player")
@@ -399,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--layout", choices=["roundrobin", "swiss"],
                    help="default: round robin if everyone met everyone, else Swiss")
     c.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    _formulas_option(c)
     c.set_defaults(func=cmd_crosstable)
 
     t = sub.add_parser("trf", help="write a TRF16 file from a .trf or an edited .xlsx")
@@ -413,10 +431,13 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--force", action="store_true")
+    _formulas_option(m)
     m.set_defaults(func=cmd_template)
 
     pe = sub.add_parser("period", help="rating period over several TRF files, rounded once")
     pe.add_argument("files", nargs="+", metavar="FILE")
+    pe.add_argument("--span", action="store_true",
+                    help="pool events of different rating periods (months) on purpose")
     common(pe, example=False)
     rating_opts(pe)
     pe.set_defaults(func=cmd_period)
@@ -438,6 +459,13 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("version", help="print the version")
     v.set_defaults(func=cmd_version)
     return p
+
+
+def _formulas_option(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--formulas", choices=["udf", "native"], default="udf",
+                    help="udf (default): the FIDE_* functions, every rule edition; native: "
+                         "only the spreadsheet's own functions, opens anywhere (Excel 2010+, "
+                         "LibreOffice, Google Sheets) with nothing installed")
 
 
 def _one_line(error: object) -> str:

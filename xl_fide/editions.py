@@ -10,6 +10,12 @@ Sources (FIDE B.02 as amended): §8.3.1 (400-point rule, 2650 exemption
 from 1 Oct 2025, once-per-event cap 1 Jan 2022 - 29 Feb 2024; rapid/blitz 600-point
 rule from 1 Dec 2024), §8.3.3 (K; rapid/blitz K = 20 for everyone before 1 Oct 2022),
 §7.1 and §8.2 (initial rating rules 2022 and 2024, floors 1000/1400, 2200 maximum).
+
+Ambiguities kept (read as today, listed in the README's known differences): the
+2022 once-per-event cap applies to the one game of largest difference for each
+player, higher- or lower-rated; in rapid/blitz before 1 Oct 2022 K is 20 for
+everyone, and a standard rating counts where a player has no rapid/blitz rating in
+every edition (R&B §7.2.1 as in force from 2022, applied to the earlier ones too).
 """
 
 from __future__ import annotations

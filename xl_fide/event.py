@@ -99,6 +99,12 @@ class PlayerResult:
         return self.calc.new_rating if self.calc is not None else None
 
     @property
+    def publication(self) -> str:
+        """``"not published: below 1400"`` for a rated player whose new rating is under
+        the edition's floor (FIDE B.02 §7.2.1), else ``""``."""
+        return self.calc.publication if self.calc is not None else ""
+
+    @property
     def published(self) -> bool | None:
         """Whether the new rating (rated player) or Ru (unrated) is published: False
         below the edition's floor (FIDE B.02 §7.2.1, §8.2); None when there is none."""
