@@ -779,19 +779,19 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
             out.append([""] * len(EVENT_COLUMNS))
             continue
         row: list = [res.N, res.W_half / 2]
-        if res.rated:
-            assert res.sum_PD is not None and res.calc is not None and res.change is not None
-            row += [res.sum_PD / 100, res.calc.sum_delta_R / 100, res.K, res.change / 100,
-                    res.rating_change, res.new_rating]
+        calc, init = res.calc, res.initial
+        if calc is not None:
+            row += [calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K, calc.change / 100,
+                    calc.rating_change, calc.new_rating]
         else:
             row += [""] * 6
         row.append(res.Rp if res.Rp is not None else "")
-        if res.rated:
+        if calc is not None or init is None:
             row.append("")
+        elif init.Ru is not None:
+            row.append(init.Ru)
         else:
-            assert res.initial is not None      # an unrated player has an initial rating
-            row.append(res.initial.Ru if res.initial.Ru is not None
-                       else f"not published: {res.initial.reason}")
+            row.append(f"not published: {init.reason}")
         out.append(row)
     return out
 

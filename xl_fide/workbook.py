@@ -690,7 +690,9 @@ def _vocabulary() -> list[tuple[Any, Any]]:
         if key in seen:
             continue
         seen.add(key)
-        out.append((e, parse_result(e)))
+        result = parse_result(e)
+        if result is not None:             # every vocabulary entry is a result
+            out.append((e, result))
     order = {2: 0, 1: 1, 0: 2}
     out.sort(key=lambda er: (order[er[1].half_points], not er[1].played))
     return out
