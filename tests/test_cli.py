@@ -209,3 +209,23 @@ def test_xml_bomb_workbook_is_refused_in_one_line(tmp_path, capsys, part):
             zout.writestr(item, data)
     code, _, err = run(capsys, "report", str(out))
     assert code == 2 and "bomb.xlsx" in err and len(err.strip().splitlines()) == 1
+
+
+# Issue 11: terminal output escapes control characters (ANSI escapes in a name).
+_TWO = """012 Mini
+001    1      Alpha, Anna                       2000 SUI     1000001 2012        1.0    1     2 w 1
+001    2      Beta, Bert                        1900 GER     2000002 1980        0.0    2     1 b 0
+"""
+
+
+def test_terminal_output_escapes_control_characters(tmp_path, capsys):
+    trf = tmp_path / "evil.trf"
+    trf.write_text("012 Evil \x1b]0;owned\x07 Open\n" + _TWO.split("\n", 1)[1].replace(
+        "Alpha, Anna      ", "Al\x1b[31mpha, Anna\x1b[0m"), encoding="utf-8")
+    for argv in (["report", str(trf)], ["period", str(trf)]):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code in (0, 2)
+        assert "\x1b" not in out and "\x07" not in out and "\x1b" not in err
+    # the TRF reader reads a control character as U+FFFD (with a located warning)
+    assert code == 0 and "Al\ufffd[31mpha" in out

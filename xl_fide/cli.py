@@ -16,7 +16,7 @@ import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from . import __version__
 from .errors import XlFideError
@@ -29,7 +29,7 @@ class CliError(XlFideError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:   # one line, exit 2 (argparse's convention)
+    def error(self, message: str) -> NoReturn:   # one line, exit 2 (argparse's convention)
         raise CliError(f"{self.prog}: {message}")
 
 
@@ -85,7 +85,8 @@ def _load_event(path: Path, args: argparse.Namespace):
     K inputs), the command line taking precedence."""
     options = {"event_date": getattr(args, "event_date", None),
                "time_control": getattr(args, "time_control", None),
-               "k": getattr(args, "k", None), "players": _players(args), "inputs": None}
+               "k": getattr(args, "k", None), "players": None, "inputs": None,
+               "today": _dt.date.today()}
     if _is_workbook(path):
         from .workbook import read_workbook_event
         _check_kind(path)
@@ -93,15 +94,22 @@ def _load_event(path: Path, args: argparse.Namespace):
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
-        return book.tournament, options
-    return _load_tournament(path, args.strict, getattr(args, "encoding", None)), options
+        t = book.tournament
+    else:
+        t = _load_tournament(path, args.strict, getattr(args, "encoding", None))
+    options["players"] = _players(args, [t], options["time_control"])
+    return t, options
 
 
-def _players(args: argparse.Namespace):
+def _players(args: argparse.Namespace, tournaments, time_control=None):
     if not getattr(args, "player_data", None):
         return None
-    from .players import read_player_file
-    return read_player_file(_existing_file(Path(args.player_data)))
+    from .lists import event_player_data
+    data = event_player_data(_existing_file(Path(args.player_data)), tournaments, time_control)
+    if not getattr(args, "quiet", False):
+        for note in data.notes:
+            print(f"warning: {note}", file=sys.stderr)
+    return data
 
 
 def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
@@ -141,15 +149,27 @@ def write_text_atomic(path: Path, text: str, *, force: bool = False,
         raise
 
 
+def _say(text: str, *, err: bool = False) -> None:
+    """Print to the terminal with control characters escaped (names come from files)."""
+    from .presenters import escape_controls
+    print(escape_controls(text), file=sys.stderr if err else sys.stdout)
+
+
+def _write_out(text: str) -> None:
+    from .presenters import escape_controls
+    sys.stdout.write(escape_controls(text))
+
+
 def _print_warnings(t, quiet: bool) -> None:
     if quiet:
         return
     for w in getattr(t, "warnings", ()):
-        print(f"warning: {w}", file=sys.stderr)
+        _say(f"warning: {w}", err=True)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import build_report, format_report
+    from .presenters import format_report
+    from .report import build_report
     path = _input_path(args)
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
@@ -157,9 +177,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     text = format_report(report, args.format)
     if args.output:
         write_text_atomic(Path(args.output), text, force=args.force, inputs=[path])
-        print(f"wrote {args.output}")
+        _say(f"wrote {args.output}")
     else:
-        sys.stdout.write(text)
+        _write_out(text)
     return EXIT_OK
 
 
@@ -176,7 +196,7 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     report = build_report(t, **options)
     wb = fill_workbook(t, layout=args.layout, report=report)
     save_workbook(wb, out, force=args.force)
-    print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
+    _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
     return EXIT_OK
 
 
@@ -194,7 +214,7 @@ def cmd_trf(args: argparse.Namespace) -> int:
     out = Path(args.output)
     _check_output(out, [path], args.force)
     write_trf_file(t, out, force=args.force)   # in the encoding the TRF was read in
-    print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
+    _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
 
 
@@ -213,12 +233,13 @@ def cmd_template(args: argparse.Namespace) -> int:
         args.players - 1 if args.layout == "roundrobin" else 9)
     wb = build_template(args.layout, args.players, rounds)
     save_workbook(wb, out, force=args.force)
-    print(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
+    _say(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
     return EXIT_OK
 
 
 def cmd_period(args: argparse.Namespace) -> int:
-    from .period import build_period, format_period
+    from .period import build_period
+    from .presenters import format_period
     tournaments = []
     seen: dict[bytes, Path] = {}
     for name in args.files:
@@ -230,9 +251,9 @@ def cmd_period(args: argparse.Namespace) -> int:
         t = _load_tournament(p, args.strict, args.encoding)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
-    report = build_period(tournaments, players=_players(args), k=args.k,
-                          time_control=args.time_control)
-    sys.stdout.write(format_period(report))
+    report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
+                          k=args.k, time_control=args.time_control, today=_dt.date.today())
+    _write_out(format_period(report))
     return EXIT_OK
 
 
@@ -267,25 +288,22 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     if (args.change is None) == (args.norm is None):
         raise CliError("give exactly one of --change N or --norm TITLE")
     if args.change is not None:
-        if res.rating is None or res.calc is None:
+        if res.rating is None or res.calc is None or res.K_given is None:
             raise CliError(f"player {args.player} is unrated: no rating change to aim for")
-        if any(r is None for r in remaining):
+        rated_remaining = [r for r in remaining if r is not None]
+        if len(rated_remaining) < len(remaining):
             raise CliError("games against unrated opponents are not rated: leave them out of --remaining")
         played = [(g.R_opp, g.score_half / 2) for g in res.calc.rated_games]
-        need = needed_for_change(res.rating, played, remaining, res.K_given, args.change,
+        need = needed_for_change(res.rating, played, rated_remaining, res.K_given, args.change,
                                  report.edition)
     else:
-        played = []
-        by_rank = {e.result.start_rank: e.result for e in report.rows}
-        player = t.player(args.player)
-        for g in player.games:
-            if g.round <= t.rounds and g.code in ("1", "=", "0") and g.opponent is not None:
-                played.append((by_rank[g.opponent].rating, {"1": 1, "=": 0.5, "0": 0}[g.code]))
-        need = needed_for_norm(played, remaining, args.norm)
+        from .crosstable import norm_games
+        ratings = {r.result.start_rank: r.result.rating for r in report.rows}
+        need = needed_for_norm(norm_games(t, args.player, ratings), remaining, args.norm)
     if need.points is None:
-        print(f"player {args.player}: not reachable: {need.detail}")
+        _say(f"player {args.player}: not reachable: {need.detail}")
     else:
-        print(f"player {args.player}: needs {need.points:g} of {need.remaining_games}: {need.detail}")
+        _say(f"player {args.player}: needs {need.points:g} of {need.remaining_games}: {need.detail}")
     return EXIT_OK
 
 
@@ -415,14 +433,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:          # --help / --version
         return int(e.code or 0) if isinstance(e.code, int) else EXIT_OK
     except (XlFideError, OSError, UnicodeError) as e:
-        print(f"xl-fide: error: {_one_line(e)}", file=sys.stderr)
+        _say(f"xl-fide: error: {_one_line(e)}", err=True)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("xl-fide: interrupted", file=sys.stderr)
         return 130
     except Exception as e:           # never a traceback: one line, and a distinct code
-        print(f"xl-fide: internal error: {type(e).__name__}: {_one_line(e)} "
-              "(please report this with the input file)", file=sys.stderr)
+        _say(f"xl-fide: internal error: {type(e).__name__}: {_one_line(e)} "
+             "(please report this with the input file)", err=True)
         return EXIT_INTERNAL
 
 

@@ -77,6 +77,14 @@ class PlayerResult:
     def rated(self) -> bool:
         return self.rating is not None
 
+    @property
+    def published(self) -> bool | None:
+        """Whether the new rating (rated player) or Ru (unrated) is published: False
+        below the edition's floor (FIDE B.02 §7.2.1, §8.2); None when there is none."""
+        if self.calc is not None:
+            return self.calc.published
+        return self.initial.published if self.initial is not None else None
+
 
 def effective_rating(rating: int | None, edition: RuleEdition,
                      standard_rating: int | None = None) -> tuple[int | None, str]:
@@ -135,7 +143,7 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
                 raise InputError(f"player {e.start_rank} is rated but has no K")
             lines = game_lines(e.rating, games, edition)
             n = sum(1 for g in lines if g.rated)
-            K_used = cap_k(e.K, n) if apply_cap and edition.k_cap_700 else e.K
+            K_used = cap_k(e.K, n) if apply_cap else e.K
             calc = EventChange(e.rating, e.K, K_used, lines, edition.id)
             Rp = performance_rating([g.R_opp for g in calc.rated_games],
                                     calc.W_half / 2) if calc.N else None
@@ -160,9 +168,9 @@ def results_from_grid(grid: Sequence[Sequence[object]], parse) -> list[tuple[tup
     ``parse`` turns a cell into a GameResult or None (e.g. :func:`results.parse_result`).
     Cell (i, i) is ignored. Start ranks are 1-based row numbers.
     """
-    rows = []
+    rows: list[tuple[tuple[int | None, GameResult | None], ...]] = []
     for i, row in enumerate(grid):
-        cells = []
+        cells: list[tuple[int | None, GameResult | None]] = []
         for j, value in enumerate(row):
             if i == j:
                 continue

@@ -33,20 +33,22 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 import re
 import unicodedata
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import NoReturn, Union
+from typing import Any, NoReturn, Union
 from xml.etree.ElementTree import ParseError as XmlParseError
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from .errors import InputError, PlayerFileError, XlFideError
+from .names import normalise_name
 
 __all__ = [
     "PlayerData",
@@ -58,6 +60,9 @@ __all__ = [
     "read_fide_xml",
     "read_player_csv",
     "read_player_file",
+    "ListReader",
+    "BUDGETS",
+    "month_of",
 ]
 
 #: The three lists FIDE publishes; ``rating_kind`` picks one from a combined list.
@@ -65,8 +70,6 @@ RATING_KINDS = ("standard", "rapid", "blitz")
 
 Source = Union[str, bytes, bytearray, "os.PathLike[str]"]
 
-# A TXT or CSV file bigger than this is refused (FIDE's combined TXT list is ~300 MB).
-_MAX_FILE = 1 << 31
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,37 +136,20 @@ class PlayerData:
 
 # --- names --------------------------------------------------------------------
 
-# Letters that Unicode does not decompose into a base letter plus an accent.
-_FOLD = str.maketrans({
-    "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D",
-    "þ": "th", "Þ": "Th", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ı": "i",
-})
-
-
-def normalise_name(name: str) -> str:
-    """Return the look-up key of a name: no accents, case folded, spaces collapsed.
-
-    ``"Lastname, Firstname"`` as FIDE writes it; the comma counts, the spaces
-    around it do not. ``normalise_name("  Dvořák ,JIŘÍ ") == "dvorak,jiri"``.
-    """
-    if name.isascii():
-        text = " ".join(name.lower().split())
-    else:
-        text = unicodedata.normalize("NFKD", name.translate(_FOLD))
-        text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-        text = " ".join(text.split())
-    return text.replace(" ,", ",").replace(", ", ",")
-
-
 class PlayerDirectory:
     """Players looked up by FIDE id, falling back to their normalised name.
 
     Built from any iterable of :class:`PlayerData`; keeps their order. Two entries
     with the same FIDE id must be identical (a repeated line), otherwise
-    :class:`InputError` names both.
+    :class:`InputError` names both. ``skipped`` counts the lines of the file it
+    was read from that could not be read; ``notes`` says so, and anything else
+    the reader wants shown to the user (one line each).
     """
 
-    def __init__(self, players: Iterable[PlayerData]) -> None:
+    def __init__(self, players: Iterable[PlayerData], *, skipped: int = 0,
+                 notes: Iterable[str] = ()) -> None:
+        self.skipped = skipped
+        self.notes = tuple(notes)
         kept: list[PlayerData] = []
         self._by_id: dict[int, PlayerData] = {}
         self._by_name: dict[str, list[PlayerData]] = {}
@@ -223,6 +209,193 @@ class PlayerDirectory:
         return f"PlayerDirectory({len(self._players)} players)"
 
 
+# --- budgets ------------------------------------------------------------------
+
+#: The most bytes a player list (a file, or one file inside a zip) may hold. FIDE's
+#: combined TXT list is about 200 MB (1.2 million players); its XML about 600 MB.
+MAX_LIST_BYTES = 1 << 30
+#: The largest compression ratio of a zip member (FIDE's zips are below 20:1); a
+#: member above it is refused before it is read (a "zip bomb").
+MAX_ZIP_RATIO = 100
+#: The longest line of a TXT or CSV list (FIDE's lines are about 160 characters),
+#: and the most characters one XML field may hold.
+MAX_LINE = 1 << 16
+#: The most blank lines a list may hold (FIDE's have none or one at the end).
+MAX_BLANK_LINES = 100_000
+# Members smaller than this are never refused for their ratio.
+_RATIO_FLOOR = 1 << 20
+_CHUNK = 1 << 20
+
+#: Budgets of a player list, by name (documented in the README).
+BUDGETS = {"bytes": MAX_LIST_BYTES, "zip_ratio": MAX_ZIP_RATIO, "line": MAX_LINE,
+           "blank_lines": MAX_BLANK_LINES}
+
+
+class _Budget(io.RawIOBase):
+    """A binary stream that refuses to deliver more than ``limit`` bytes in all, or
+    (with ``max_line``) more than ``max_line`` bytes without a line break."""
+
+    def __init__(self, stream, file: str, limit: int = MAX_LIST_BYTES,
+                 max_line: int | None = MAX_LINE) -> None:
+        super().__init__()
+        self._stream = stream
+        self._file = file
+        self._limit = limit
+        self._max_line = max_line
+        self._since_newline = 0
+        self.total = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def limit_lines(self, head: bytes) -> None:
+        """Bound the lines from now on, and those of ``head`` (bytes already read)."""
+        self._max_line = MAX_LINE
+        parts = head.replace(b"\r", b"\n").split(b"\n")
+        self._since_newline = len(parts[-1])
+        if max(map(len, parts)) > MAX_LINE:
+            raise PlayerFileError(f"a line longer than {MAX_LINE} bytes, the limit for a "
+                                  "player list", file=self._file)
+
+    def readinto(self, buffer) -> int:
+        data = self._stream.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.total += n
+        if self.total > self._limit:
+            raise PlayerFileError(f"larger than {self._limit} bytes, the limit for a player "
+                                  "list", file=self._file)
+        if self._max_line is not None and n:
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r"))
+            self._since_newline = n - cut - 1 if cut >= 0 else self._since_newline + n
+            if self._since_newline > self._max_line:
+                raise PlayerFileError(f"a line longer than {self._max_line} bytes, the limit "
+                                      "for a player list", file=self._file)
+        return n
+
+
+def _blank_budget(count: int, file: str, line: int) -> None:
+    if count > MAX_BLANK_LINES:
+        raise PlayerFileError(f"more than {MAX_BLANK_LINES} blank lines, the limit for a "
+                              "player list", file=file, line=line)
+
+
+# --- what to keep ----------------------------------------------------------------
+
+_KEY_BYTES = re.compile(rb"[a-z0-9]*")
+_KEY_TEXT = re.compile(r"[^\W_]*")
+
+
+def _name_key(normalised: str) -> str:
+    """The first (up to) four letters of a normalised name: a cheap first filter."""
+    match = _KEY_TEXT.match(normalised)
+    return match.group()[:4] if match else ""
+
+
+def _raw_name_key(raw: bytes) -> str:
+    raw = raw.strip()
+    if raw.isascii():
+        match = _KEY_BYTES.match(raw.lower())
+        return match.group()[:4].decode() if match else ""
+    return _name_key(normalise_name(_decode(raw)))
+
+
+class _Wanted:
+    """The event's players: FIDE ids, and names (those of players without an id are
+    matched against any list entry; the others only against entries without an id,
+    as :meth:`PlayerDirectory.get` does)."""
+
+    def __init__(self, players: Iterable[tuple[int | None, str | None]]) -> None:
+        self.ids: set[int] = set()
+        self.names: set[str] = set()        # players without a FIDE id
+        self.id_names: set[str] = set()     # players with one
+        for fide_id, name in players:
+            key = normalise_name(name) if isinstance(name, str) else ""
+            if fide_id is not None and type(fide_id) is int:
+                self.ids.add(fide_id)
+                if key:
+                    self.id_names.add(key)
+            elif key:
+                self.names.add(key)
+        self.id_bytes = {str(i).encode() for i in self.ids}
+        self.id_text = {str(i) for i in self.ids}
+        self.keys = {_name_key(n) for n in self.names}
+        self.any_keys = self.keys | {_name_key(n) for n in self.id_names}
+
+    def wants(self, fide_id: int | None, name: str) -> bool:
+        if fide_id is not None and fide_id in self.ids:
+            return True
+        key = normalise_name(name)
+        return key in self.names or (fide_id is None and key in self.id_names)
+
+    def wants_name(self, name: str, has_id: bool) -> bool:
+        key = normalise_name(name)
+        return key in self.names or (not has_id and key in self.id_names)
+
+
+@dataclass
+class _Scan:
+    """One read of a list: what to build, and what was found besides the players."""
+
+    file: str
+    kinds: tuple[str, ...]
+    wanted: _Wanted | None = None
+    lenient: bool = False           # count every unreadable line instead of failing
+    hint: str | None = None         # the list's time control told by its file name
+    skipped: int = 0
+    month: str | None = None        # "YYYY-MM" from the file name or the header
+    layout: str = ""                # "combined", "single" or "csv"
+    notes: list[str] | None = None
+    stream: _Budget | None = None
+    size: int | None = None         # bytes expected (for a progress bar)
+
+    @property
+    def read_bytes(self) -> int:
+        return self.stream.total if self.stream is not None else 0
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_NAME_MONTH = re.compile(r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{2})frl")
+_NAME_KIND = re.compile(r"(?:^|[/\\!_])(standard|rapid|blitz)_")
+
+
+def month_of(text: str) -> str | None:
+    """``"2024-01"`` for a FIDE month label such as ``"JAN24"`` or a file name such as
+    ``standard_jan24frl.zip``; None when there is none. Years 00-99 are 2000-2099."""
+    low = text.lower()
+    match = _NAME_MONTH.search(low) or re.fullmatch(r"([a-z]{3})(\d{2})", low)
+    if match is None or match.group(1) not in _MONTHS:
+        return None
+    return f"20{match.group(2)}-{_MONTHS.index(match.group(1)) + 1:02d}"
+
+
+def _hint(file: str) -> str | None:
+    match = _NAME_KIND.search(os.path.basename(file.replace("!", "/")).lower())
+    if match is None:
+        match = _NAME_KIND.search(file.lower())
+    return match.group(1) if match else None
+
+
+def _single_note(scan: _Scan, kind: str) -> None:
+    if scan.notes is not None and scan.hint is None and kind != "standard":
+        note = (f"{scan.file}: the file name does not say whether this one-rating list is "
+                f"standard, rapid or blitz: its ratings read as {kind}")
+        if note not in scan.notes:
+            scan.notes.append(note)
+
+
+def _for_kind(raw: dict[str, str], scan: _Scan, kind: str) -> dict[str, str]:
+    """The fields of a one-rating list as ``kind`` sees them: a standard list read for a
+    rapid or blitz event gives only ``standard_rating`` (FIDE R&B §7.2.1)."""
+    if scan.hint is None or scan.hint == kind:
+        _single_note(scan, kind)
+        return raw
+    out = {key: value for key, value in raw.items() if key not in ("rating", "games", "k")}
+    if scan.hint == "standard":
+        out["standard_rating"] = raw.get("rating", "")
+    return out
+
+
 # --- reading sources ----------------------------------------------------------
 
 def _check_kind(rating_kind: str) -> str:
@@ -232,38 +405,16 @@ def _check_kind(rating_kind: str) -> str:
     return rating_kind
 
 
-def _read_path(path: str | os.PathLike[str]) -> tuple[bytes, str]:
-    name = os.fspath(path)
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(), str(name)
-    except (OSError, ValueError) as exc:
-        raise _cannot_read(str(name), exc) from exc
-
-
 def _cannot_read(file: str, exc: Exception) -> PlayerFileError:
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
     return PlayerFileError(f"cannot read the file: {reason}", file=file)
 
 
-def _load(source: Source, is_text) -> tuple[bytes | str, str]:
-    """Return (content, display name): bytes are content, a str is text when
-    ``is_text(str)`` says so, anything else is a path."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), "<bytes>"
-    if isinstance(source, str) and is_text(source):
-        return source, "<string>"
-    if isinstance(source, (str, os.PathLike)):
-        return _read_path(source)
-    raise InputError(f"expected a path, text or bytes, got {source!r}")
-
-
-def _has_newline(text: str) -> bool:
-    return "\n" in text or "\r" in text
-
-
-def _split_lines(text: str) -> list[str]:
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 _YEAR = re.compile(r"([0-9]{4})(?:-[0-9]{2}-[0-9]{2})?")
@@ -277,37 +428,40 @@ _NUMBER_RULES = {
 }
 
 
-def _build(raw: dict[str, str], fail, file: str, line: int | None) -> PlayerData:
+def _build(raw: dict[str, str], fail: Callable[[str, str], NoReturn], file: str,
+           line: int | None) -> PlayerData:
     """Return a PlayerData from the stripped text of each field (``raw`` is consumed).
 
     ``fail(field, problem)`` raises a located :class:`PlayerFileError` for a bad
     value; a blank number is None.
     """
+    out: dict = dict(raw)
     for key, rule in _NUMBER_RULES.items():
         value = raw.get(key)
         if value is None:
             continue
         if not value:
-            raw[key] = None
+            out[key] = None
         elif rule == "year":
             match = _YEAR.fullmatch(value)
             if match is None:
                 fail(key, f"expected a year such as 1990, got {value!r}")
-            raw[key] = int(match.group(1)) or None
+            out[key] = int(match.group(1)) or None
         elif value.isdigit() and value.isascii() and len(value) <= 12:
             number = int(value)
             if number == 0 and rule != "count":
                 if rule == "id":
                     fail(key, f"expected a FIDE id (digits), got {value!r}")
-                number = None
-            raw[key] = number
+                out[key] = None
+            else:
+                out[key] = number
         else:
             what = "a FIDE id (digits)" if rule == "id" else "a whole number"
             fail(key, f"expected {what}, got {value!r}")
-    raw.setdefault("fide_id", None)
-    raw.setdefault("name", "")
+    out.setdefault("fide_id", None)
+    out.setdefault("name", "")
     try:
-        return PlayerData(**raw)
+        return PlayerData(**out)
     except InputError as exc:
         raise PlayerFileError(str(exc), file=file, line=line) from None
 
@@ -379,83 +533,167 @@ def read_fide_txt(path_or_text: Source, rating_kind: str = "standard") -> list[P
 
     FIDE rating-list download (ratings.fide.com/download_lists.phtml), TXT format.
     ``path_or_text``: a path, the file's bytes, or its text (a ``str`` holding a
-    line break). Bytes are read as UTF-8, else Latin-1. Column positions come from
-    the header line. ``rating_kind`` ("standard", "rapid" or "blitz") picks the
-    rating, games and K of a combined list; a single list has one rating column,
-    read whatever ``rating_kind`` says. Old one-letter titles become GM, WGM...
+    line break). Each line is read as UTF-8, else Latin-1. Column positions come
+    from the header line. ``rating_kind`` ("standard", "rapid" or "blitz") picks the
+    rating, games and K of a combined list; a one-rating list named ``standard_...``,
+    ``rapid_...`` or ``blitz_...`` read for another kind gives no rating (a standard
+    list gives ``standard_rating``, FIDE R&B §7.2.1). Old one-letter titles become
+    GM, WGM... Budgets: see :data:`BUDGETS`.
     Raises :class:`PlayerFileError` (file, line, column, field, value quoted).
     Example: a line with ``2612`` under ``SRtng`` gives ``rating == 2612``.
     """
     kind = _check_kind(rating_kind)
-    content, file = _load(path_or_text, _has_newline)
-    return _parse_txt(content, file, kind)
+    with _open_source(path_or_text, _has_newline) as (stream, file):
+        scan = _Scan(file, (kind,), hint=_hint(file))
+        return [rec[kind] for rec in _scan_txt(_stream(stream, scan), scan)]
 
 
-def _parse_txt(content: bytes | str, file: str, kind: str) -> list[PlayerData]:
-    if isinstance(content, bytes):
-        try:
-            text = content.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = content.decode("latin-1")
-    else:
-        text = content.removeprefix("\ufeff")
-    lines = _split_lines(text)
-
-    header_no = next((n for n, line in enumerate(lines) if line.strip()), None)
-    if header_no is None:
-        raise PlayerFileError("empty file: expected a FIDE rating list header "
-                              "('ID Number  Name ...')", file=file, line=1)
-    header = lines[header_no]
-    if not _is_txt_header(header):
-        raise PlayerFileError(
-            f"not a FIDE rating list header (expected 'ID Number  Name ...'), got {header[:80]!r}",
-            file=file, line=header_no + 1)
-
+def _txt_layout(header: str, scan: _Scan, line: int):
+    """The column slices of each kind: ``{kind: {key: (start, end, header word)}}``."""
     columns = _header_columns(header)
-    spans: dict[str, tuple[int, int, str]] = {}   # key -> (start, end, header word)
+    spans: dict[str, tuple[int, int, str]] = {}
     for idx, (start, word) in enumerate(columns):
         end = columns[idx + 1][0] if idx + 1 < len(columns) else None
         low = word.lower()
         key = "rating" if _MONTH_COLUMN.fullmatch(low) else _TXT_COLUMNS.get(low)
         if key is None:
             continue
+        if key == "rating" and _MONTH_COLUMN.fullmatch(low) and scan.month is None:
+            scan.month = month_of(low)
         if key in spans:
             raise PlayerFileError(f"header: column {word!r} appears twice",
-                                  file=file, line=header_no + 1, column=start + 1, field=word)
+                                  file=scan.file, line=line, column=start + 1, field=word)
         spans[key] = (0 if idx == 0 else start, end if end is not None else 1 << 30, word)
+    combined = any("." in key for key in spans)
+    scan.layout = "combined" if combined else "single"
+    layouts = {}
+    for kind in scan.kinds:
+        mine = {key: span for key, span in spans.items() if "." not in key}
+        if combined:
+            if kind != "standard" and "standard.rating" in spans:   # R&B: rated with it
+                mine["standard_rating"] = spans["standard.rating"]
+            for item in ("rating", "games", "k"):
+                mine.pop(item, None)
+                if f"{kind}.{item}" in spans:
+                    mine[item] = spans[f"{kind}.{item}"]
+        if "rating" not in mine:
+            raise PlayerFileError(
+                f"header: no rating column for rating_kind {kind!r} "
+                f"(expected SRtng, RRtng, BRtng or a month such as MAY25)",
+                file=scan.file, line=line)
+        layouts[kind] = mine
+    id_span = spans.get("fide_id")
+    id_end = id_span[1] if id_span else 0
+    name_span = spans.get("name", (0, 0, ""))
+    return layouts, id_end, (name_span[0], name_span[1])
 
-    if any("." in key for key in spans):   # a combined list: SRtng ... BK
-        if kind != "standard" and "standard.rating" in spans:   # R&B: rated with it
-            spans["standard_rating"] = spans["standard.rating"]
-        for item in ("rating", "games", "k"):
-            spans.pop(item, None)
-            if f"{kind}.{item}" in spans:
-                spans[item] = spans[f"{kind}.{item}"]
-    if "rating" not in spans:
-        raise PlayerFileError(
-            f"header: no rating column for rating_kind {kind!r} "
-            f"(expected SRtng, RRtng, BRtng or a month such as MAY25)",
-            file=file, line=header_no + 1)
 
-    slices = [(key, start, end) for key, (start, end, _word) in spans.items()
-              if "." not in key]
-    number = 0
-
-    def fail(key: str, problem: str) -> NoReturn:
-        start, _end, word = spans[key]
-        raise PlayerFileError(f"column {word!r}: {problem}", file=file, line=number,
-                              column=start + 1, field=word)
-
-    players: list[PlayerData] = []
-    for number, line in enumerate(lines[header_no + 1:], start=header_no + 2):
-        if not line or line.isspace():
-            continue
-        raw = {key: line[start:end].strip() for key, start, end in slices}
-        title = raw.get("title")
+def _txt_record(raw: bytes, number: int, layouts, scan: _Scan) -> dict[str, PlayerData]:
+    """The PlayerData of one TXT line for each kind wanted."""
+    line = _decode(raw).rstrip("\r\n")
+    out = {}
+    for kind, spans in layouts.items():
+        fields = {key: line[start:end].strip() for key, (start, end, _w) in spans.items()}
+        title = fields.get("title")
         if title in _OLD_TITLES:
-            raw["title"] = _OLD_TITLES[title]
-        players.append(_build(raw, fail, file, number))
-    return players
+            fields["title"] = _OLD_TITLES[title]
+        if scan.layout == "single":
+            fields = _for_kind(fields, scan, kind)
+
+        def fail(key: str, problem: str, spans=spans) -> NoReturn:
+            start, _end, word = spans["rating" if key == "standard_rating"
+                                      and key not in spans else key]
+            raise PlayerFileError(f"column {word!r}: {problem}", file=scan.file, line=number,
+                                  column=start + 1, field=word)
+
+        out[kind] = _build(fields, fail, scan.file, number)
+    return out
+
+
+def _line_batches(stream, scan: _Scan) -> Iterator[list[bytes]]:
+    """The lines of a binary stream, a chunk at a time (line breaks ``\\n``, ``\\r\\n``
+    or, when the first chunk has no ``\\n``, ``\\r``)."""
+    tail = b""
+    cr: bool | None = None
+    while True:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            if tail:
+                yield [tail]
+            return
+        if cr is None:
+            cr = b"\n" not in chunk and b"\r" in chunk
+        if cr:
+            chunk = chunk.replace(b"\r", b"\n")
+        lines = (tail + chunk).split(b"\n") if tail else chunk.split(b"\n")
+        tail = lines.pop()
+        yield lines
+
+
+def _scan_txt(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
+    """Yield ``{kind: PlayerData}`` for each kept line of a FIDE TXT list."""
+    number = 0
+    blanks = 0
+    layouts = None
+    batches = _line_batches(stream, scan)
+    for batch in batches:
+        start = 0
+        if layouts is None:
+            for start, raw in enumerate(batch, 1):
+                number += 1
+                if raw.strip():
+                    header = _decode(raw).removeprefix("\ufeff").rstrip("\r")
+                    if not _is_txt_header(header):
+                        raise PlayerFileError(
+                            "not a FIDE rating list header (expected 'ID Number  Name ...'), "
+                            f"got {header[:80]!r}", file=scan.file, line=number)
+                    layouts, id_end, name_span = _txt_layout(header, scan, number)
+                    break
+                blanks += 1
+                _blank_budget(blanks, scan.file, number)
+            else:
+                continue
+        wanted = scan.wanted
+        if wanted is None:
+            for raw in batch[start:] if start else batch:
+                number += 1
+                if not raw or raw.isspace():
+                    blanks += 1
+                    _blank_budget(blanks, scan.file, number)
+                    continue
+                try:
+                    yield _txt_record(raw, number, layouts, scan)
+                except PlayerFileError:
+                    if not scan.lenient:
+                        raise
+                    scan.skipped += 1
+            continue
+        ids = wanted.id_bytes
+        keys = wanted.keys
+        n0, n1 = name_span
+        for raw in batch[start:] if start else batch:
+            number += 1
+            fid = raw[:id_end].strip()
+            if fid in ids:
+                yield _txt_record(raw, number, layouts, scan)
+            elif not fid or not fid.isdigit():
+                if not raw.strip():
+                    blanks += 1
+                    _blank_budget(blanks, scan.file, number)
+                    continue
+                name = _decode(raw[n0:n1]).strip()
+                if wanted.wants_name(name, bool(fid)):
+                    yield _txt_record(raw, number, layouts, scan)   # raises when unreadable
+                elif fid:
+                    scan.skipped += 1           # someone else's unreadable id
+                else:
+                    scan.skipped += 1           # a line without an id
+            elif keys and _raw_name_key(raw[n0:n1]) in keys:
+                if wanted.wants_name(_decode(raw[n0:n1]).strip(), True):
+                    yield _txt_record(raw, number, layouts, scan)
+    if layouts is None:
+        raise PlayerFileError("empty file: expected a FIDE rating list header "
+                              "('ID Number  Name ...')", file=scan.file, line=1)
 
 
 # --- FIDE XML -------------------------------------------------------------------
@@ -466,11 +704,14 @@ _XML_TAGS = {
     "title": "title", "w_title": "w_title", "o_title": "o_title",
     "foa_title": "foa_title", "birthday": "birth_year", "flag": "flag",
 }
+_XML_FIELDS = {key: tag for tag, key in _XML_TAGS.items()}
+_XML_FIELDS.update(rating="rating", games="games", k="k")
 
 
 def _xml_player(values: dict[str, str], lines: dict[str, int], player_line: int,
-                file: str, kind: str) -> PlayerData:
+                scan: _Scan, kind: str) -> PlayerData:
     """Return the PlayerData of one ``<player>`` from the text of its tags."""
+    combined = any(tag in values for tag in ("rapid_rating", "blitz_rating"))
     prefix = f"{kind}_" if kind != "standard" and f"{kind}_rating" in values else ""
     tags = dict(_XML_FIELDS)
     if prefix:
@@ -478,18 +719,17 @@ def _xml_player(values: dict[str, str], lines: dict[str, int], player_line: int,
         for item in ("rating", "games", "k"):
             tags[item] = prefix + item
     raw = {key: values.get(tag, "") for key, tag in tags.items()}
+    if not combined:
+        raw = _for_kind(raw, scan, kind)
+        if "standard_rating" in raw:
+            tags["standard_rating"] = "rating"
 
     def fail(key: str, problem: str) -> NoReturn:
         tag = tags[key]
-        raise PlayerFileError(f"<{tag}>: {problem}", file=file,
+        raise PlayerFileError(f"<{tag}>: {problem}", file=scan.file,
                               line=lines.get(tag, player_line), field=tag)
 
-    return _build(raw, fail, file, player_line)
-
-
-_XML_FIELDS = {key: tag for tag, key in _XML_TAGS.items()}
-_XML_FIELDS.update(rating="rating", games="games", k="k")
-_XML_CHUNK = 1 << 20
+    return _build(raw, fail, scan.file, player_line)
 
 
 def read_fide_xml(path_or_bytes: Source, rating_kind: str = "standard") -> list[PlayerData]:
@@ -499,44 +739,40 @@ def read_fide_xml(path_or_bytes: Source, rating_kind: str = "standard") -> list[
     ``<playerslist><player><fideid>...``. ``path_or_bytes``: a path, the file's
     bytes, or its text (a ``str`` starting with ``<``). ``rating_kind`` picks
     ``<rapid_rating>``/``<blitz_rating>`` (and their games and K) when the player
-    has them, else ``<rating>``. Parsed with defusedxml: a file that declares
-    entities (an "XML bomb") or refers to external ones is refused.
+    has them, else ``<rating>`` (with the file-name rule of :func:`read_fide_txt`).
+    Parsed with defusedxml: a file that declares entities (an "XML bomb") or refers
+    to external ones is refused; only the text inside a player's fields is kept.
     Raises :class:`PlayerFileError` (file, line, tag, value quoted).
     """
     kind = _check_kind(rating_kind)
-    source = path_or_bytes
-    if isinstance(source, str) and source.lstrip().startswith("<"):
-        return _parse_xml(io.StringIO(source), "<string>", kind)
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _parse_xml(io.BytesIO(bytes(source)), "<bytes>", kind)
-    if not isinstance(source, (str, os.PathLike)):
-        raise InputError(f"expected a path, text or bytes, got {source!r}")
-    file = str(os.fspath(source))
-    try:
-        handle = open(source, "rb")
-    except (OSError, ValueError) as exc:
-        raise _cannot_read(file, exc) from exc
-    with handle:
-        return _parse_xml(handle, file, kind)
+    with _open_source(path_or_bytes, lambda s: s.lstrip().startswith("<")) as (stream, file):
+        scan = _Scan(file, (kind,), hint=_hint(file))
+        return [rec[kind] for rec in _scan_xml(_stream(stream, scan, max_line=None), scan)]
 
 
-def _parse_xml(stream, file: str, kind: str) -> list[PlayerData]:
-    """Parse XML read from ``stream`` (binary or text, anything with ``read(n)``).
+def _scan_xml(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
+    """Parse XML read from ``stream`` (binary, anything with ``read(n)``), yielding
+    ``{kind: PlayerData}`` for each kept ``<player>``.
 
     defusedxml's parser is built with no tree target, so that it installs only its
     guards (entity declarations, external references) on the expat parser; the
     element handlers below are set on that expat parser directly, for speed.
+    Character data is collected only inside a player's fields, at most
+    :data:`MAX_LINE` characters each.
     """
-    players: list[PlayerData] = []
+    found: list[dict[str, PlayerData]] = []
     depth = 0
     in_player = False
     player_line = 0
     values: dict[str, str] = {}
     lines: dict[str, int] = {}
     text: list[str] = []
+    size = 0
     parser = DefusedXMLParser(target=_NoTarget(), forbid_dtd=False,
                               forbid_entities=True, forbid_external=True)
     expat = parser.parser
+    wanted = scan.wanted
+    scan.layout = "xml"
 
     def line() -> int | None:
         try:
@@ -544,13 +780,23 @@ def _parse_xml(stream, file: str, kind: str) -> list[PlayerData]:
         except Exception:  # noqa: BLE001 (the parser may be gone after an error)
             return None
 
+    def keep(data: str) -> None:
+        nonlocal size
+        size += len(data)
+        if size > MAX_LINE:
+            raise PlayerFileError(f"a field longer than {MAX_LINE} characters, the limit for "
+                                  "a player list", file=scan.file, line=line())
+        text.append(data)
+
     def start(tag: str, _attrib) -> None:
-        nonlocal depth, in_player, player_line, values, lines
+        nonlocal depth, in_player, player_line, values, lines, size
         depth += 1
         if depth == 3:
             if in_player:
                 text.clear()
+                size = 0
                 lines[tag] = expat.CurrentLineNumber
+                expat.CharacterDataHandler = keep
         elif depth == 2:
             if tag == "player":
                 in_player = True
@@ -560,40 +806,65 @@ def _parse_xml(stream, file: str, kind: str) -> list[PlayerData]:
         elif depth == 1 and tag != "playerslist":
             raise PlayerFileError(
                 f"not a FIDE player list: the root element is <{tag}>, expected <playerslist>",
-                file=file, line=expat.CurrentLineNumber, field=tag)
+                file=scan.file, line=expat.CurrentLineNumber, field=tag)
+        else:
+            expat.CharacterDataHandler = None
 
     def end(tag: str) -> None:
         nonlocal depth, in_player
         if depth == 3:
+            expat.CharacterDataHandler = None
             if in_player:
                 values[tag] = "".join(text).strip()
         elif depth == 2 and in_player:
             in_player = False
-            players.append(_xml_player(values, lines, player_line, file, kind))
+            _xml_done(values, lines, player_line, scan, wanted, found)
         depth -= 1
 
     expat.StartElementHandler = start
     expat.EndElementHandler = end
-    expat.CharacterDataHandler = text.append
+    expat.CharacterDataHandler = None
     try:
-        while chunk := stream.read(_XML_CHUNK):
+        while chunk := stream.read(_CHUNK):
             parser.feed(chunk)
+            yield from found
+            found.clear()
         parser.close()
     except PlayerFileError:
         raise
     except DefusedXmlException as exc:
         raise PlayerFileError(
             f"refused: the XML declares entities or external references ({exc}); "
-            "FIDE lists never do (possible XML bomb)", file=file, line=line()) from None
+            "FIDE lists never do (possible XML bomb)", file=scan.file, line=line()) from None
     except XmlParseError as exc:
         err_line, column = getattr(exc, "position", (None, None))
         message = str(exc).split(": line ")[0]
-        raise PlayerFileError(f"not well-formed XML: {message}", file=file, line=err_line,
+        raise PlayerFileError(f"not well-formed XML: {message}", file=scan.file, line=err_line,
                               column=None if column is None else column + 1) from None
     except (OSError, ValueError, LookupError, zipfile.BadZipFile, zlib.error,
             EOFError, RuntimeError) as exc:
-        raise PlayerFileError(f"cannot read the XML: {exc}", file=file, line=line()) from None
-    return players
+        raise PlayerFileError(f"cannot read the XML: {exc}", file=scan.file,
+                              line=line()) from None
+    yield from found
+
+
+def _xml_done(values, lines, player_line, scan: _Scan, wanted, found) -> None:
+    """Keep one finished ``<player>`` when wanted (or count it when unreadable)."""
+    if wanted is not None:
+        fid = values.get("fideid", "")
+        if fid not in wanted.id_text:
+            readable = fid.isdigit() and fid.isascii() or not fid
+            if not wanted.wants_name(values.get("name", ""), bool(fid)):
+                if not readable:
+                    scan.skipped += 1
+                return
+    try:
+        found.append({kind: _xml_player(values, lines, player_line, scan, kind)
+                      for kind in scan.kinds})
+    except PlayerFileError:
+        if not scan.lenient or wanted is not None:
+            raise
+        scan.skipped += 1
 
 
 class _NoTarget:
@@ -629,72 +900,108 @@ def read_player_csv(path_or_text: Source) -> list[PlayerData]:
     ``career_games``, ``peak_rating|highest_rating``, ``flag``; others are
     ignored. The separator is ``,`` (or ``;`` / tab when the header uses it).
     UTF-8 with or without BOM; blank cells are None (a rating, K or peak of 0
-    too); blank rows are skipped.
+    too); blank rows are skipped. Budgets: see :data:`BUDGETS`.
     Raises :class:`PlayerFileError` naming file, line and column, e.g. for a
     rating of ``'17x0'``.
     """
-    content, file = _load(path_or_text, _has_newline)
-    return _parse_csv(content, file)
+    with _open_source(path_or_text, _has_newline) as (stream, file):
+        scan = _Scan(file, ("standard",))
+        return [rec["standard"] for rec in _scan_csv(_stream(stream, scan), scan)]
 
 
-def _parse_csv(content: bytes | str, file: str) -> list[PlayerData]:
-    if isinstance(content, bytes):
-        try:
-            text = content.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = content.count(b"\n", 0, exc.start) + 1
-            raise PlayerFileError(
-                f"not UTF-8 (byte {content[exc.start:exc.start + 1]!r}); "
-                "save the CSV as 'CSV UTF-8'", file=file, line=line) from None
-    else:
-        text = content.removeprefix("\ufeff")
-
-    first = next((ln for ln in _split_lines(text) if ln.strip()), "")
-    delimiter = max((",", ";", "\t"), key=first.count) if first else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+def _csv_header(row: list[str], file: str, number: int) -> dict[str, tuple[int, str]]:
     columns: dict[str, tuple[int, str]] = {}   # field -> (index, header as written)
-    header_seen = False
-    players: list[PlayerData] = []
+    for index, raw in enumerate(row):
+        label = re.sub(r"[\s\-]+", "_", raw.strip().lower())
+        field = _CSV_COLUMNS.get(label)
+        if field is None:
+            continue
+        if field in columns:
+            raise PlayerFileError(
+                f"header: columns {columns[field][1]!r} and {raw.strip()!r} "
+                f"both give {field}", file=file, line=number, field=raw.strip())
+        columns[field] = (index, raw.strip())
+    if "name" not in columns and "fide_id" not in columns:
+        raise PlayerFileError(
+            f"header: expected a 'name' or 'fide_id' column, got {row!r}",
+            file=file, line=number)
+    return columns
+
+
+def _csv_lines(stream, file: str) -> Iterator[str]:
+    """The lines of a UTF-8 stream (a BOM dropped), each decoded on its own."""
+    for number, raw in enumerate(stream, 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PlayerFileError(
+                f"not UTF-8 (byte {raw[exc.start:exc.start + 1]!r}); "
+                "save the CSV as 'CSV UTF-8'", file=file, line=number) from None
+        yield line.removeprefix("\ufeff") if number == 1 else line
+
+
+def _scan_csv(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
+    """Yield ``{kind: PlayerData}`` for each kept row (the CSV's rating is of every kind)."""
+    file = scan.file
+    scan.layout = "csv"
+    lines = _csv_lines(stream, file)
     number = 0
+    columns: dict[str, tuple[int, str]] = {}
+    blanks = 0
 
     def fail(key: str, problem: str) -> NoReturn:
         label = columns[key][1]
         raise PlayerFileError(f"column {label!r}: {problem}", file=file, line=number,
                               field=label)
 
+    first = ""
+    for first in lines:
+        number += 1
+        if first.strip():
+            break
+        blanks += 1
+        _blank_budget(blanks, file, number)
+    if not first.strip():
+        raise PlayerFileError("empty file: expected a header row such as "
+                              "'fide_id,name,rating'", file=file, line=1)
+    delimiter = max((",", ";", "\t"), key=first.count)
+    offset = number - 1
+    reader = csv.reader(itertools.chain([first], lines), delimiter=delimiter)
     try:
+        columns = _csv_header(next(reader), file, number)
+        wanted = scan.wanted
         for row in reader:
-            number = reader.line_num
+            number = reader.line_num + offset
             if not any(cell.strip() for cell in row):
+                blanks += 1
+                _blank_budget(blanks, file, number)
                 continue
-            if not header_seen:
-                header_seen = True
-                for index, raw in enumerate(row):
-                    label = re.sub(r"[\s\-]+", "_", raw.strip().lower())
-                    field = _CSV_COLUMNS.get(label)
-                    if field is None:
-                        continue
-                    if field in columns:
-                        raise PlayerFileError(
-                            f"header: columns {columns[field][1]!r} and {raw.strip()!r} "
-                            f"both give {field}", file=file, line=number, field=raw.strip())
-                    columns[field] = (index, raw.strip())
-                if "name" not in columns and "fide_id" not in columns:
-                    raise PlayerFileError(
-                        f"header: expected a 'name' or 'fide_id' column, got {row!r}",
-                        file=file, line=number)
-                continue
-
             raw = {field: (row[index].strip() if index < len(row) else "")
                    for field, (index, _label) in columns.items()}
-            players.append(_build(raw, fail, file, number))
+            if wanted is not None and not _csv_wanted(raw, wanted, scan):
+                continue
+            try:
+                player = _build(raw, fail, file, number)
+            except PlayerFileError:
+                if not scan.lenient or wanted is not None:
+                    raise
+                scan.skipped += 1
+                continue
+            yield {kind: player for kind in scan.kinds}
     except csv.Error as exc:
         raise PlayerFileError(f"cannot read the CSV: {exc}", file=file,
-                              line=reader.line_num or None) from None
-    if not header_seen:
-        raise PlayerFileError("empty file: expected a header row such as 'fide_id,name,rating'",
-                              file=file, line=1)
-    return players
+                              line=(reader.line_num + offset) or None) from None
+
+
+def _csv_wanted(raw: dict[str, str], wanted: _Wanted, scan: _Scan) -> bool:
+    fid = raw.get("fide_id", "")
+    if fid in wanted.id_text:
+        return True
+    if wanted.wants_name(raw.get("name", ""), bool(fid)):
+        return True
+    if fid and not (fid.isdigit() and fid.isascii()):
+        scan.skipped += 1
+    return False
 
 
 # --- any of them ------------------------------------------------------------------
@@ -702,76 +1009,199 @@ def _parse_csv(content: bytes | str, file: str) -> list[PlayerData]:
 _BOM = b"\xef\xbb\xbf"
 
 
-def _read_stream(stream, file: str, kind: str) -> list[PlayerData]:
-    """Tell the format from the first bytes of a seekable binary stream; parse it."""
-    head = stream.read(1 << 16)
-    start = head.removeprefix(_BOM).lstrip()
+def _has_newline(text: str) -> bool:
+    return "\n" in text or "\r" in text
+
+
+class _open_source:
+    """``with _open_source(source, is_text) as (stream, name)``: a binary stream of a
+    path, of bytes, or of text (a ``str`` for which ``is_text`` is true)."""
+
+    def __init__(self, source: Source, is_text) -> None:
+        self._handle: Any = None
+        self._stream: Any
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            self._stream, self._file = io.BytesIO(bytes(source)), "<bytes>"
+        elif isinstance(source, str) and is_text(source):
+            self._stream, self._file = io.BytesIO(source.encode("utf-8")), "<string>"
+        elif isinstance(source, (str, os.PathLike)):
+            self._file = str(os.fspath(source))
+            try:
+                self._stream = self._handle = open(source, "rb")
+            except (OSError, ValueError) as exc:
+                raise _cannot_read(self._file, exc) from exc
+        else:
+            raise InputError(f"expected a path, text or bytes, got {source!r}")
+
+    def __enter__(self):
+        return self._stream, self._file
+
+    def __exit__(self, *exc) -> None:
+        if self._handle is not None:
+            self._handle.close()
+
+
+def _stream(raw, scan: _Scan, max_line: int | None = MAX_LINE, limit: int = MAX_LIST_BYTES):
+    """``raw`` under the budgets, buffered (``peek`` works)."""
+    scan.stream = _Budget(raw, scan.file, limit, max_line)
+    return io.BufferedReader(scan.stream, _CHUNK)
+
+
+def _scan_stream(raw, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
+    """Tell the format from the first bytes of a binary stream; scan it."""
+    peeking = _stream(raw, scan, max_line=None)
+    head = peeking.peek(_CHUNK)
+    start = head[:1 << 16].removeprefix(_BOM).lstrip()
     if start.startswith(b"<"):
-        stream.seek(0)
-        return _parse_xml(stream, file, kind)
-    rest = stream.read(_MAX_FILE + 1 - len(head))
-    if len(head) + len(rest) > _MAX_FILE:
-        raise PlayerFileError(f"the file is larger than {_MAX_FILE} bytes", file=file)
-    data = head + rest
-    first = start.split(b"\n", 1)[0].decode("latin-1")
+        return _scan_xml(peeking, scan)
+    assert scan.stream is not None
+    scan.stream.limit_lines(head)               # TXT and CSV: lines are bounded
+    first = start.split(b"\n", 1)[0].split(b"\r", 1)[0].decode("latin-1")
     if _is_txt_header(first):
-        return _parse_txt(data, file, kind)
-    return _parse_csv(data, file)
+        return _scan_txt(peeking, scan)
+    return _scan_csv(peeking, scan)
 
 
-def _read_zip(stream, file: str, kind: str) -> list[PlayerData]:
-    """Parse the one .txt, .xml or .csv file of a zip archive (as FIDE ships its lists)."""
-    with zipfile.ZipFile(stream) as archive:
-        members = [info for info in archive.infolist()
-                   if not info.is_dir()
-                   and info.filename.lower().endswith((".txt", ".xml", ".csv"))]
-        if len(members) != 1:
-            names = [info.filename for info in archive.infolist()]
-            raise PlayerFileError(
-                f"expected one .txt, .xml or .csv file in the zip, found {names!r}", file=file)
-        with archive.open(members[0]) as member:
-            return _read_stream(member, f"{file}!{members[0].filename}", kind)
+def _zip_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
+    """The one list inside a zip, within the budgets (size and compression ratio)."""
+    members = [info for info in archive.infolist()
+               if not info.is_dir() and info.filename.lower().endswith((".txt", ".xml", ".csv"))]
+    if len(members) != 1:
+        names = [info.filename for info in archive.infolist()][:10]
+        raise PlayerFileError(
+            f"expected one .txt, .xml or .csv file in the zip, found {names!r}", file=file)
+    info = members[0]
+    where = f"{file}!{info.filename}"
+    if info.file_size > MAX_LIST_BYTES:
+        raise PlayerFileError(f"{info.file_size} bytes unpacked, more than {MAX_LIST_BYTES}, "
+                              "the limit for a player list", file=where)
+    ratio = info.file_size / max(info.compress_size, 1)
+    if info.file_size > _RATIO_FLOOR and ratio > MAX_ZIP_RATIO:
+        raise PlayerFileError(
+            f"compression ratio {ratio:.0f}:1, above the limit {MAX_ZIP_RATIO}:1 for a player "
+            "list (possible zip bomb)", file=where)
+    return info
 
 
-def read_player_file(path: str | os.PathLike[str] | bytes,
-                     rating_kind: str = "standard") -> PlayerDirectory:
+class ListReader:
+    """One pass over a player list file (FIDE TXT or XML, a CSV, or a zip of one).
+
+    ``kinds``: the time controls to build (:data:`RATING_KINDS`); iterating gives
+    ``{kind: PlayerData}`` per player kept. ``only``: (FIDE id, name) pairs of the
+    players to keep (None keeps everyone); ``lenient``: count unreadable lines of
+    anyone (else only other players' are counted, and one of a kept player raises).
+    After iteration, ``skipped`` counts the unreadable lines, ``month`` is the
+    list's month (``"YYYY-MM"`` from the file name or header, or None), ``layout``
+    "combined", "single", "xml" or "csv", ``hint`` the time control the file name
+    gives. ``read_bytes``/``size`` measure progress. Budgets: :data:`BUDGETS`.
+    Raises :class:`PlayerFileError` (one line: file, line, what).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | bytes, kinds: Iterable[str] = ("standard",),
+                 *, only: Iterable[tuple[int | None, str | None]] | None = None,
+                 lenient: bool = False) -> None:
+        self.kinds = tuple(_check_kind(k) for k in kinds)
+        self._path = path
+        if isinstance(path, (bytes, bytearray, memoryview)):
+            self.file = "<bytes>"
+        elif isinstance(path, (str, os.PathLike)):
+            self.file = str(os.fspath(path))
+        else:
+            raise InputError(f"expected a path or bytes, got {path!r}")
+        self.scan = _Scan(self.file, self.kinds, _Wanted(only) if only is not None else None,
+                          lenient, hint=_hint(self.file), month=month_of(os.path.basename(
+                              self.file)), notes=[])
+
+    @property
+    def skipped(self) -> int:
+        return self.scan.skipped
+
+    @property
+    def month(self) -> str | None:
+        return self.scan.month
+
+    @property
+    def layout(self) -> str:
+        return self.scan.layout
+
+    @property
+    def hint(self) -> str | None:
+        return self.scan.hint
+
+    @property
+    def notes(self) -> list[str]:
+        return list(self.scan.notes or ())
+
+    @property
+    def read_bytes(self) -> int:
+        return self.scan.read_bytes
+
+    @property
+    def size(self) -> int | None:
+        return self.scan.size
+
+    def __iter__(self) -> Iterator[dict[str, PlayerData]]:
+        scan = self.scan
+        try:
+            with _open_source(self._path, lambda _s: False) as (stream, _file):
+                is_zip = stream.read(4) == b"PK\x03\x04"
+                stream.seek(0)
+                if not is_zip:
+                    try:
+                        scan.size = os.fstat(stream.fileno()).st_size
+                    except (OSError, AttributeError, io.UnsupportedOperation):
+                        scan.size = len(stream.getbuffer()) if isinstance(
+                            stream, io.BytesIO) else None
+                    if scan.size is not None and scan.size > MAX_LIST_BYTES:
+                        raise PlayerFileError(f"{scan.size} bytes, more than {MAX_LIST_BYTES}, "
+                                              "the limit for a player list", file=scan.file)
+                    yield from _scan_stream(stream, scan)
+                    return
+                with zipfile.ZipFile(stream) as archive:
+                    info = _zip_member(archive, scan.file)
+                    scan.file = f"{self.file}!{info.filename}"
+                    scan.hint = scan.hint or _hint(info.filename)
+                    scan.month = scan.month or month_of(info.filename)
+                    scan.size = info.file_size
+                    with archive.open(info) as member:
+                        yield from _scan_stream(member, scan)
+        except XlFideError:
+            raise
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
+                EOFError, zlib.error) as exc:
+            raise PlayerFileError(f"cannot read the zip file: {exc}", file=scan.file) from None
+        except (OSError, ValueError) as exc:
+            raise _cannot_read(scan.file, exc) from None
+
+
+def read_player_file(path: str | os.PathLike[str] | bytes, rating_kind: str = "standard",
+                     *, only: Iterable[tuple[int | None, str | None]] | None = None
+                     ) -> PlayerDirectory:
     """Return a :class:`PlayerDirectory` of the players in a FIDE list or a CSV.
 
     The format is told from the content: XML when it starts with ``<``, FIDE TXT
     when the first line is an ``ID Number  Name ...`` header, CSV otherwise. A
     zip holding one such file (as FIDE's downloads are) is opened. ``path`` may
-    also be the file's bytes. ``rating_kind`` as in :func:`read_fide_txt`.
-    XML is read as a stream; a TXT or CSV file is read whole (at most 2 GiB).
+    also be the file's bytes. ``rating_kind`` as in :func:`read_fide_txt`: the
+    event's time control (FIDE R&B §7.2.1: a standard rating is the fallback).
+    ``only``: the event's players as (FIDE id, name) pairs: the file is streamed
+    and only their records are built (by FIDE id; by name for a player without
+    one); a line of another player that cannot be read is counted in the
+    directory's ``skipped`` and ``notes``, one of an event player raises.
+    Budgets (file size, zip ratio, line length, blank lines): :data:`BUDGETS`.
     Raises :class:`PlayerFileError` naming the file and line.
     """
     kind = _check_kind(rating_kind)
-    if isinstance(path, (bytes, bytearray, memoryview)):
-        file = "<bytes>"
-        opener = lambda: io.BytesIO(bytes(path))  # noqa: E731
-    elif isinstance(path, (str, os.PathLike)):
-        file = str(os.fspath(path))
-        opener = lambda: open(path, "rb")  # noqa: E731
-    else:
-        raise InputError(f"expected a path or bytes, got {path!r}")
+    reader = ListReader(path, (kind,), only=only)
+    players = [rec[kind] for rec in reader]
+    notes = reader.notes
+    if reader.skipped:
+        lines = "line" if reader.skipped == 1 else "lines"
+        notes.append(f"{reader.file}: {reader.skipped} unreadable {lines} skipped "
+                     "(not of this event's players)")
     try:
-        with opener() as stream:
-            is_zip = stream.read(4) == b"PK\x03\x04"
-            stream.seek(0)
-            players = _read_zip(stream, file, kind) if is_zip else _read_stream(stream, file, kind)
-    except XlFideError:
-        raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
-            EOFError, zlib.error) as exc:
-        raise PlayerFileError(f"cannot read the zip file: {exc}", file=file) from None
-    except (OSError, ValueError) as exc:
-        raise _cannot_read(file, exc) from None
-    return _with_file_name(players, file)
-
-
-def _with_file_name(players: list[PlayerData], file: str) -> PlayerDirectory:
-    try:
-        return PlayerDirectory(players)
+        return PlayerDirectory(players, skipped=reader.skipped, notes=notes)
     except PlayerFileError:
         raise
     except InputError as exc:
-        raise PlayerFileError(str(exc), file=file) from None
+        raise PlayerFileError(str(exc), file=reader.file) from None

@@ -43,9 +43,10 @@ from .performance import (
     performance_rating,
     tournament_performance_rating,
 )
-from .rating import expected_score, game_lines, k_factor, logistic_expected, rate_event
+from .rating import (
+    expected_score, game_lines, k_factor, logistic_expected, new_rating_or_note, rate_event,
+)
 from .results import GameResult, parse_result
-from .rounding import round_half_away
 from .tables import dp_for_p, pd_for_difference
 from .values import as_int, as_k, as_rating
 
@@ -334,13 +335,15 @@ def FIDE_NEW_RATING(rating, opponent_ratings, scores, k, time_control="standard"
     """New rating: rating + K x ΣΔR rounded, .5 away from zero: FIDE B.02 §8.3.4.
 
     The event is taken as the whole rating period (one rounding; K x n <= 700 cap of
-    §8.3.3). Same inputs as FIDE_CHANGE. Nothing entered: #N/A.
+    §8.3.3). Same inputs as FIDE_CHANGE. Nothing entered: #N/A. A new rating below
+    the floor (1400; 1000 before 1 Mar 2024) is not published (§7.2.1): the cell shows
+    "not published: below 1400 (1398)".
     Example: FIDE_NEW_RATING(2000, {1950;2050;1810}, {1;0;0.5}, 10) = 1997 (-2.50 -> -3).
     """
     calc = _event_change(rating, opponent_ratings, scores, k, time_control, event_date)
     if calc is None:
         return NA
-    return calc.Ro + round_half_away(calc.change, 100)
+    return new_rating_or_note(calc)   # below the floor: "not published: below 1400 (1398)"
 
 
 # ------------------------------------------------------------------------------ K

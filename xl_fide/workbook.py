@@ -1290,7 +1290,7 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
         tc_word = _str(ev("tc")).lower()
         tc_text = _str(ev("tc_text"))
         tournament_tc = tc_text
-        from .report import guess_time_control
+        from .editions import guess_time_control
         guessed = guess_time_control(tc_text) if tc_text else None
         if tc_word and (guessed is None or guessed.value != tc_word):
             tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
@@ -1367,14 +1367,31 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
     return out, {i: inputs[i] for i in active}
 
 
-def _pair_error(a: str | None, b: str | None) -> bool:
-    if a is None or b is None:
-        return (a is None) != (b is None)
-    played = ("1", "=", "0")
-    if (a in played) != (b in played):
-        return True
-    half = {"1": 2, "=": 1, "0": 0}
-    return a in played and half[a] + half[b] != 2
+_SHOWN = {"=": "½"}
+
+
+def _game_problem(a: int, b: int, code_a: str | None, code_b: str | None,
+                  colour_a: str | None = None, colour_b: str | None = None,
+                  rnd: int | None = None) -> str | None:
+    """Why the two sides of the game of players ``a`` and ``b`` cannot both be true, as a
+    sentence naming the players (``player 65 and player 2 both won round 3``), or None.
+
+    ``code_*``: TRF result codes, None for a blank result cell; both blank is a game not
+    played yet. The rule is :func:`xl_fide.results.pair_problem` (TRF16 result codes).
+    """
+    when = f" round {rnd}" if rnd is not None else ""
+    if code_a is None and code_b is None:
+        return None
+    if code_a is None or code_b is None:
+        blank, other, code = (a, b, code_b) if code_a is None else (b, a, code_a)
+        return (f"player {other} has {_SHOWN.get(code or '', code)!r} against "
+                f"player {blank}{when}, whose result is blank")
+    problem = _results.pair_problem(code_a, code_b, colour_a, colour_b)
+    if problem is None:
+        return None
+    if problem == "both won":
+        return f"player {a} and player {b} both won{when or ' their game'}"
+    return f"player {a} and player {b}{when}: {problem}"
 
 
 def _berger(players: list[int]) -> list[list[tuple[int, int]]]:
@@ -1411,12 +1428,12 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict
             codes[(i, j)] = code
     for i in active:
         for j in active:
-            if i < j and _pair_error(codes[(i, j)], codes[(j, i)]):
-                a = _where(CROSS, geo.first + i - 1, geo.grid_col(j))
-                b = _where(CROSS, geo.first + j - 1, geo.grid_col(i))
-                raise WorkbookError(f"{a} is {codes[(i, j)] or 'blank'} but {b} is "
-                                    f"{codes[(j, i)] or 'blank'}: the two results of a game "
-                                    "do not match")
+            if i < j:
+                problem = _game_problem(i, j, codes[(i, j)], codes[(j, i)])
+                if problem is not None:
+                    a = _where(CROSS, geo.first + i - 1, geo.grid_col(j))
+                    b = _where(CROSS, geo.first + j - 1, geo.grid_col(i))
+                    raise WorkbookError(f"{a}: {problem} (see {b})")
     schedule = _berger(active)
     games: dict[int, list[Game]] = {i: [] for i in active}
     for rnd, pairs in enumerate(schedule, 1):
@@ -1434,6 +1451,7 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict
 
 def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict[int, list[Game]]:
     games: dict[int, list[Game]] = {}
+    blank_result: dict[tuple[int, int], bool] = {}
     for i in active:
         r = geo.first + i - 1
         row = rows[r - 1]
@@ -1450,6 +1468,7 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
                 raise WorkbookError(f"{_where(CROSS, r, cc)}: colour must be w or b, "
                                     f"got {row[cc - 1]!r}")
             code = _result_code(row[rc - 1], _where(CROSS, r, rc))
+            blank_result[(i, rnd)] = code is None
             if opp is None and code is None:
                 out.append(Game(rnd, None, colour or None, "Z", explicit=bool(colour)))
             else:
@@ -1460,10 +1479,26 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
             if g.opponent is None:
                 continue
             back = games[g.opponent][g.round - 1]
-            r, oc = geo.first + i - 1, geo.round_col(g.round, "opp")
-            if back.opponent not in (None, i):
+            r = geo.first + i - 1
+            oc, cc, rc = (geo.round_col(g.round, p) for p in ("opp", "col", "res"))
+            if back.opponent is None:
+                what = f" ({back.code})" if back.code != "Z" or back.explicit else ""
+                raise WorkbookError(
+                    f"{_where(CROSS, r, oc)}: player {i} has player {g.opponent} as opponent "
+                    f"in round {g.round}, but player {g.opponent} has no opponent in that "
+                    f"round{what} (see {_where(CROSS, geo.first + g.opponent - 1, oc)})")
+            if back.opponent != i:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {g.opponent} in round "
                                     f"{g.round}, but player {g.opponent} met {back.opponent}")
+            if g.opponent < i:
+                continue
+            mine, theirs = blank_result[(i, g.round)], blank_result[(g.opponent, g.round)]
+            problem = _game_problem(i, g.opponent, None if mine else g.code,
+                                    None if theirs else back.code, g.colour, back.colour,
+                                    g.round)
+            if problem is not None:
+                cell = cc if "colour" in problem else rc
+                raise WorkbookError(f"{_where(CROSS, r, cell)}: {problem}")
     return games
 
 
