@@ -102,7 +102,7 @@ import tempfile
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, NoReturn
+from typing import Any, Iterable, Mapping, NoReturn, TypeVar, overload
 
 from xl_fide.errors import InputError, TrfError, XlFideError
 from xl_fide.filekind import wrong_kind_of_bytes
@@ -435,6 +435,7 @@ def _freeze_scoring(scoring: Mapping[str, Any] | None) -> Mapping[str, Decimal]:
 
 
 _MISSING: Any = object()
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -486,7 +487,13 @@ class Tournament:
         object.__setattr__(self, "_by_rank", MappingProxyType({p.start_rank: p for p in self.players}))
 
     # -- lookups -------------------------------------------------------------
-    def player(self, start_rank: int, default: Any = _MISSING) -> TrfPlayer:
+    @overload
+    def player(self, start_rank: int) -> TrfPlayer: ...
+
+    @overload
+    def player(self, start_rank: int, default: _T) -> TrfPlayer | _T: ...
+
+    def player(self, start_rank: int, default: Any = _MISSING) -> Any:
         """Return the player with this start rank.
 
         Raises TrfError (naming the file) when there is none, unless ``default`` is
