@@ -258,6 +258,15 @@ def test_round_cells_beyond_the_most_rounds_are_refused():
         parse_trf(text, source="r.trf")
     assert (err.value.line, err.value.column) == (2, 2082)
     assert "199" in err.value.message
+    # 199 full cells (the line ends at column 2081) and trailing blanks are fine
+    byes = [("0000", "-", "H")] * 199
+    ok = "012 long\n" + line001(1, "A", rounds=byes) + " " * 30 + "\n" + line001(2, "B")
+    assert parse_trf(ok).rounds == 199
+    # the 132 round dates have the same columns: a date for round 200 is refused too
+    dates = "132".ljust(91) + "  ".join(["26/01/10"] * 200)
+    with pytest.raises(TrfError) as err:
+        parse_trf(dates + "\n" + line001(1, "A"), source="r.trf")
+    assert (err.value.line, err.value.column) == (1, 2082)
 
 
 def test_declared_rounds_beyond_the_budget_are_not_believed():
