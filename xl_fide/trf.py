@@ -98,14 +98,16 @@ import dataclasses
 import datetime
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn, TypeVar, overload
 
+from xl_fide.dates import parse_date_text as parse_date
+from xl_fide.dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, TrfError, XlFideError
 from xl_fide.filekind import wrong_kind_of_bytes
+from xl_fide.files import OutputExistsError, write_atomic
 from xl_fide.results import pair_problem
 
 __all__ = [
@@ -598,66 +600,6 @@ def _date_and_text(value: datetime.date | str | None) -> tuple[datetime.date | N
 
 class TrfFileExistsError(XlFideError, FileExistsError):
     """:func:`write_trf_file` refused to overwrite an existing file (pass ``force=True``)."""
-
-
-# --------------------------------------------------------------------------- dates
-
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
-    "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}
-_SEP = r"\s*[/.\-]\s*"
-_YMD = re.compile(rf"([0-9]{{4}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})")
-_DMY = re.compile(rf"([0-9]{{1,2}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{4}})")
-_MDY_TEXT = re.compile(r"([A-Za-z]{3,})\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})")
-_DMY_TEXT = re.compile(r"([0-9]{1,2})\.?\s+([A-Za-z]{3,})\.?,?\s+([0-9]{4})")
-_YY_MM_DD = re.compile(r"([0-9]{2})/([0-9]{2})/([0-9]{2})")
-
-
-def _month(word: str) -> int | None:
-    return _MONTHS.get(word[:3].lower())
-
-
-def parse_date(text: str) -> tuple[datetime.date | None, bool]:
-    """Return ``(date, understood)`` for a TRF date text.
-
-    Formats seen in 042/052: ``YYYY/MM/DD`` (TRF-2026; also ``-`` or ``.``),
-    ``DD/MM/YYYY`` and ``DD. MM. YYYY`` (read day first unless the middle number is
-    above 12), ``May 29, 2020``, ``29 May 2020``. Empty text gives ``(None, True)``;
-    text that is not understood, or an impossible date, ``(None, False)``.
-    """
-    text = text.strip()
-    if not text:
-        return None, True
-    try:
-        ymd = _date_parts(text)
-        return (datetime.date(*ymd), True) if ymd is not None else (None, False)
-    except ValueError:
-        return None, False
-
-
-def _date_parts(text: str) -> tuple[int, int, int] | None:
-    """Return (year, month, day) of a date text in one of :func:`parse_date`'s formats."""
-    if m := _YMD.fullmatch(text):
-        return int(m.group(1)), int(m.group(2)), int(m.group(3))
-    if m := _DMY.fullmatch(text):
-        d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        return (y, d, mo) if mo > 12 >= d else (y, mo, d)
-    if (m := _MDY_TEXT.fullmatch(text)) and (mo_name := _month(m.group(1))):
-        return int(m.group(3)), mo_name, int(m.group(2))
-    if (m := _DMY_TEXT.fullmatch(text)) and (mo_name := _month(m.group(2))):
-        return int(m.group(3)), mo_name, int(m.group(1))
-    return None
-
-
-def _parse_yy_mm_dd(text: str) -> datetime.date | None:
-    m = _YY_MM_DD.fullmatch(text.strip())
-    if not m:
-        return None
-    try:
-        return datetime.date(2000 + int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
 
 
 # --------------------------------------------------------------------------- reading
@@ -1685,30 +1627,8 @@ def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, forc
     exists and ``force`` is false; InputError as :func:`encode_trf`.
     """
     data = encode_trf(tournament, newline=newline, encoding=encoding)
-    target = os.fspath(path)
-    if not force and os.path.exists(target):
-        raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it")
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".xl-fide-", suffix=".trf.tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
-        if force:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)  # fails if the file appeared meanwhile
-            except FileExistsError:
-                raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it") from None
-            except OSError:
-                os.replace(tmp, target)  # no hard links on this file system
-            else:
-                os.unlink(tmp)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_atomic(path, data, force=force)
+    except OutputExistsError:
+        raise TrfFileExistsError(
+            f"{os.fspath(path)}: file exists; pass force=True to overwrite it") from None
