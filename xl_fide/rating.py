@@ -278,12 +278,8 @@ def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
         except (TypeError, ValueError):
             raise InputError(f"game {i} must be (opponent rating, score), got {game!r}") from None
         out.append((as_rating(R_opp, f"opponent rating of game {i}"),
-                    _score_half(score, f"score of game {i}")))
+                    as_half_points(score, f"score of game {i}")))
     return out
-
-
-def _score_half(score: object, name: str) -> int:
-    return as_half_points(score, name)
 
 
 def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
