@@ -14,7 +14,7 @@ from xl_fide.period import PeriodSpanError, build_period
 from xl_fide.trf import parse_trf
 
 
-def event(name, start, players, games, end=None, round_dates=None):
+def event(name, start, players, games, end=None):
     """A TRF of ``players`` (rank -> (name, rating or None, birth year or "")) and
     ``games`` ((round, white rank, black rank, white's result '1' '=' '0'))."""
     rounds = max(g[0] for g in games)
@@ -25,13 +25,10 @@ def event(name, start, players, games, end=None, round_dates=None):
         cells[b][rnd - 1] = (w, "b", other[res])
     head = {"012": name, "042": start, "052": end or start, "062": str(len(players)),
             "122": "90 min + 30 sec"}
-    extra = []
-    if round_dates:
-        extra.append("132" + " " * 88 + "".join(f"{d:<10}" for d in round_dates).rstrip())
     lines = [player_line(rank, nm, rating, birth=f"{by}/01/01" if by else "",
                          rounds=cells[rank])
              for rank, (nm, rating, by) in players.items()]
-    return parse_trf(trf(head, lines, extra), source=name + ".trf")
+    return parse_trf(trf(head, lines), source=name + ".trf")
 
 
 def player(report, name):
@@ -229,3 +226,12 @@ def test_rapid_period_counts_a_standard_rating():
     ca, cb = player(rep, "A").change, player(rep, "B").change
     assert (ca.N, ca.change, ca.new_rating) == (2, -1440, 1986)
     assert (cb.Ro, cb.N, cb.new_rating) == (2100, 2, 2114)
+
+
+def test_a_trf_and_its_own_workbook_are_the_same_event(tmp_path):
+    # issue 10 #2: the workbook written from a TRF is the same event in another format.
+    from xl_fide.workbook import fill_workbook, read_workbook, save_workbook
+    t = parse_trf(SAN.read_bytes(), source="san.trf")
+    book = save_workbook(fill_workbook(t), tmp_path / "san.xlsx")
+    with pytest.raises(InputError, match="same event as san.trf"):
+        build_period([t, read_workbook(book)])
