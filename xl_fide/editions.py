@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from .dates import parse_date_text
 from .errors import RuleError
 
 CAP_DIFFERENCE = 400   # §8.3.1: a difference of more than 400 points counts as 400
@@ -166,18 +167,17 @@ def edition(edition_id: str) -> RuleEdition:
 
 
 def parse_date(value: object) -> _dt.date:
-    """A date from a :class:`datetime.date`/``datetime`` or ISO text ``YYYY-MM-DD``
-    (``/`` and ``.`` accepted as separators). Raises :class:`RuleError` otherwise."""
+    """A date from a :class:`datetime.date`/``datetime`` or text ``YYYY-MM-DD`` (``/``
+    and ``.`` accepted as separators; the other forms of
+    :func:`~xl_fide.dates.parse_date_text` too). Raises :class:`RuleError` otherwise."""
     if isinstance(value, _dt.datetime):
         return value.date()
     if isinstance(value, _dt.date):
         return value
-    if isinstance(value, str):
-        text = value.strip().replace("/", "-").replace(".", "-")
-        try:
-            return _dt.date.fromisoformat(text)
-        except ValueError:
-            pass
+    if isinstance(value, str) and len(value) <= 40:
+        found, _ = parse_date_text(value)
+        if found is not None:
+            return found
     raise RuleError(f"event_date must be a date like 2025-10-01, got {value!r}")
 
 
