@@ -235,3 +235,16 @@ def test_a_trf_and_its_own_workbook_are_the_same_event(tmp_path):
     book = save_workbook(fill_workbook(t), tmp_path / "san.xlsx")
     with pytest.raises(InputError, match="same event as san.trf"):
         build_period([t, read_workbook(book)])
+
+
+def test_ro_of_a_march_2024_period_is_the_adjusted_list_rating():
+    # An event from 26 Feb to 1 Mar 2024 is in the March 2024 period. Its games are rated
+    # with the February ratings (its start, 2022 rules): 1500 beats 1500, PD .50 ->
+    # +.50 x 20 = +10. The list before the period is March's, adjusted:
+    # 1500 + 0.4 x 500 = 1700 -> new rating 1710 (B.02 §8.3.4: list rating + change).
+    players = {1: ("P", 1500, ""), 2: ("Q", 1500, "")}
+    a = event("A", "2024/02/26", players, [(1, 1, 2, "1")], end="2024/03/01")
+    rep = build_period([a], k=20)
+    p = player(rep, "P").change
+    assert (p.Ro, p.events[0].Ro, p.change, p.new_rating) == (1700, 1500, 1000, 1710)
+    assert any("1500 -> 1700" in n for n in rep.notes)

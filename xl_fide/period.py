@@ -15,6 +15,7 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
+from .adjustments import adjusted_for_rules
 from .crosstable import EventRules, choose_k, event_rules, rated_games
 from .editions import RuleEdition, TimeControl
 from .errors import InputError
@@ -254,6 +255,7 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
+    month = max((m for m in (rating_month(t) for t in events) if m is not None), default=None)
     last = events[-1].start_date if events else None
     year = period_year or (last.year if last else (today.year if today else None))
     out = []
@@ -269,6 +271,14 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
             out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
         rules = (first_rated or entry.events[0])[2]
+        if first_rated is not None and Ro == first_rated[1] and month is not None:
+            # Ro is the list before the period: a file from before a one-off adjustment
+            # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
+            Ro, adjusted = adjusted_for_rules(Ro, rules.date, _dt.date(month[0], month[1], 1),
+                                              rules.time_control)
+            if adjusted:
+                notes.append(f"{entry.name}: Ro {adjusted}")
+            assert Ro is not None
         pk = choose_k(Ro, dataclasses.replace(rules, period_year=year), k=k, data=data,
                       birth_year=entry.birth_year)
         if pk.note:
