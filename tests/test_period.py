@@ -248,3 +248,15 @@ def test_ro_of_a_march_2024_period_is_the_adjusted_list_rating():
     p = player(rep, "P").change
     assert (p.Ro, p.events[0].Ro, p.change, p.new_rating) == (1700, 1500, 1000, 1710)
     assert any("1500 -> 1700" in n for n in rep.notes)
+
+
+def test_the_period_floor_is_that_of_the_list_after_it():
+    # An event from 26 Feb to 1 Mar 2024 (February rules: floor 1000) is in the March
+    # period, whose list has the floor 1400 (B.02 §7.2.1). P: February 1009, Ro of the
+    # period adjusted: 1009 + round(0.4 x 991 = 396.4) = 1405; P loses to Q (1009): PD .50
+    # -> -.50 x 20 = -10 -> 1395: below 1400, not published (by the February floor 1000
+    # it would be).
+    players = {1: ("P", 1009, ""), 2: ("Q", 1009, "")}
+    a = event("A", "2024/02/26", players, [(1, 2, 1, "1")], end="2024/03/01")
+    p = player(build_period([a], k=20), "P").change
+    assert (p.Ro, p.new_rating, p.published) == (1405, 1395, False)

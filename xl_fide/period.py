@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .adjustments import adjusted_for_rules
 from .crosstable import EventRules, choose_k, event_rules, rated_games
-from .editions import RuleEdition, TimeControl
+from .editions import RuleEdition, TimeControl, rules_for
 from .errors import InputError
 from .event import effective_rating
 from .initial import InitialRating, initial_rating
@@ -287,6 +287,9 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
             (name, R if R is not None else Ro, r.edition, games)
             for name, R, r, games in entry.events]
         change = rate_period(Ro, evs, pk.K)
+        if month is not None:   # published on the list after the period: its floor (§7.2.1)
+            listed = rules_for(_dt.date(month[0], month[1], 1), rules.time_control)
+            change = dataclasses.replace(change, edition_id=listed.id)
         out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 

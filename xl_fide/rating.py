@@ -372,9 +372,10 @@ class PeriodChange:
     """A rated player's change over a rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``K`` applies to the whole period, capped over all its rated games; the period's
-    total K x ΣΔR (hundredths) is rounded **once**. ``edition_id``: the newest
-    edition among the events (its floor decides whether the new rating is
-    published, B.02 §7.2.1); empty means today's rules.
+    total K x ΣΔR (hundredths) is rounded **once**. ``edition_id``: the rules whose
+    floor decides whether the new rating is published (B.02 §7.2.1): by default the
+    newest edition among the events (a caller knowing the period's month passes
+    that month's); empty means today's rules.
     """
 
     Ro: int
