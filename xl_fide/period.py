@@ -271,7 +271,8 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
             out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
         rules = (first_rated or entry.events[0])[2]
-        if first_rated is not None and Ro == first_rated[1] and month is not None:
+        from_file = data is None or data.rating is None
+        if first_rated is not None and from_file and month is not None:
             # Ro is the list before the period: a file from before a one-off adjustment
             # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
             Ro, adjusted = adjusted_for_rules(Ro, rules.date, _dt.date(month[0], month[1], 1),
