@@ -191,7 +191,7 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
     report = build_report(t, **options)
-    wb = fill_workbook(t, layout=args.layout, report=report)
+    wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
     return EXIT_OK
@@ -228,7 +228,7 @@ def cmd_template(args: argparse.Namespace) -> int:
                        f"{args.players - 1} rounds, got {args.rounds}")
     rounds = args.rounds if args.rounds is not None else (
         args.players - 1 if args.layout == "roundrobin" else 9)
-    wb = build_template(args.layout, args.players, rounds)
+    wb = build_template(args.layout, args.players, rounds, formulas=args.formulas)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
     return EXIT_OK
@@ -416,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--layout", choices=["roundrobin", "swiss"],
                    help="default: round robin if everyone met everyone, else Swiss")
     c.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    _formulas_option(c)
     c.set_defaults(func=cmd_crosstable)
 
     t = sub.add_parser("trf", help="write a TRF16 file from a .trf or an edited .xlsx")
@@ -430,6 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--force", action="store_true")
+    _formulas_option(m)
     m.set_defaults(func=cmd_template)
 
     pe = sub.add_parser("period", help="rating period over several TRF files, rounded once")
@@ -457,6 +459,13 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("version", help="print the version")
     v.set_defaults(func=cmd_version)
     return p
+
+
+def _formulas_option(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--formulas", choices=["udf", "native"], default="udf",
+                    help="udf (default): the FIDE_* functions, every rule edition; native: "
+                         "only the spreadsheet's own functions, opens anywhere (Excel 2010+, "
+                         "LibreOffice, Google Sheets) with nothing installed")
 
 
 def _one_line(error: object) -> str:

@@ -45,6 +45,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.formula import ArrayFormula
 
 from . import __version__
+from . import native as _native
 from . import results as _results
 from .dates import parse_date_text
 from .editions import EDITIONS, guess_time_control
@@ -54,7 +55,7 @@ from .players import PlayerData
 from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
-from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
+from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
 from .values import as_int, quote_value
 
 __all__ = [
@@ -334,8 +335,9 @@ def _abs(c1: int, r1: int, c2: int | None = None, r2: int | None = None) -> str:
 class _Geometry:
     """Where everything is on the Crosstable sheet for a layout and a size."""
 
-    def __init__(self, layout: str, players: int, rounds: int) -> None:
+    def __init__(self, layout: str, players: int, rounds: int, formulas: str = "udf") -> None:
         self.layout, self.n, self.rounds = layout, players, rounds
+        self.formulas = formulas          # "udf" (FIDE_* functions) or "native"
         self.first, self.last = FIRST_ROW, FIRST_ROW + players - 1
         self.col: dict[str, int] = {}
         c = 1
@@ -356,6 +358,13 @@ class _Geometry:
             self.col[spec.key] = c
             c += 1
         self.last_col = c - 1
+        # Swiss: one hidden helper column per round, the check of that round (0 or 1)
+        self.check_first = self.last_col + 1
+        self.check_last = self.last_col + (rounds if layout == "swiss" else 0)
+
+    def check_col(self, rnd: int) -> int:
+        """Swiss: the hidden helper column holding the check of round ``rnd``."""
+        return self.check_first + rnd - 1
 
     def round_col(self, rnd: int, part: str) -> int:
         """Column of round ``rnd`` (1-based): part ``opp``, ``col`` or ``res``."""
@@ -396,14 +405,26 @@ def _vl(x: str, col: int) -> str:
     return f"VLOOKUP({x},{_CODES},{col},FALSE)"
 
 
+_PAIRS = "GamePairs"        # Tables: keys of the TRF code pairs of one game that agree
+_GAME_CODES = "GameCodes"   # Tables: the TRF result codes, numbered for those keys
+_PAIR_CODE_ORDER = "1=0+-WDLHFUZ"
+
+
+def _code_no(x: str) -> str:
+    return f"MATCH({_vl(x, 4)},{_GAME_CODES},0)"
+
+
 def _pair_bad(a: str, b: str) -> str:
     """1 when results ``a`` and ``b`` of one game disagree, else 0 (scalars or arrays).
 
-    Both blank: fine. One blank: 1. Else both must be known entries, both played or
-    both not (FIDE_EVENT's own check) and, when played, score 1 between them.
+    Both blank: a game not played yet. One blank: 1. Else the pair of their TRF codes
+    (as the key 100 x code number of a + code number of b: numbers, because LibreOffice
+    joins two looked-up text arrays wrongly) must be in the :data:`_PAIRS` table, written
+    from :func:`xl_fide.results.pair_problem`.
     """
-    return (f"IF({a}=\"\",IF({b}=\"\",0,1),IF({b}=\"\",1,IFERROR(IF({_vl(a, 3)}<>{_vl(b, 3)},1,"
-            f"IF({_vl(a, 3)}=1,--({_vl(a, 2)}+{_vl(b, 2)}<>1),0)),1)))")
+    key = f"{_code_no(a)}*100+{_code_no(b)}"
+    return (f"IF({a}=\"\",IF({b}=\"\",0,1),IF({b}=\"\",1,"
+            f"IFERROR(1-ISNUMBER(MATCH({key},{_PAIRS},0)),1)))")
 
 
 def _points_of(cells: str, mask: str | None = None) -> str:
@@ -413,16 +434,20 @@ def _points_of(cells: str, mask: str | None = None) -> str:
 
 # ============================================================================== builders
 
-def build_template(layout: str, players: int, rounds: int | None = None) -> Workbook:
+def build_template(layout: str, players: int, rounds: int | None = None, *,
+                   formulas: str = "udf") -> Workbook:
     """An empty cross-table workbook: ``layout`` roundrobin or swiss, ``players`` rows.
 
     ``rounds``: the Swiss rounds (ignored for a round robin, which has players - 1).
-    Raises :class:`~xl_fide.errors.InputError` for a bad layout or size.
+    ``formulas``: ``udf`` (the rating block calls the FIDE_* functions) or ``native``
+    (only functions built into Excel 2010+, LibreOffice and Google Sheets, see
+    :mod:`xl_fide.native`; same sheets, names and layout, helpers on a hidden sheet).
+    Raises :class:`~xl_fide.errors.InputError` for a bad layout, size or ``formulas``.
     """
     if rounds is None or layout == "roundrobin":
         rounds = players - 1 if layout == "roundrobin" else 9
     _check_size(layout, players, rounds)
-    geo = _Geometry(layout, players, rounds)
+    geo = _Geometry(layout, players, rounds, _native.check_formulas(formulas))
     wb = Workbook()
     wb.properties.creator = "xl-fide"
     wb.properties.created = _FIXED_TIME
@@ -440,6 +465,8 @@ def build_template(layout: str, players: int, rounds: int | None = None) -> Work
         _build_roundrobin(wb, ws, geo)
     else:
         _build_swiss(wb, ws, geo)
+    if formulas == "native":
+        _write_native(wb, geo)
     _build_help(helpws, geo)
     _text(conf, 1, 1, "UDF Modules")
     _text(conf, 1, 2, "xl_fide.udfs")
@@ -534,6 +561,7 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
         _apply(ws.cell(r, 4, (100 - H) / 100), "val_2")
         r += 1
     _define(wb, "PDTable", TABLES, _abs(1, 5, 4, r - 1))
+    _write_pd_hundredths(ws)
     # 8.1.1
     _text(ws, 3, 6, "Table 8.1.1: p → dp", "label")
     _text(ws, 4, 6, "p", "head")
@@ -573,13 +601,80 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
     _define(wb, "EditionId", TABLES, _abs(15, 5, 15, r - 1))
     _define(wb, "EditionFrom", TABLES, _abs(16, 5, 16, r - 1))
     _define(wb, "EditionTC", TABLES, _abs(17, 5, 17, r - 1))
-    for col, width in zip("ABCDEFGHIJKLMNOPQR", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9, 8,
-                                                   3, 28, 13, 12, 100)):
+    # the pairs of TRF codes the two sides of one game may have (results.pair_problem)
+    _text(ws, 3, 20, "Both sides of one game (TRF codes)", "label")
+    for c, h in enumerate(("No", "Code", "", "Side A", "Side B", "Key"), 20):
+        if h:
+            _text(ws, 4, c, h, "head")
+    for i, code in enumerate(_PAIR_CODE_ORDER):
+        _apply(ws.cell(5 + i, 20, i + 1), "val_int")
+        _text(ws, 5 + i, 21, code, "val_text")
+    _define(wb, _GAME_CODES, TABLES, _abs(21, 5, 21, 4 + len(_PAIR_CODE_ORDER)))
+    r = 5
+    for a, b in _agreeing_pairs():
+        _text(ws, r, 23, a, "val_text")
+        _text(ws, r, 24, b, "val_text")
+        key = (_PAIR_CODE_ORDER.index(a) + 1) * 100 + _PAIR_CODE_ORDER.index(b) + 1
+        _apply(ws.cell(r, 25, key), "val_int")
+        r += 1
+    _define(wb, _PAIRS, TABLES, _abs(25, 5, 25, r - 1))
+    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9,
+                                                          8, 3, 28, 13, 12, 100, 3, 5, 7, 3,
+                                                          7, 7, 7)):
         ws.column_dimensions[col].width = width
     ws.freeze_panes = "A5"
     ws.protection.sheet = True
     ws.protection.formatColumns = False
     _page_setup(ws, landscape=True, title_rows="4:4")
+
+
+# table 8.1.2 as integer hundredths (column E of Tables) and table 8.1.1's dp column:
+# what the native formulas look up (one table, written from xl_fide.tables)
+_PD_LAST = 4 + len(pd_rows())
+_PD_FROM = f"{TABLES}!$A$5:$A${_PD_LAST}"
+_PD_HIGH = f"{TABLES}!$E$5:$E${_PD_LAST}"
+_DP_VALUES = f"{TABLES}!$G$5:$G${4 + len(dp_rows())}"
+
+
+def _write_pd_hundredths(ws: Any) -> None:
+    """Tables!E: H of table 8.1.2 in integer hundredths (FIDE B.02 §8.1.2), beside .64."""
+    _text(ws, 4, 5, "H ×100", "head")
+    for r, (_, _, H) in enumerate(pd_rows(), 5):
+        _apply(ws.cell(r, 5, H), "val_int")
+    ws.column_dimensions["E"].width = 7
+
+
+def _write_native(wb: Workbook, geo: _Geometry) -> None:
+    """The rating block and the K rule column in native formulas (:mod:`xl_fide.native`)
+    instead of the FIDE_* array formulas; per-player and per-game helpers on a hidden
+    sheet; the Event sheet's version cell as text (no FIDE_VERSION to call)."""
+    ws = wb[CROSS]
+    calc = wb.create_sheet(_native.CALC)
+    for sheet, r, c, value in _native.cells(_native_layout(geo)):
+        (ws if sheet == CROSS else calc).cell(r, c).value = value
+    calc.sheet_state = "hidden"
+    calc.protection.sheet = True
+    ev = wb[EVENT]
+    _text(ev, EVENT_ROW["version"], 2, __version__)
+    _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
+
+
+def _native_layout(geo: _Geometry) -> _native.Layout:
+    """Where the native formulas read and write on a sheet of this geometry."""
+    swiss = geo.layout == "swiss"
+    return _native.Layout(
+        kind=geo.layout, first=geo.first, last=geo.last, cross=CROSS, col=dict(geo.col),
+        edition=_event_ref("edition"), date=_DATE_ARG, pd_from=_PD_FROM, pd_high=_PD_HIGH,
+        dp=_DP_VALUES, codes=_CODES, grid_first=geo.block_first,
+        opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
+        res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
+        header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
+def _agreeing_pairs() -> list[tuple[str, str]]:
+    """The TRF code pairs (``1 0``, ``= =``, ``+ -``, ``- -`` ...) that the two sides of
+    one game may have, from :func:`xl_fide.results.pair_problem` (colours aside)."""
+    assert set(_PAIR_CODE_ORDER) == RESULT_CODES
+    return [(a, b) for a in _PAIR_CODE_ORDER for b in _PAIR_CODE_ORDER
+            if _results.pair_problem(a, b) is None]
 
 
 def _vocabulary() -> list[tuple[Any, Any]]:
@@ -784,6 +879,13 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
             if rnd == 1:
                 cell.comment = Comment(_ROUND_HELP[part], "xl-fide", width=260, height=70)
             ws.column_dimensions[_L(c)].width = width
+    for rnd in range(1, R + 1):
+        cell = _text(ws, HEADER_ROW, geo.check_col(rnd), f"R{rnd} check", "head")
+        if rnd == 1:
+            cell.comment = Comment("Hidden helper columns: 1 when this round of the row does "
+                                   "not match the opponent's row. Check = their sum.",
+                                   "xl-fide", width=260, height=70)
+    ws.column_dimensions.group(_L(geo.check_first), _L(geo.check_last), hidden=True)
     for r in range(f, last + 1):
         for rnd in range(1, R + 1):
             for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res")):
@@ -798,10 +900,11 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         p = geo.cell("pts", r)
         ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(block, mask)})')
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
-        terms = []
         for rnd in range(1, R + 1):
-            terms.append(_swiss_term(geo, rnd, r, no))
-        ws[geo.cell("check", r)] = "=" + "+".join(terms)
+            _apply(ws.cell(r, geo.check_col(rnd), "=" + _swiss_term(geo, rnd, r, no)),
+                   "calc_int")
+        ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
+                                    f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]
     ress = [_abs(geo.round_col(k, "res"), f, geo.round_col(k, "res"), last) for k in range(1, R + 1)]
     rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
@@ -845,14 +948,41 @@ def _choose(ranges: Sequence[str]) -> str:
 
 
 def _swiss_term(geo: _Geometry, rnd: int, r: int, no: int) -> str:
-    """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0."""
-    oc, rc = geo.round_col(rnd, "opp"), geo.round_col(rnd, "res")
-    opp, res = f"{_L(oc)}{r}", f"{_L(rc)}{r}"
-    opp_col = f"{_L(oc)}${geo.first}:{_L(oc)}${geo.last}"
-    res_col = f"{_L(rc)}${geo.first}:{_L(rc)}${geo.last}"
-    back, other = f"INDEX({opp_col},{opp})", f"INDEX({res_col},{opp})"
+    """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0: the
+    opponent's opponent must be this row, the colours differ, the results agree."""
+    oc, cc, rc = (geo.round_col(rnd, p) for p in ("opp", "col", "res"))
+    opp, col, res = f"{_L(oc)}{r}", f"{_L(cc)}{r}", f"{_L(rc)}{r}"
+
+    def of_opponent(c: int) -> str:
+        return f"INDEX({_L(c)}${geo.first}:{_L(c)}${geo.last},{opp})"
+
     me = f"${_L(no)}{r}"
-    return (f"IF({opp}=\"\",0,IFERROR(IF({back}<>{me},1,{_pair_bad(res, other)}),1))")
+    same_colour = f'AND(OR({col}="w",{col}="b"),{of_opponent(cc)}={col})'
+    return (f'IF({opp}="",0,IFERROR(IF({of_opponent(oc)}<>{me},1,IF({same_colour},1,'
+            f'{_pair_bad(res, of_opponent(rc))})),1))')
+
+
+_NATIVE_HELP: tuple[tuple[str, str], ...] = (
+    ("text", "This workbook computes every player's FIDE rating change (FIDE Handbook B.02, "
+             "Rating Regulations) with the spreadsheet's own functions: it works in Excel "
+             "2010 or later, LibreOffice Calc and Google Sheets with nothing installed. Fill in "
+             "the Event sheet, then the white cells of the Crosstable sheet. Grey cells are "
+             "computed; the sheets are protected without a password (Review > Unprotect Sheet) "
+             "so formulas are not overwritten by mistake."),
+    ("label", "How the rating block is computed"),
+    ("text", "A hidden sheet, Calc, holds per game the opponent's rating, the score in half "
+             "points and PD in hundredths (table 8.1.2 of the Tables sheet, with the 400-point "
+             "rule of the player and the 2650 exemption where the rules have it), and per "
+             "player the sums. Everything is whole numbers of hundredths, divided once for "
+             "display; the change is rounded .5 away from zero by an integer formula (FIDE "
+             "B.02 §8.3.4). The Event sheet's start date and time control choose the rules "
+             "(FIDE B.02 §8.3). Events of 1 Jan 2022 - 29 Feb 2024 (400-point rule in one game "
+             "per event) cannot be rated by these formulas: the Ru column says so; use a "
+             "workbook with the xl-fide functions (xl-fide crosstable --formulas udf). Only "
+             "games played over the board (1 ½ 0) against rated opponents are rated; "
+             "forfeits (+ -) and byes count as points only. The event is taken as the player's "
+             "rating period: K × n ≤ 700 and one rounding."),
+)
 
 
 def _build_help(ws: Any, geo: _Geometry) -> None:
@@ -902,9 +1032,13 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
                     "Swiss: per round the opponent's number (No), colour (w/b) and result.")),
         ("label", "Columns"),
     ]
+    if geo.formulas == "native":
+        lines = [lines[0], *_NATIVE_HELP, *lines[-3:]]
     for spec in PLAYER_COLS + geo.standings + RATING_COLS:
-        lines.append(("text", f"{spec.header}: {spec.help}"
-                              + (f"  [name {spec.name}]" if spec.name else "")))
+        text = f"{spec.header}: {spec.help}" + (f"  [name {spec.name}]" if spec.name else "")
+        if geo.formulas == "native":
+            text = text.replace("(one FIDE_K array formula)", "(a native formula)")
+        lines.append(("text", text))
     lines.append(("label", "Defined names"))
     lines.append(("text", "Each column above has a defined name covering the players' rows "
                           "(e.g. Rating, KFactor, Change, NewRating), for formulas and other tools."))
@@ -944,17 +1078,22 @@ def _cell_value(code: str) -> Any:
 
 
 def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
-                  *, rows: int | None = None, rounds: int | None = None) -> Workbook:
+                  *, rows: int | None = None, rounds: int | None = None,
+                  formulas: str = "udf") -> Workbook:
     """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
 
     ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
     :class:`~xl_fide.report.Report` already built (default ``build_report(tournament)``);
     the K values it did not take from the K rule (``--k``, a rating list) are written as K
     overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
-    (blank rows and rounds). Formulas stay live.
+    (blank rows and rounds). Formulas stay live. ``formulas``: ``udf`` or ``native``
+    (see :func:`build_template`); ``native`` raises :class:`InputError` naming the rule
+    edition when the native formulas cannot express it (:func:`xl_fide.native.require`).
     """
     if report is None:
         report = build_report(tournament)
+    if _native.check_formulas(formulas) == "native":
+        _native.require(report.edition)
     layout = layout or choose_layout(tournament)
     players = sorted(tournament.players, key=lambda p: p.start_rank)
     n = len(players)
@@ -967,8 +1106,8 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
             raise InputError("this event is not a single round robin (some players did not "
                              "meet exactly once): use the swiss layout")
         n_rounds = n_rows - 1
-    wb = build_template(layout, n_rows, n_rounds)
-    geo = _Geometry(layout, n_rows, n_rounds)
+    wb = build_template(layout, n_rows, n_rounds, formulas=formulas)
+    geo = _Geometry(layout, n_rows, n_rounds, formulas)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
     # K set (the manual override) only where the report's K did not come from the K rule
