@@ -307,12 +307,14 @@ def test_native_k_cap_by_hand(plain_office, tmp_path):
 
 def test_native_k_rule_equals_the_engine_at_its_edges(plain_office, tmp_path):
     """The K rule column against xl_fide.rating.k_factor over the edges of FIDE B.02
-    §8.3.3: Ro 2299/2300/2399/2400, peak 2399/2400, born 18/19 years before the event
-    (2025), games 29/30, blanks; and in rapid before 1 Oct 2022 (20 for everyone)."""
+    §8.3.3: Ro 2299/2300/2399/2400, peak 2299/2300/2400, born 18/19 years before the event
+    (2025), games 29/30, blanks, birth years that cannot be (after 2025, more than 120
+    years before: #N/A where the engine raises); and in rapid before 1 Oct 2022 (20 for
+    everyone)."""
     from itertools import product
     from xl_fide.rating import k_factor
-    cases = list(product((1500, 2299, 2300, 2399, 2400), (None, 2007, 2006),
-                         (None, 29, 30), (None, 2399, 2400)))
+    cases = list(product((1500, 2299, 2300, 2399, 2400), (None, 2007, 2006, 2026, 1904),
+                         (None, 29, 30), (None, 2299, 2300, 2400)))
     for tc, date in (("standard", _dt.date(2025, 11, 1)), ("rapid", _dt.date(2021, 5, 1))):
         wb = _edited(build_template("swiss", len(cases), 1, formulas="native"),
                      start=date, tc=tc)
@@ -325,9 +327,15 @@ def test_native_k_rule_equals_the_engine_at_its_edges(plain_office, tmp_path):
         (kr,) = columns(formulas, ("KRule",))
         got = [vals[CROSS].cell(5 + i, kr).value for i in range(len(cases))]
         edition = rules_for(date, tc)
-        want = [k_factor(r, birth_year=b, career_games=g, peak_rating=p,
-                         period_year=date.year, edition=edition) for r, b, g, p in cases]
-        assert got == want, tc
+
+        def engine(r, b, g, p):
+            try:
+                return k_factor(r, birth_year=b, career_games=g, peak_rating=p,
+                                period_year=date.year, edition=edition)
+            except InputError:
+                return "#N/A"
+
+        assert got == [engine(*case) for case in cases], tc
 
 
 # ----------------------------------------------------------------------------- limits
@@ -515,3 +523,17 @@ def test_render_native_png(plain_office, artifacts_dir):
     made += _render(plain_office, fill_workbook(rr_example(), report=build_report(
         rr_example(), k=10), rows=6, formulas="native"), CROSS, out, "native_rr_example")
     assert made and all(p.stat().st_size > 1000 for p in made)
+
+
+@pytest.mark.parametrize("layout,players,rounds", [("roundrobin", 60, 59), ("swiss", 3, 99)])
+def test_every_formula_of_a_native_workbook_keeps_excel_limits(layout, players, rounds):
+    """The whole workbook (standings, Event and the native block) at the most columns
+    the CLI accepts; rows only change row numbers. The Check column is left to the
+    tests of the Check column (tests/test_workbook_truth.py)."""
+    wb = build_template(layout, players, rounds, formulas="native")
+    assert no_udfs(wb) == []
+    _, (check, _, _, _) = name_range(wb, "ResultCheck")
+    texts = [formula_text(c) for ws in wb.worksheets for row in ws.iter_rows() for c in row
+             if c.data_type == "f" and not (ws.title == CROSS and c.column == check)]
+    assert max(len(f) for f in texts) <= 8192
+    assert max(_depth(f) for f in texts) <= 64
