@@ -36,7 +36,8 @@ from xl_fide.report import build_report
 from xl_fide.tables import dp_rows
 from xl_fide.trf import Game, Tournament, TrfPlayer, read_trf
 from xl_fide.workbook import (
-    CROSS, EVENT, EVENT_ROW, build_template, fill_workbook, save_workbook,
+    CROSS, EVENT, EVENT_ROW, NATIVE_TEMPLATES, build_template, fill_workbook, read_workbook_event,
+    save_workbook,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,9 +147,20 @@ def test_native_filled_from_trf(plain_office, trf, tmp_path):
     assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
 
 
-@pytest.mark.parametrize("layout,players,rounds", [("roundrobin", 10, 9), ("swiss", 60, 9)])
-def test_native_templates_stay_blank(plain_office, layout, players, rounds, tmp_path):
-    wb = build_template(layout, players, rounds, formulas="native")
+@pytest.mark.parametrize("filename", sorted(NATIVE_TEMPLATES))
+def test_committed_native_templates_are_what_the_code_builds(filename, tmp_path):
+    from test_workbook import reloaded, signature
+    committed = TEMPLATES / filename
+    assert committed.is_file(), f"run: python -m xl_fide.workbook templates  ({filename} missing)"
+    built = reloaded(build_template(*NATIVE_TEMPLATES[filename], formulas="native"), tmp_path)
+    assert signature(load_workbook(committed)) == signature(built), (
+        f"{committed} is stale: regenerate with  python -m xl_fide.workbook templates")
+
+
+@pytest.mark.parametrize("filename", sorted(NATIVE_TEMPLATES))
+def test_native_templates_stay_blank(plain_office, filename, tmp_path):
+    players = NATIVE_TEMPLATES[filename][1]
+    wb = load_workbook(TEMPLATES / filename)
     assert no_udfs(wb) == []
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "template")
     assert_no_bad_cells(values)
@@ -537,3 +549,14 @@ def test_every_formula_of_a_native_workbook_keeps_excel_limits(layout, players, 
              if c.data_type == "f" and not (ws.title == CROSS and c.column == check)]
     assert max(len(f) for f in texts) <= 8192
     assert max(_depth(f) for f in texts) <= 64
+
+
+def test_native_workbook_reads_back(tmp_path):
+    """`xl-fide report OUT.xlsx` on a native cross-table: the same report as the TRF."""
+    t = swiss_example()
+    path = tmp_path / "native.xlsx"
+    save_workbook(fill_workbook(t, formulas="native"), path)
+    back = read_workbook_event(path)
+    from xl_fide.report import row_dict
+    assert ([row_dict(r) for r in build_report(back.tournament, inputs=back.player_inputs).rows]
+            == [row_dict(r) for r in build_report(t).rows])

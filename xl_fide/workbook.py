@@ -56,6 +56,7 @@ from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
+    "NATIVE_TEMPLATES",
     "WorkbookExistsError", "build_template", "write_default_templates", "fill_workbook",
     "choose_layout", "save_workbook", "read_workbook", "safe_text",
 ]
@@ -70,6 +71,9 @@ DEFAULT_TEMPLATES: dict[str, tuple[str, int, int]] = {
     "fide_roundrobin_10.xlsx": ("roundrobin", 10, 9),
     "fide_swiss_60x9.xlsx": ("swiss", 60, 9),
 }
+#: The same templates in native formulas (no add-in needed, :mod:`xl_fide.native`).
+NATIVE_TEMPLATES: dict[str, tuple[str, int, int]] = {
+    name.replace(".xlsx", "_native.xlsx"): size for name, size in DEFAULT_TEMPLATES.items()}
 
 CROSS, EVENT, REPORT, TABLES, HELP, CONF = (
     "Crosstable", "Event", "Report", "Tables", "Help", "xlwings.conf")
@@ -1184,13 +1188,17 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
 
 
 def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
-    """(Re)write the shipped templates (:data:`DEFAULT_TEMPLATES`) into ``directory``."""
+    """(Re)write the shipped templates (:data:`DEFAULT_TEMPLATES`, then
+    :data:`NATIVE_TEMPLATES`) into ``directory``."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     out = []
     for filename, (layout, players, rounds) in DEFAULT_TEMPLATES.items():
         out.append(save_workbook(build_template(layout, players, rounds), directory / filename,
                                  force=True))
+    for filename, (layout, players, rounds) in NATIVE_TEMPLATES.items():
+        out.append(save_workbook(build_template(layout, players, rounds, formulas="native"),
+                                 directory / filename, force=True))
     return out
 
 
