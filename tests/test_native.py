@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -451,10 +452,21 @@ SLOW = os.environ.get("XL_FIDE_FORMULAS_ALL", "") == "1"
 def formulas_values(path):
     """Every cell of ``path`` as the ``formulas`` package computes it: {(SHEET, A1): value},
     blank as None, errors as their text ('#N/A')."""
+    import builtins
     formulas = pytest.importorskip("formulas")
     import schedula
     from formulas.tokens.operand import XlError
-    solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
+    # LibreOffice's in-process UNO replaces __import__ with a hook that turns a
+    # ModuleNotFoundError into a plain ImportError, which breaks tqdm's optional import
+    # inside `formulas`: use Python's own import while `formulas` works
+    uno = sys.modules.get("uno")
+    saved = builtins.__import__
+    if uno is not None and hasattr(uno, "_builtin_import"):
+        builtins.__import__ = uno._builtin_import
+    try:
+        solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
+    finally:
+        builtins.__import__ = saved
     out = {}
     for key, v in solution.items():
         where, _, cell = key.rpartition("!")
@@ -560,3 +572,4 @@ def test_native_workbook_reads_back(tmp_path):
     from xl_fide.report import row_dict
     assert ([row_dict(r) for r in build_report(back.tournament, inputs=back.player_inputs).rows]
             == [row_dict(r) for r in build_report(t).rows])
+

@@ -297,7 +297,8 @@ def _calc_header(lay: Layout, R: _Refs) -> Iterator[Cell]:
             yield (CALC, SWITCH_ROW, i,
                    f"=IF(ISNUMBER({lay.date}),YEAR({lay.date}),YEAR(TODAY()))")
         elif i == S_MSG:
-            yield (CALC, SWITCH_ROW, i, f'=IFERROR(INDEX({col(i)},{match}),"")')
+            yield (CALC, SWITCH_ROW, i, f'=IFERROR(INDEX({col(i)},{match}),"no rule edition '
+                                        f"for the Event sheet's date and time control\")")
         else:
             yield (CALC, SWITCH_ROW, i, f"=IFERROR(INDEX({col(i)},{match}),0)")
     yield (CALC, table_first - 1, 1, "Rule editions (switches of the native formulas)")
@@ -390,11 +391,12 @@ def _games(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
                 x = (f'IF(AND({res}<>"",{_played(res, lay.codes)},{opp}>0,{_rb_ok(B, opp)}),'
                      f"{opp},0)")
         else:
-            o = f"{R.x}{_L(lay.opp_cols[g])}{row}"
+            # the opponent's number (a number typed as text counts, as in FIDE_EVENT_SWISS)
+            o = f"IFERROR(--{R.x}{_L(lay.opp_cols[g])}{row},0)"
             res = f"{R.x}{_L(lay.res_cols[g])}{row}"
             opp = f"INDEX({R.ro_col()},{o})"
-            x = (f'IF(AND(ISNUMBER({o}),{res}<>""),IF(AND({o}>=1,{o}<={lay.n}),'
-                 f"IF(AND({_played(res, lay.codes)},{opp}>0,{_rb_ok(B, opp)}),{opp},0),0),0)")
+            x = (f'IF(AND({res}<>"",{o}>=1,{o}<={lay.n},{o}=INT({o})),'
+                 f"IF(AND({_played(res, lay.codes)},{opp}>0,{_rb_ok(B, opp)}),{opp},0),0)")
         X = f"{_L(x1 + g)}{row}"
         yield (CALC, row, x1 + g, f"={x}" if res else 0)
         yield (CALC, row, y1 + g,
