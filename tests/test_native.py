@@ -381,7 +381,11 @@ def test_native_formulas_keep_excel_limits(layout, players, rounds):
                 lay.first + 1, lay.last):
             longest = max(longest, len(value))
             deepest = max(deepest, _depth(value))
-            assert not (function_names(value) - set(FORMULAE)), value
+            names = function_names(value)
+            assert not (names - set(FORMULAE)), value
+            # no rounding of a float decides anything: integer formulas only
+            assert not names & {"ROUND", "ROUNDUP", "ROUNDDOWN", "MROUND", "FLOOR",
+                                "CEILING", "TRUNC", "FIXED", "TEXT"}, value
     assert longest <= 8192 and deepest <= 64 and widest <= 16384
     assert longest < 1000 and deepest < 12      # and far from them: no size makes them grow
 
@@ -573,3 +577,22 @@ def test_native_workbook_reads_back(tmp_path):
     assert ([row_dict(r) for r in build_report(back.tournament, inputs=back.player_inputs).rows]
             == [row_dict(r) for r in build_report(t).rows])
 
+
+
+def test_native_rows_whose_results_disagree_show_na(plain_office, tmp_path):
+    """1 in (1, 2) with ½ in (2, 1): the Check column flags rows 1 and 2; their rating
+    cells show #N/A (as FIDE_EVENT refuses the event), rows 3 and 4, whose games are
+    not in question, keep the engine's numbers."""
+    t = rr_example()
+    report = build_report(t, k=10)
+    wb = fill_workbook(t, report=report, rows=5, formulas="native")
+    _, (g1, _, _, _) = name_range(wb, "Results")
+    wb[CROSS].cell(6, g1).value = "½"
+    _, values, formulas = recalc_native(plain_office, wb, tmp_path, "asymmetric")
+    from test_workbook_lo import engine_cells
+    assert [sheet_row(values, formulas, r) for r in (5, 6)] == [["#N/A"] * 10] * 2
+    assert [sheet_row(values, formulas, r) for r in (7, 8)] == [
+        engine_cells(row) for row in report.rows[2:]]
+    block = {f"{CROSS}!{values[CROSS].cell(r, c).coordinate}"
+             for c in columns(formulas, RATING_NAMES) for r in (5, 6)}
+    assert_no_bad_cells(values, designed=block)
