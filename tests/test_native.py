@@ -425,6 +425,10 @@ def test_cli_formulas_native(tmp_path, capsys):
     wb = load_workbook(out)
     assert no_udfs(wb) == [] and "Calc" in wb.sheetnames
     assert wb["Calc"].sheet_state == "hidden"
+    words = " ".join(str(c.value) for row in wb["Help"].iter_rows() for c in row if c.value)
+    words += " ".join(c.comment.text for row in wb[CROSS].iter_rows(max_row=4) for c in row
+                      if c.comment)
+    assert "FIDE_" not in words and "nothing installed" in words
     tpl = tmp_path / "tpl.xlsx"
     assert main(["template", "--layout", "roundrobin", "--players", "6", "-o", str(tpl),
                  "--formulas", "native"]) == 0

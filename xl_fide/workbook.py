@@ -615,6 +615,9 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
         (ws if sheet == CROSS else calc).cell(r, c).value = value
     calc.sheet_state = "hidden"
     calc.protection.sheet = True
+    ws.cell(HEADER_ROW, geo.col["k_rule"]).comment = Comment(
+        "K by FIDE B.02 §8.3.3 from Ro, Born, Games and Peak (a native formula).", "xl-fide",
+        width=260, height=90)
     ev = wb[EVENT]
     _text(ev, EVENT_ROW["version"], 2, __version__)
     _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
