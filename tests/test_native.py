@@ -354,8 +354,10 @@ def test_native_k_rule_equals_the_engine_at_its_edges(plain_office, tmp_path):
 # ----------------------------------------------------------------------------- limits
 
 def _depth(formula):
+    """Nesting of functions; also checks Excel's 255 characters per text constant."""
     depth = top = 0
     for t in Tokenizer(formula).items:
+        assert not (t.type == "OPERAND" and t.subtype == "TEXT" and len(t.value) > 257)
         if t.type == "FUNC" and t.subtype == "OPEN":
             depth += 1
             top = max(top, depth)
