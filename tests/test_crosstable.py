@@ -95,3 +95,33 @@ def test_presenters_and_old_import_paths_agree():
     t = read_trf(BLITZ)
     rep = build_report(t)
     assert report_module.format_report(rep, "csv") == format_report(rep, "csv")
+
+
+def test_222_reaches_the_player_list(tmp_path, capsys):
+    # combined_foa.txt: 9900011 SRtng 2612, BRtng 2601; 9900033 SRtng 1720, BRtng 1650.
+    # The event is blitz by its 222 only (180+2): the blitz ratings are the ones used.
+    import json
+    from xl_fide.cli import main
+    trf = tmp_path / "blitz.trf"
+    trf.write_text(
+        "012 Blitz\n042 2026/01/10\n142 1\n222 180+2\n"
+        "001    1      Alvarez, Bruno                        0000 ESP     9900011 1988        1.0    1     2 w 1\n"
+        "001    2      Chen, Daniel                          0000 CAN     9900033 2011        0.0    2     1 b 0\n")
+    code = main(["report", str(trf), "--player-data",
+                 str(Path(__file__).parent / "data" / "players" / "combined_foa.txt"),
+                 "--format", "json", "-q"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["time_control"] == "blitz"
+    assert [p["rating"] for p in doc["players"]] == [2601, 1650]
+
+
+def test_player_result_holds_each_number_once():
+    # the rated numbers are read from the EventChange, never stored twice
+    import dataclasses
+    from xl_fide.event import PlayerResult
+    names = {f.name for f in dataclasses.fields(PlayerResult)}
+    assert not names & {"K", "K_given", "sum_PD", "change", "rating_change", "new_rating"}
+    r = build_report(parse_trf(_EVENT)).rows[0].result
+    # player 1: 2000, K 40 (junior), beats 1900: D 100 -> PD .64, +.36 x 40 = +14.40 -> +14
+    assert (r.K, r.sum_PD, r.change, r.rating_change, r.new_rating) == (40, 64, 1440, 14, 2014)
+    assert r.calc is not None and r.change == r.calc.change

@@ -4,10 +4,13 @@ by hand from the articles, PD from table 8.1.2, in the comments.
 The events are small TRFs built here: each game is (round, white, black, result).
 """
 
+from pathlib import Path
+
 import pytest
 
 from trf_lines import player_line, trf
-from xl_fide.period import build_period
+from xl_fide.errors import InputError
+from xl_fide.period import PeriodSpanError, build_period
 from xl_fide.trf import parse_trf
 
 
@@ -131,6 +134,20 @@ def test_a_newly_rated_player_counts_as_unrated_for_opponents():
     assert player(rep, "R2").change.N == 0
 
 
+def test_a_rating_shown_later_in_the_period_does_not_make_a_player_rated():
+    # The same as above, but the second file shows X with 1500 (X has no rating on the
+    # list before the period, so the file's 1500 is not FIDE's): X stays unrated for the
+    # whole period (§8.2.4), Ru 1632 as above; Y's game against X is not rated.
+    pa = {1: ("X", None, ""), **{i: (f"R{i}", 1600, "") for i in range(2, 7)}}
+    a = event("A", "2025/11/03", pa, [(r, 1, r + 1, "=") for r in range(1, 6)])
+    b = event("B", "2025/11/20", {1: ("X", 1500, ""), 2: ("Y", 1800, "")}, [(1, 2, 1, "1")])
+    rep = build_period([a, b])
+    x = player(rep, "X")
+    assert x.change is None and x.initial.Ru == 1632
+    assert player(rep, "Y").change.N == 0
+    assert any("X: unrated in A, shown as 1500 in B" in n for n in rep.notes)
+
+
 # --- the period's new rating and the floor (§7.2.1) ---------------------------------------
 
 @pytest.mark.parametrize("Ro,published", [(1419, False), (1420, True)])
@@ -144,3 +161,71 @@ def test_period_new_rating_below_1400_is_not_published(Ro, published):
                         event("B", "2025/11/20", players, games)])
     c = player(rep, "Low").change
     assert (c.new_rating, c.published) == (Ro - 20, published)
+
+
+# --- issue 10: the same event twice, a FIDE id twice, events of different periods ------
+
+SAN = Path(__file__).parent / "data" / "trf" / "san_viator_2018_swiss.trf"
+GROS = Path(__file__).parent / "data" / "trf" / "gros_2010_swiss_after_round4.trf"
+
+
+def test_the_same_event_in_other_bytes_is_refused():
+    # issue 10 #2: the same file with CRLF line endings (other bytes, the same event:
+    # name, dates, players) would count every game twice.
+    text = SAN.read_bytes()
+    crlf = text.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    assert crlf != text
+    a = parse_trf(text, source="a.trf")
+    b = parse_trf(crlf, source="b.trf")
+    with pytest.raises(InputError, match="same event as a.trf"):
+        build_period([a, b])
+
+
+def test_a_fide_id_listed_twice_is_flagged_not_merged():
+    # issue 10 #3: two rows with FIDE id 123 in one event would be merged into one player.
+    players = [player_line(1, "A", 1800, fide_id=123, rounds=[(2, "w", "1")]),
+               player_line(2, "B", 1800, fide_id=123, rounds=[(1, "b", "0")])]
+    t = parse_trf(trf({"012": "E", "042": "2025/11/01", "122": "90 min"}, players), source="e.trf")
+    with pytest.raises(InputError, match="FIDE id 123 is listed twice.*start ranks 1 and 2"):
+        build_period([t])
+
+
+def test_events_of_different_months_are_refused_unless_spanned():
+    # issue 10 #4: a FIDE rating period is one calendar month by the event's end date.
+    # San Viator ends in 2018, Gros in 2010: refused; with span=True pooled, with a note.
+    a = parse_trf(SAN.read_bytes(), source="san.trf")
+    b = parse_trf(GROS.read_bytes(), source="gros.trf")
+    with pytest.raises(PeriodSpanError, match="different rating periods"):
+        build_period([a, b])
+    rep = build_period([a, b], span=True)
+    assert any("pooled on purpose" in n for n in rep.notes)
+    # an event starting 28 Feb and ending 2 Mar is in March with one ending 20 Mar
+    players = {1: ("A", 2000, ""), 2: ("B", 2000, "")}
+    games = [(1, 1, 2, "=")]
+    feb = event("F", "2025/02/28", players, games, end="2025/03/02")
+    mar = event("M", "2025/03/10", players, games, end="2025/03/20")
+    assert len(build_period([feb, mar]).events) == 2
+    apr = event("P", "2025/03/30", players, games, end="2025/04/02")
+    with pytest.raises(PeriodSpanError):
+        build_period([feb, apr])
+
+
+# --- issue 12 #7: rapid/blitz, a standard rating counts (R&B §7.2.1) -------------------
+
+def test_rapid_period_counts_a_standard_rating():
+    # Two rapid events (15 min + 10 s) in November 2025. B has no rapid rating in the
+    # files, standard 2100 on the list: B counts as rated with 2100 (R&B §7.2.1).
+    # A (2000, K 20) loses to B in each: D -100 -> PD .36 -> -.36 x 20 = -7.20 per event,
+    # -14.40 in the period -> -14 -> 1986. B (K 20 by the rule, 2100): +.36 x 2 x 20 =
+    # +14.40 -> +14 -> 2114.
+    from xl_fide.players import PlayerData, PlayerDirectory
+    directory = PlayerDirectory([PlayerData(22, "B", standard_rating=2100)])
+    head = {"122": "15 min + 10 sec"}
+    players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),
+               player_line(2, "B", None, fide_id=22, rounds=[(1, "b", "1")])]
+    a = parse_trf(trf({"012": "R1", "042": "2025/11/01", **head}, players), source="r1.trf")
+    b = parse_trf(trf({"012": "R2", "042": "2025/11/15", **head}, players), source="r2.trf")
+    rep = build_period([a, b], players=directory)
+    ca, cb = player(rep, "A").change, player(rep, "B").change
+    assert (ca.N, ca.change, ca.new_rating) == (2, -1440, 1986)
+    assert (cb.Ro, cb.N, cb.new_rating) == (2100, 2, 2114)

@@ -56,7 +56,7 @@ def test_unrated_players_have_no_change_but_an_initial_rating_line(report):
 def test_json_keys(report):
     doc = json.loads(format_report(report, "json"))
     keys = {"start_rank", "name", "rating", "k", "points", "games_rated", "score_rated",
-            "expected", "change", "rating_change", "new_rating", "performance", "initial_rating"}
+            "expected", "change", "rating_change", "new_rating", "published", "performance", "initial_rating"}
     assert all(set(p) == keys for p in doc["players"])
     p2 = doc["players"][1]
     assert (p2["expected"], p2["change"], p2["rating_change"]) == (5.32, -6.4, -6)

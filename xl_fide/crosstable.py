@@ -17,9 +17,10 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Mapping
 
+from .adjustments import adjusted_for_rules
 from .editions import RuleEdition, TimeControl, guess_time_control, rules_for
 from .event import Entrant, effective_rating
-from .rating import k_factor
+from .rating import birth_year_problem, k_factor
 from .results import GameResult
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ class PlayerK:
     K: int
     source: KSource
     birth_year: int | None = None
+    note: str = ""            # e.g. an implausible birth year left out of the K rule
 
 
 @dataclass(frozen=True)
@@ -206,10 +208,14 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     birth = birth_year or (data.birth_year if data is not None else None)
     if rules.period_year is None:
         birth = None
+    note = ""
+    problem = birth_year_problem(birth, rules.period_year) if birth and rules.period_year else None
+    if problem:   # not an age: the junior rule cannot apply (never a silent K 40)
+        birth, note = None, f"{problem}: not used for K (FIDE B.02 §8.3.3)"
     K = k_factor(rating, birth_year=birth, period_year=rules.period_year if birth else None,
                  career_games=_first("career_games", sheet, data),
                  peak_rating=_first("peak_rating", sheet, data), edition=rules.edition)
-    return PlayerK(K, KSource.RULE, birth)
+    return PlayerK(K, KSource.RULE, birth, note)
 
 
 def crosstable(tournament: Tournament, *, event_date: _dt.date | None = None,
@@ -239,6 +245,12 @@ def crosstable(tournament: Tournament, *, event_date: _dt.date | None = None,
         rating = p.rating if p.rating is not None else (data.rating if data is not None else None)
         standard = data.standard_rating if data is not None and \
             rules.time_control is not TimeControl.STANDARD else None
+        if p.rating is not None:   # the file's list is the one at its start: adjust if the
+            # rules' date is past a one-off adjustment (1 Oct 2022, 1 Mar 2024)
+            rating, adjusted = adjusted_for_rules(rating, tournament.start_date, rules.date,
+                                                  rules.time_control, standard)
+            if adjusted:
+                notes.append(f"player {p.start_rank}: {adjusted}")
         rating, note = effective_rating(rating, rules.edition, standard)
         if note:
             notes.append(f"player {p.start_rank}: {note}")
@@ -246,6 +258,8 @@ def crosstable(tournament: Tournament, *, event_date: _dt.date | None = None,
         if rating is not None:
             pk = choose_k(rating, rules, k=k, sheet=inputs.get(p.start_rank) if inputs else None,
                           data=data, birth_year=p.birth_year)
+            if pk.note:
+                notes.append(f"player {p.start_rank}: {pk.note}")
         games = counted_games(tournament, p)
         entrants.append(Entrant(p.start_rank, rating, pk.K if pk else None,
                                 tuple(game_cell(g) for g in games), p.name))

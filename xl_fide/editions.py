@@ -10,6 +10,12 @@ Sources (FIDE B.02 as amended): §8.3.1 (400-point rule, 2650 exemption
 from 1 Oct 2025, once-per-event cap 1 Jan 2022 - 29 Feb 2024; rapid/blitz 600-point
 rule from 1 Dec 2024), §8.3.3 (K; rapid/blitz K = 20 for everyone before 1 Oct 2022),
 §7.1 and §8.2 (initial rating rules 2022 and 2024, floors 1000/1400, 2200 maximum).
+
+Ambiguities kept (read as today, listed in the README's known differences): the
+2022 once-per-event cap applies to the one game of largest difference for each
+player, higher- or lower-rated; in rapid/blitz before 1 Oct 2022 K is 20 for
+everyone, and a standard rating counts where a player has no rapid/blitz rating in
+every edition (R&B §7.2.1 as in force from 2022, applied to the earlier ones too).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from .dates import parse_date_text
 from .errors import RuleError
 
 CAP_DIFFERENCE = 400   # §8.3.1: a difference of more than 400 points counts as 400
@@ -161,18 +168,17 @@ def edition(edition_id: str) -> RuleEdition:
 
 
 def parse_date(value: object) -> _dt.date:
-    """A date from a :class:`datetime.date`/``datetime`` or ISO text ``YYYY-MM-DD``
-    (``/`` and ``.`` accepted as separators). Raises :class:`RuleError` otherwise."""
+    """A date from a :class:`datetime.date`/``datetime`` or text ``YYYY-MM-DD`` (``/``
+    and ``.`` accepted as separators; the other forms of
+    :func:`~xl_fide.dates.parse_date_text` too). Raises :class:`RuleError` otherwise."""
     if isinstance(value, _dt.datetime):
         return value.date()
     if isinstance(value, _dt.date):
         return value
-    if isinstance(value, str):
-        text = value.strip().replace("/", "-").replace(".", "-")
-        try:
-            return _dt.date.fromisoformat(text)
-        except ValueError:
-            pass
+    if isinstance(value, str) and len(value) <= 40:
+        found, _ = parse_date_text(value)
+        if found is not None:
+            return found
     raise RuleError(f"event_date must be a date like 2025-10-01, got {value!r}")
 
 

@@ -10,8 +10,9 @@ FIDE B.02 §8.2. Two methods, picked by the rule edition:
   floor 1000, no maximum.
 
 Only games against rated opponents count; a zero score in the player's first event
-is ignored; the results of all events given (consecutive periods over at most
-26 months) are pooled.
+is ignored; the results of all events given are pooled (FIDE pools consecutive
+periods over at most 26 months: that window is the caller's, it is not checked here).
+An opponent whose rating is below the edition's floor is an unrated opponent (§7.2.1).
 """
 
 from __future__ import annotations

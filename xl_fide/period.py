@@ -17,16 +17,19 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .crosstable import EventRules, choose_k, event_rules, rated_games
 from .editions import RuleEdition, TimeControl
+from .errors import InputError
 from .event import effective_rating
 from .initial import InitialRating, initial_rating
+from .interim import interim_parts, split_note
 from .names import normalise_name
 from .rating import PeriodChange, rate_period
 
 if TYPE_CHECKING:
     from .players import PlayerDirectory
-    from .trf import Tournament
+    from .trf import Tournament, TrfPlayer
 
-__all__ = ["PeriodPlayer", "PeriodReport", "build_period", "player_key"]
+__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "build_period", "event_identity",
+           "player_key", "rating_month"]
 
 
 def player_key(fide_id: int | None, name: str) -> str:
@@ -66,15 +69,150 @@ class _Entry:
         field(default_factory=list)
 
 
+class PeriodSpanError(InputError):
+    """The events do not belong to one rating period (FIDE B.02: one calendar month,
+    by each event's end date) and pooling them was not asked for."""
+
+
+def event_identity(t: Tournament) -> tuple[object, ...]:
+    """What makes two files the same event, whatever their format or bytes: the
+    normalised name, the start and end dates, and the players (FIDE id, else the
+    normalised name, with the rating)."""
+    people = sorted((p.fide_id or 0, normalise_name(p.name or ""), p.rating or 0)
+                    for p in t.players)
+    return (normalise_name(t.name or ""), t.start_date, t.end_date, tuple(people))
+
+
+def rating_month(t: Tournament) -> tuple[int, int] | None:
+    """The rating period of an event: the calendar month of its end date (else its
+    start date); ``None`` when the file has no date (FIDE B.02 §8.3)."""
+    day = t.end_date or t.start_date
+    return (day.year, day.month) if day is not None else None
+
+
+def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
+                  identity: bool = True, months: bool = True) -> None:
+    """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
+    and events of different rating periods unless ``span`` (then a note; ``months``)."""
+    seen: dict[tuple[object, ...], str] = {}
+    for t in events if identity else ():
+        name = t.name or t.source
+        ident = event_identity(t)
+        if ident in seen:
+            raise InputError(f"{t.source}: the same event as {seen[ident]} (same name, dates "
+                             "and players): given twice")
+        seen[ident] = t.source
+        ranks: dict[int, int] = {}
+        for p in t.players:
+            if p.fide_id and p.fide_id in ranks:
+                raise InputError(f"{t.source}: FIDE id {p.fide_id} is listed twice in {name!r} "
+                                 f"(start ranks {ranks[p.fide_id]} and {p.start_rank}): the "
+                                 "rows cannot be matched across the events")
+            if p.fide_id:
+                ranks[p.fide_id] = p.start_rank
+    found = sorted({m for m in (rating_month(t) for t in events) if m is not None})
+    months_found = found if months else []
+    if len(months_found) > 1:
+        text = ", ".join(f"{y}-{m:02d}" for y, m in months_found)
+        if not span:
+            raise PeriodSpanError(
+                f"the events belong to different rating periods ({text}): a FIDE rating "
+                "period is one calendar month, by each event's end date (B.02 §8.3); "
+                "pool them only on purpose (span)")
+        notes.append(f"the events belong to the rating periods {text}, pooled on purpose "
+                     "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
+
+
+def _monthly(events: Sequence[Tournament], time_control: TimeControl | str | None,
+             k: int | None, players: PlayerDirectory | None, today: _dt.date | None,
+             span: bool, notes: list[str]) -> list[Tournament]:
+    """The events with each standard event over 30 days split by month (interim
+    reports, :mod:`xl_fide.interim`); a month that is not this period's (the latest
+    month of all) is left out with a note, unless ``span``."""
+    from .report import build_report   # one event's rating, to chain the months
+
+    def rate(part: Tournament) -> tuple[Tournament, dict[int, int | None]]:
+        rep = build_report(part, time_control=time_control, k=k, players=players, today=today)
+        return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
+                      if r.result.calc is not None and r.result.calc.published}
+
+    out: list[tuple[Tournament, bool]] = []
+    for t in events:
+        tc = event_rules(t, time_control=time_control, today=today).time_control
+        parts = interim_parts(t, tc, rate)
+        if parts:
+            out.extend((part, True) for part in parts)
+            continue
+        note = split_note(t, tc)
+        if note:
+            notes.append(f"{t.name or t.source}: {note}")
+        out.append((t, False))
+    months = [m for m in (rating_month(t) for t, _ in out) if m is not None]
+    if span or not months:
+        return [t for t, _ in out]
+    last = max(months)
+    kept = []
+    for t, is_part in out:
+        month = rating_month(t)
+        if is_part and month is not None and month != last:
+            notes.append(f"{t.name}: its month {month[0]}-{month[1]:02d} is another rating "
+                         "period (an event over 30 days is rated month by month): left out")
+        else:
+            kept.append(t)
+    return kept
+
+
+def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) -> int | None:
+    """The standard rating a rapid/blitz player without an R&B rating counts with."""
+    if players is None or rules.time_control is TimeControl.STANDARD:
+        return None
+    data = players.get(p.fide_id, p.name)
+    return data.standard_rating if data is not None else None
+
+
+def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
+                      time_control: TimeControl | str | None,
+                      today: _dt.date | None) -> dict[str, str]:
+    """Players unrated when the period starts (no rating in the first file they appear
+    in, and none in the player data): they stay unrated for the whole period, also for
+    their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
+    player key to the name of that first event."""
+    first: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for t in events:
+        rules = event_rules(t, time_control=time_control, today=today)
+        for p in t.players:
+            key = player_key(p.fide_id, p.name)
+            if key in first:
+                continue
+            first[key] = t.name or t.source
+            data = players.get(p.fide_id, p.name) if players is not None else None
+            if data is not None and data.rating is not None:
+                continue
+            if effective_rating(p.rating, rules.edition, _standard(players, p, rules))[0] is None:
+                out[key] = first[key]
+    return out
+
+
 def _collect(events: Sequence[Tournament], time_control: TimeControl | str | None,
-             today: _dt.date | None) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
+             today: _dt.date | None, players: PlayerDirectory | None, notes: list[str]
+             ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
     table: dict[str, _Entry] = {}
     event_info = []
+    unrated = _unrated_at_start(events, players, time_control, today)
     for t in events:
         rules = event_rules(t, time_control=time_control, today=today)
         name = t.name or t.source
         event_info.append((name, t.start_date, rules.edition.id))
-        ratings = {p.start_rank: effective_rating(p.rating, rules.edition)[0] for p in t.players}
+        ratings: dict[int, int | None] = {}
+        for p in t.players:
+            R = effective_rating(p.rating, rules.edition, _standard(players, p, rules))[0]
+            if R is not None and player_key(p.fide_id, p.name) in unrated:
+                notes.append(f"{p.name}: unrated in {unrated[player_key(p.fide_id, p.name)]}, "
+                             f"shown as {R} in {name}: unrated for the whole period "
+                             "(FIDE B.02 §8.2.4)")
+                R = None
+            ratings[p.start_rank] = R
         for p in t.players:
             entry = table.setdefault(player_key(p.fide_id, p.name),
                                      _Entry(p.name, p.fide_id, p.birth_year))
@@ -89,26 +227,33 @@ def _collect(events: Sequence[Tournament], time_control: TimeControl | str | Non
 
 def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory | None = None,
                  k: int | None = None, time_control: TimeControl | str | None = None,
-                 period_year: int | None = None, today: _dt.date | None = None) -> PeriodReport:
+                 period_year: int | None = None, today: _dt.date | None = None,
+                 span: bool = False) -> PeriodReport:
     """Rate every player over the events of one rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``tournaments``: :class:`~xl_fide.trf.Tournament` objects (any order; sorted by
     start date). ``players``: an optional :class:`~xl_fide.players.PlayerDirectory`
-    giving the list rating before the period, K, birth years. ``k`` forces K.
-    ``period_year`` (default: the last event's year, else ``today``'s) is the year of
-    the junior K rule.
+    giving the list rating before the period, K, birth years, and, for rapid/blitz,
+    the standard rating a player without an R&B rating counts with (R&B §7.2.1).
+    ``k`` forces K. ``period_year`` (default: the last event's year, else ``today``'s)
+    is the year of the junior K rule. A player unrated at the period's start stays
+    unrated in all its events (B.02 §8.2.4).
+    Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
+    name, dates and players, whatever the file), for a FIDE id listed twice in one
+    event, and (:class:`PeriodSpanError`) for events of different rating periods (the
+    calendar month of the end date) unless ``span`` is true.
     """
     order = sorted(range(len(tournaments)),
                    key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
-    events = [tournaments[i] for i in order]
     notes: list[str] = []
-    table, event_info = _collect(events, time_control, today)
-    dates = [t.start_date for t in events if t.start_date is not None]
-    if dates and (max(dates) - min(dates)).days > 31:
-        notes.append(f"the events start {min(dates).isoformat()} to {max(dates).isoformat()}: "
-                     "a FIDE rating period is one month (B.02 §8.3.4); check the files")
-    if len(dates) < len(events):
-        notes.append("an event has no start date: its rules are the newest")
+    _check_events([tournaments[i] for i in order], span, notes, months=False)
+    events = _monthly([tournaments[i] for i in order], time_control, k, players, today, span,
+                      notes)
+    _check_events(events, span, notes, identity=False)
+    table, event_info = _collect(events, time_control, today, players, notes)
+    if any(t.start_date is None for t in events):
+        notes.append("an event has no start date: its rules are the newest, its rating "
+                     "period unknown")
     last = events[-1].start_date if events else None
     year = period_year or (last.year if last else (today.year if today else None))
     out = []
@@ -126,6 +271,8 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
         rules = (first_rated or entry.events[0])[2]
         pk = choose_k(Ro, dataclasses.replace(rules, period_year=year), k=k, data=data,
                       birth_year=entry.birth_year)
+        if pk.note:
+            notes.append(f"{entry.name}: {pk.note}")
         evs: list[tuple[str, int, RuleEdition, Any]] = [
             (name, R if R is not None else Ro, r.edition, games)
             for name, R, r, games in entry.events]

@@ -8,6 +8,7 @@ makes any text safe to print on a terminal.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import unicodedata
@@ -63,6 +64,7 @@ def row_dict(row: ReportRow) -> dict[str, Any]:
         "change": _h(r.change),
         "rating_change": r.rating_change,
         "new_rating": r.new_rating,
+        "published": r.published,
         "performance": r.Rp,
         "initial_rating": r.initial.Ru if r.initial is not None else None,
     }
@@ -82,6 +84,8 @@ def to_json(report: Report) -> str:
         "notes": list(report.notes),
         "warnings": list(report.warnings),
     }
+    if report.months:   # an event over 30 days: the monthly (interim) reports FIDE rates
+        doc["months"] = [json.loads(to_json(m)) for m in report.months]
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
@@ -132,7 +136,8 @@ def to_csv(report: Report) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(list(COLUMNS) + ["note"])
     for row in report.rows:
-        note = row.result.initial.reason if row.result.initial is not None else ""
+        note = row.result.initial.reason if row.result.initial is not None else \
+            row.result.publication
         cells = _cells(row)
         cells[1] = _csv_text(cells[1])
         w.writerow(cells + [_csv_text(note)])
@@ -140,7 +145,19 @@ def to_csv(report: Report) -> str:
 
 
 def to_table(report: Report) -> str:
-    """The report as an aligned text table, with a header and the notes below it."""
+    """The report as an aligned text table, with a header and the notes below it.
+
+    An event over 30 days split by month (``report.months``) shows each month's
+    interim report first, then the whole event as one period for comparison.
+    """
+    if report.months:
+        parts = [f"Month by month ({len(report.months)} interim reports, each month its own "
+                 "rating period):\n"]
+        parts += [f"[{i}/{len(report.months)}] " + to_table(m)
+                  for i, m in enumerate(report.months, 1)]
+        parts.append("As one rating period, for comparison only:\n"
+                     + to_table(dataclasses.replace(report, months=())))
+        return "\n".join(parts)
     lines = [f"{report.event_name}".strip() or "(unnamed event)",
              f"date {report.event_date.isoformat() if report.event_date else '?'}, "
              f"{report.time_control.value}, rules {report.edition.id}"]
@@ -185,7 +202,8 @@ def format_period(report: PeriodReport) -> str:
                              f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
                              f"K·chg {hundredths_to_str(c.event_change(i))}")
             lines.append(f"  total: K·chg {hundredths_to_str(c.change)} -> {c.rating_change:+d}, "
-                         f"new rating {c.new_rating}")
+                         f"new rating {c.new_rating}"
+                         + (f" ({c.publication}: listed as unrated)" if c.publication else ""))
         else:
             init = p.initial
             if init is not None and init.Ru is not None:

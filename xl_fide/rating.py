@@ -292,7 +292,10 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
     ``games``: ``(R_opp, score_half)`` pairs (score in half points 0/1/2), played games
     against rated opponents only. Applies the 400-point rule as ``edition`` does
     (every game, or only the game of largest difference: FIDE B.02 2022 §8.3.1) and
-    the rapid/blitz 600-point rule. An opponent's rating below the edition's floor
+    the rapid/blitz 600-point rule. "Once per event" (B.02 2022 §8.3.1) is read as
+    the one game of largest difference of the player whose change is computed, for
+    the higher- and the lower-rated player alike (an ambiguity of the text; this
+    reading is kept). An opponent's rating below the edition's floor
     (1400 from 1 Mar 2024, 1000 before) is no rating (B.02 §7.2.1): that game is
     kept as a line with ``rated=False`` and a note, and adds nothing.
     """

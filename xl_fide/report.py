@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from .crosstable import KSource, crosstable
 from .editions import RuleEdition, TimeControl, guess_time_control
 from .event import PlayerResult, rate_crosstable
+from .interim import interim_parts, split_note
 
 if TYPE_CHECKING:
     from .players import PlayerData, PlayerDirectory
@@ -43,7 +44,12 @@ class ReportRow:
 
 @dataclass(frozen=True)
 class Report:
-    """A whole event's rating report (rows in start-rank order) and its notes."""
+    """A whole event's rating report (rows in start-rank order) and its notes.
+
+    ``months``: for a standard event over 30 days with round dates, one report per
+    calendar month (its rounds, that month's ratings: the interim reports FIDE rates);
+    ``rows`` then rate the whole event as one period, for comparison only.
+    """
 
     event_name: str
     event_date: _dt.date | None
@@ -52,6 +58,7 @@ class Report:
     rows: tuple[ReportRow, ...]
     notes: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    months: tuple[Report, ...] = ()   # interim reports of an event over 30 days, by month
 
 
 def build_report(tournament: Tournament, *, event_date: _dt.date | None = None,
@@ -79,11 +86,31 @@ def build_report(tournament: Tournament, *, event_date: _dt.date | None = None,
         if res.K is not None and res.K_given is not None and res.K != res.K_given:
             notes.append(f"player {res.start_rank}: K {res.K_given} capped to {res.K} "
                          f"({res.N} games, K x n <= 700, FIDE B.02 §8.3.3)")
+        if res.publication:
+            notes.append(f"player {res.start_rank}: new rating {res.new_rating} "
+                         f"{res.publication} (FIDE B.02 §7.2.1: listed as unrated)")
         rows.append(ReportRow(res, points, pk.source if pk else None, p.title,
                               p.federation, p.fide_id))
     rules = table.rules
+
+    def rate_month(part: Tournament) -> tuple[Report, dict[int, int | None]]:
+        month = build_report(part, time_control=time_control, k=k, players=players,
+                             inputs=inputs, today=today)
+        return month, {r.result.start_rank: r.result.new_rating for r in month.rows
+                       if r.result.calc is not None and r.result.calc.published}
+
+    months = tuple(interim_parts(tournament, rules.time_control, rate_month))
+    if months:
+        notes.insert(0, f"the event runs over 30 days: FIDE rates it month by month (interim "
+                        f"reports, B.02 §8.3), {len(months)} monthly reports by the round dates "
+                        "(132), each with that month's ratings; the one-period lines are for "
+                        "comparison only")
+    else:
+        note = split_note(tournament, rules.time_control)
+        if note:
+            notes.insert(0, note)
     return Report(tournament.name, rules.date, rules.time_control, rules.edition, tuple(rows),
-                  tuple(notes), tuple(str(w) for w in tournament.warnings))
+                  tuple(notes), tuple(str(w) for w in tournament.warnings), months)
 
 
 def rows_by_rank(report: Report) -> dict[int, ReportRow]:

@@ -6,9 +6,12 @@ Column layout of FIDE Handbook C.04 Annex 2 (TRF16) and its 2026 revision (TRF-2
 Reading
 -------
 :func:`read_trf` (a path or an open file) and :func:`parse_trf` (``str`` or ``bytes``)
-return a frozen :class:`Tournament`. Bytes are decoded as UTF-8 (with or without BOM),
-UTF-16 when a UTF-16 BOM is present, else Latin-1. Lines may end in LF, CRLF or a
-bare CR; columns are characters.
+return a frozen :class:`Tournament`. Bytes are decoded in the ``encoding`` given, else
+as UTF-8 with a BOM, UTF-16 with a BOM, UTF-8, Windows-1252 when every byte 0x80-0x9F
+is one of its characters (Swiss-Manager on Windows: ``Š Ž Œ – ’``), else Latin-1;
+``Tournament.encoding`` says which. Lines may end in LF, CRLF or a bare CR; columns
+are characters. A file that is a workbook, a PDF, a web page... (see
+:mod:`xl_fide.filekind`) raises TrfError saying what it is.
 
 Reading is lenient by default: a problem becomes a :class:`TrfWarning` (file, line,
 column, message) in ``Tournament.warnings`` and the value is read as unknown
@@ -18,6 +21,30 @@ raises :class:`~xl_fide.errors.TrfError` instead. Some problems are always fatal
 start rank that is not a number, a duplicate start rank, an opponent that is not a
 number or not a player. Nothing else than :class:`TrfError` is ever raised for bad
 input.
+
+Checks
+------
+Warnings (errors when ``strict``), each at file:line:column: the two sides of a game
+that disagree, by :func:`xl_fide.results.pair_problem` (both won, ``+`` on both sides,
+a bye code ``H F U Z`` against a played game, the same colour) or whose opponents do
+not point at each other; a non-zero FIDE id on two players (naming both lines); a birth
+year after the year of the 042 start date or more than :data:`MAX_AGE` (120) years
+before it; a control character (C0 but tab, DEL) in a line, and a C1 control
+(U+0080-U+009F, a sign of the wrong encoding). Text fields (names, header values) hold
+such a character as U+FFFD (:func:`clean_text`), so a sheet or a terminal can show
+them; the writer still writes the unchanged lines as read.
+
+Limits
+------
+Budgets, so that a hostile file is refused quickly and in bounded memory, with a
+TrfError naming the file, the line and the limit (whatever ``strict`` says). The largest
+real events have a few thousand players and up to about 50 rounds (online); each budget
+leaves a wide margin: :data:`MAX_FILE_BYTES` 16 MiB (only that much is read),
+:data:`MAX_LINES` 100,000 lines, :data:`MAX_LINE_CHARS` 4,096 characters in a line,
+:data:`MAX_ROUNDS` 199 rounds (declared, or round cells in a 001 line or a 132 line; a
+larger ``XXR``/``142`` is a warning and ignored), :data:`MAX_PLAYERS` 9,999 players (the
+four-column start rank), :data:`MAX_ROUND_CELLS` 250,000 players x rounds. At the
+limits a file reads in a few seconds and under 200 MB.
 
 Rounds
 ------
@@ -57,23 +84,30 @@ without records (built in code, see :meth:`Tournament.build`) is written from it
 fields: ``012 022 032 042 052 062 072 092 102 (112) 122 (132) XXR (XXS)`` then the
 ``001`` lines. A regenerated ``001`` line writes an unrated player's rating and an
 unknown FIDE id as blanks, a cell without opponent as ``0000 - X``, and drops
-trailing empty cells (see :class:`Game`). :func:`write_trf_file` encodes UTF-8 (by
-default), writes atomically and refuses to overwrite unless ``force=True``.
+trailing empty cells (see :class:`Game`). Blank lines are kept, so a file read and
+written unchanged gives back its lines (LF endings). :func:`encode_trf` and
+:func:`write_trf_file` encode in the encoding the file was read in (``utf-8`` for a
+tournament built in code, or the ``encoding`` given), so nothing is lost;
+:func:`write_trf_file` writes atomically and refuses to overwrite unless ``force=True``.
 """
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import datetime
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
 
+from xl_fide.dates import parse_date_text as parse_date
+from xl_fide.dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, TrfError, XlFideError
+from xl_fide.filekind import wrong_kind_of_bytes
+from xl_fide.files import OutputExistsError, write_atomic
 from xl_fide.results import pair_problem
 
 __all__ = [
@@ -93,6 +127,14 @@ __all__ = [
     "write_trf",
     "write_trf_file",
     "parse_date",
+    "clean_text",
+    "encode_trf",
+    "MAX_FILE_BYTES",
+    "MAX_LINES",
+    "MAX_LINE_CHARS",
+    "MAX_ROUNDS",
+    "MAX_PLAYERS",
+    "MAX_ROUND_CELLS",
 ]
 
 # --------------------------------------------------------------------------- codes
@@ -137,7 +179,23 @@ _TRF2026_HEADER_TAGS = frozenset(
     {"142", "152", "162", "172", "182", "192", "202", "212", "222", "352", "362"})
 _TEAM_TAGS = frozenset({"013", "310", "320", "330", "300"})
 _TRF2026_OTHER_TAGS = frozenset({"240", "250", "260", "299", "801", "802"})
-_MAX_ROUNDS = 999
+
+# Budgets (see the module docstring, "Limits"): past one, reading stops with a TrfError.
+#: The most bytes (or characters) a TRF may hold: 16 MiB.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: The most lines (blank lines included).
+MAX_LINES = 100_000
+#: The most characters in one line.
+MAX_LINE_CHARS = 4096
+#: The most rounds (declared by XXR/142, or round cells in a 001 line).
+MAX_ROUNDS = 199
+#: The most players (001 lines); the start rank has four columns.
+MAX_PLAYERS = 9999
+#: The most round cells of the whole event (players x rounds).
+MAX_ROUND_CELLS = 250_000
+#: A birth year more than this many years before the event's start is implausible.
+MAX_AGE = 120
+_MAX_ROUNDS = MAX_ROUNDS
 
 _DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
@@ -310,12 +368,13 @@ class TrfWarning:
 
 @dataclass(frozen=True)
 class Record:
-    """One non-blank line of the file as read, for the writer.
+    """One line of the file as read, for the writer.
 
     ``kind`` is one of ``"header"`` (``??2`` tags), ``"player"`` (001), ``"comment"``
     (``###``), ``"extension"`` (``XX?``, ``DAT``), ``"team"`` (013 310 320 330 300),
     ``"national"`` (TRF-2026 national rating records), ``"other"`` (TRF-2026 240 250
-    260 299 801 802), ``"ruler"`` (human column rulers) or ``"unknown"``.
+    260 299 801 802), ``"ruler"`` (human column rulers), ``"blank"`` (a blank line, or
+    a DOS end-of-file mark) or ``"unknown"``.
     ``text`` is the line without its line ending.
     """
 
@@ -416,6 +475,7 @@ class Tournament:
     round_dates: tuple[datetime.date | None, ...] = ()
     initial_colour: str | None = None
     national_records: tuple[NationalRecord, ...] = ()
+    encoding: str = field(default="utf-8", compare=False, repr=False)
     _by_rank: Mapping[int, TrfPlayer] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -535,66 +595,6 @@ class TrfFileExistsError(XlFideError, FileExistsError):
     """:func:`write_trf_file` refused to overwrite an existing file (pass ``force=True``)."""
 
 
-# --------------------------------------------------------------------------- dates
-
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
-    "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}
-_SEP = r"\s*[/.\-]\s*"
-_YMD = re.compile(rf"([0-9]{{4}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})")
-_DMY = re.compile(rf"([0-9]{{1,2}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{4}})")
-_MDY_TEXT = re.compile(r"([A-Za-z]{3,})\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})")
-_DMY_TEXT = re.compile(r"([0-9]{1,2})\.?\s+([A-Za-z]{3,})\.?,?\s+([0-9]{4})")
-_YY_MM_DD = re.compile(r"([0-9]{2})/([0-9]{2})/([0-9]{2})")
-
-
-def _month(word: str) -> int | None:
-    return _MONTHS.get(word[:3].lower())
-
-
-def parse_date(text: str) -> tuple[datetime.date | None, bool]:
-    """Return ``(date, understood)`` for a TRF date text.
-
-    Formats seen in 042/052: ``YYYY/MM/DD`` (TRF-2026; also ``-`` or ``.``),
-    ``DD/MM/YYYY`` and ``DD. MM. YYYY`` (read day first unless the middle number is
-    above 12), ``May 29, 2020``, ``29 May 2020``. Empty text gives ``(None, True)``;
-    text that is not understood, or an impossible date, ``(None, False)``.
-    """
-    text = text.strip()
-    if not text:
-        return None, True
-    try:
-        ymd = _date_parts(text)
-        return (datetime.date(*ymd), True) if ymd is not None else (None, False)
-    except ValueError:
-        return None, False
-
-
-def _date_parts(text: str) -> tuple[int, int, int] | None:
-    """Return (year, month, day) of a date text in one of :func:`parse_date`'s formats."""
-    if m := _YMD.fullmatch(text):
-        return int(m.group(1)), int(m.group(2)), int(m.group(3))
-    if m := _DMY.fullmatch(text):
-        d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        return (y, d, mo) if mo > 12 >= d else (y, mo, d)
-    if (m := _MDY_TEXT.fullmatch(text)) and (mo_name := _month(m.group(1))):
-        return int(m.group(3)), mo_name, int(m.group(2))
-    if (m := _DMY_TEXT.fullmatch(text)) and (mo_name := _month(m.group(2))):
-        return int(m.group(3)), mo_name, int(m.group(1))
-    return None
-
-
-def _parse_yy_mm_dd(text: str) -> datetime.date | None:
-    m = _YY_MM_DD.fullmatch(text.strip())
-    if not m:
-        return None
-    try:
-        return datetime.date(2000 + int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
-
-
 # --------------------------------------------------------------------------- reading
 
 class _Ctx:
@@ -629,6 +629,11 @@ def _col(line: str, first: int, last: int) -> str:
     return line[first - 1:last]
 
 
+def _text(line: str, first: int, last: int) -> str:
+    """Return the text field in columns ``first``..``last``, stripped, controls as U+FFFD."""
+    return clean_text(_col(line, first, last).strip())
+
+
 # Separator columns of the static part of a 001 line that must be blank.
 _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
@@ -648,17 +653,17 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
             ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}", lineno, c)
     rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
     fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    birth_date = _col(line, 70, 79).strip()
+    birth_date = _text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
     player = TrfPlayer(
         start_rank=start_rank,
-        sex=_col(line, 10, 10).strip(),
-        title=_col(line, 11, 13).strip(),
-        name=_col(line, 15, 47).strip(),
+        sex=_text(line, 10, 10),
+        title=_text(line, 11, 13),
+        name=_text(line, 15, 47),
         rating=rating or None,
-        federation=_col(line, 54, 56).strip(),
+        federation=_text(line, 54, 56),
         fide_id=fide_id or None,
         birth_date=birth_date,
         birth_year=birth_year,
@@ -696,10 +701,19 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[_Cell]:
     """Return the round cells of a 001 line: round r in columns 92+10(r-1) .. 101+10(r-1)."""
     cells: list[_Cell] = []
     r = 1
+    _check_round_cells(line, lineno, ctx, "round cells")
     while 92 + 10 * (r - 1) <= len(line):
         cells.append(_parse_cell(line, r, lineno, ctx))
         r += 1
     return cells
+
+
+def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
+    """Fatal when the line has text in a round block beyond :data:`MAX_ROUNDS`."""
+    first_beyond = 92 + 10 * MAX_ROUNDS
+    if len(line) >= first_beyond and line[first_beyond - 1:].strip():
+        ctx.fatal(f"more than {MAX_ROUNDS} {what} (the most rounds a TRF may hold, xl-fide's "
+                  "limit; the longest real events have about 50)", lineno, first_beyond)
 
 
 def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
@@ -753,27 +767,56 @@ def _is_ruler(line: str) -> bool:
     return False
 
 
-def _decode(data: bytes, source: str, encoding: str | None) -> str:
+# Bytes 0x80-0x9F that Windows-1252 leaves undefined (Latin-1 reads them as C1 controls).
+_CP1252_UNDEFINED = (b"\x81", b"\x8d", b"\x8f", b"\x90", b"\x9d")
+
+
+def _decode(data: bytes, source: str, encoding: str | None) -> tuple[str, str]:
+    """Return the text and the encoding it was read in (a Python codec name).
+
+    Given ``encoding``: that one (a byte order mark of it is dropped). Else: UTF-8 with
+    a BOM (``utf-8-sig``), UTF-16 with a BOM, UTF-8, then Windows-1252 when every byte
+    0x80-0x9F is one of its characters (Swiss-Manager on Windows: ``Š Ž Œ – ’``), else
+    Latin-1 (then those bytes read as C1 controls, warned about by the reader).
+    """
     if encoding is not None:
         try:
-            return data.decode(encoding)
-        except (UnicodeDecodeError, LookupError) as exc:
+            name = codecs.lookup(encoding).name
+            if name == "utf-8" and data.startswith(codecs.BOM_UTF8):
+                name = "utf-8-sig"
+            return data.decode(name), name
+        except LookupError:
+            raise TrfError(f"unknown encoding {encoding!r}; expected e.g. utf-8, cp1252, latin-1",
+                           source) from None
+        except UnicodeDecodeError as exc:
             raise TrfError(f"cannot decode the file as {encoding}: {exc}", source) from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if data.startswith(codecs.BOM_UTF8):
         try:
-            return data.decode("utf-8")
+            return data[3:].decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError:
-            return data.decode("latin-1")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return data[3:].decode("latin-1"), "latin-1"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
-            return data.decode("utf-16")
+            return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError as exc:
             raise TrfError(f"UTF-16 byte order mark but the bytes are not UTF-16: {exc}", source) from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        pass
+    if not any(byte in data for byte in _CP1252_UNDEFINED):
+        return data.decode("cp1252"), "cp1252"
+    return data.decode("latin-1"), "latin-1"
+
+
+# Control characters a text field must not hold: C0 but tab, DEL, C1 (U+0080-U+009F).
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def clean_text(text: str) -> str:
+    """Return ``text`` with every control character (C0 but tab, DEL, C1 U+0080-U+009F)
+    replaced by U+FFFD, for a sheet cell or a terminal (openpyxl refuses C0 controls)."""
+    return _CONTROL.sub("\ufffd", text)
 
 
 def _split_lines(text: str) -> list[str]:
@@ -873,14 +916,14 @@ def _parse_members(line: str, first: int, lineno: int, ctx: _Ctx, tag: str) -> t
 
 def _parse_team_record(tag: str, line: str, lineno: int, ctx: _Ctx) -> TeamRecord:
     if tag == "013":
-        return TeamRecord(tag, None, _col(line, 5, 36).strip(),
+        return TeamRecord(tag, None, _text(line, 5, 36),
                           _parse_members(line, 37, lineno, ctx, tag), line, lineno)
     if tag == "310":
         num_text = _col(line, 5, 7).strip()
         number = _ascii_int(num_text)
         if number is None:
             ctx.warn(f"310: team pairing number (columns 5-7) must be a number, got {num_text!r}", lineno, 5)
-        return TeamRecord(tag, number, _col(line, 9, 40).strip(),
+        return TeamRecord(tag, number, _text(line, 9, 40),
                           _parse_members(line, 74, lineno, ctx, tag), line, lineno)
     return TeamRecord(tag, None, "", (), line, lineno)
 
@@ -895,10 +938,10 @@ def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalReco
         ctx.warn(f"national rating must be a number or blank, got {rating_text!r}", lineno, 49)
         rating = 0
     return NationalRecord(
-        federation=tag, start_rank=start_rank, sex=_col(line, 10, 10).strip(),
-        classification=_col(line, 11, 13).strip(), name=_col(line, 15, 47).strip(),
-        rating=rating or None, origin=_col(line, 54, 56).strip(),
-        national_id=_col(line, 58, 68).strip(), birth_date=_col(line, 70, 79).strip(),
+        federation=tag, start_rank=start_rank, sex=_text(line, 10, 10),
+        classification=_text(line, 11, 13), name=_text(line, 15, 47),
+        rating=rating or None, origin=_text(line, 54, 56),
+        national_id=_col(line, 58, 68).strip(), birth_date=_text(line, 70, 79),
         line=lineno, text=line,
     )
 
@@ -925,8 +968,10 @@ class _Declared:
 class _Reader:
     """The records of one file, read line by line (:meth:`read`), then assembled."""
 
-    def __init__(self, ctx: _Ctx) -> None:
+    def __init__(self, ctx: _Ctx, encoding: str) -> None:
         self.ctx = ctx
+        self.encoding = encoding
+        self.cells_read = 0
         self.header: dict[str, tuple[str, int]] = {}
         self.deputies: list[str] = []
         self.records: list[Record] = []
@@ -944,7 +989,9 @@ class _Reader:
     def read(self, line: str, lineno: int) -> None:
         """Read one line of the file (1-based ``lineno``)."""
         if not line.strip() or line.strip() == "\x1a":
+            self._record("blank", "", line, lineno)  # kept, so the file is written back as read
             return
+        self._controls(line, lineno)
         tag = line[:3]
         if tag == "###":
             self._record("comment", tag, line, lineno)
@@ -979,6 +1026,20 @@ class _Reader:
             self.ctx.warn(f"unknown record {tag!r} kept verbatim; expected a TRF record id "
                           "(012...362, 001, 013, 310, XXR, ###...)", lineno, 1)
 
+    def _controls(self, line: str, lineno: int) -> None:
+        """Warn about the first control character of the line (C0 but tab, DEL, C1)."""
+        m = _CONTROL.search(line)
+        if m is None:
+            return
+        code = ord(m.group())
+        if code >= 0x80:
+            self.ctx.warn(f"character U+{code:04X} is a C1 control character: the file was read as "
+                          f"{self.encoding}; is it in another encoding (Windows-1252, UTF-8)?",
+                          lineno, m.start() + 1)
+        else:
+            self.ctx.warn(f"control character U+{code:04X} in the text (a damaged file?); "
+                          "read as U+FFFD, the line is kept as it is", lineno, m.start() + 1)
+
     def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
         self.records.append(Record(kind, tag, line, lineno))
 
@@ -988,11 +1049,15 @@ class _Reader:
         if sr in self.first_line_of:
             self.ctx.fatal(f"duplicate start rank {sr} (first on line {self.first_line_of[sr]})", lineno, 5)
         self.first_line_of[sr] = lineno
+        self.cells_read += len(cells)
+        if self.cells_read > MAX_ROUND_CELLS:
+            self.ctx.fatal(f"more than {MAX_ROUND_CELLS} round cells in the file (players x rounds; "
+                           "xl-fide's limit, over 60 times the largest real events)", lineno, 92)
         self.rows.append(_Row(player, cells, lineno, line))
         self._record("player", "001", line, lineno)
 
     def _header(self, tag: str, line: str, lineno: int) -> None:
-        value = line[4:].strip()
+        value = clean_text(line[4:].strip())
         if tag in _TRF2026_HEADER_TAGS:
             self.trf2026 = True
         if tag == "112":
@@ -1017,6 +1082,7 @@ class _Reader:
         """132: the date of round r in columns 92+10(r-1) .. 99+10(r-1), YY/MM/DD."""
         texts = []
         r = 1
+        _check_round_cells(line, lineno, self.ctx, "round dates")
         while 92 + 10 * (r - 1) <= len(line):
             texts.append(_col(line, 92 + 10 * (r - 1), 99 + 10 * (r - 1)).strip())
             r += 1
@@ -1099,6 +1165,11 @@ class _Reader:
 
     def tournament(self, source: str) -> Tournament:
         rounds = self.rounds()
+        if len(self.rows) * rounds > MAX_ROUND_CELLS:
+            where = self.declared.line if self.declared else self.rows[-1].line
+            self.ctx.fatal(f"{len(self.rows)} players x {rounds} rounds = {len(self.rows) * rounds} "
+                           f"round cells; a TRF may hold at most {MAX_ROUND_CELLS} (xl-fide's limit)",
+                           where, 5 if self.declared else 92)
         self.check_opponents(rounds)
         players = tuple(
             dataclasses.replace(row.player, games=_fit_games(row.cells, rounds), line=row.line, raw=row.text)
@@ -1132,20 +1203,57 @@ class _Reader:
                               "is not a player", nat.line, 5)
 
 
-def _parse(text: str, source: str, strict: bool) -> Tournament:
+def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     ctx = _Ctx(source, strict)
+    _check_size(len(text), ctx, "characters")
+    n_lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+    if n_lines > MAX_LINES:
+        ctx.fatal(f"the file has {n_lines} lines; a TRF may hold at most {MAX_LINES} "
+                  f"(xl-fide's limit, for {MAX_PLAYERS} players and their other records)")
     lines = _split_lines(text)
     if not any(line.strip() for line in lines):
         ctx.fatal("empty file: expected TRF records (012 tournament name, 001 players, ...)")
-    reader = _Reader(ctx)
+    reader = _Reader(ctx, encoding)
     for lineno, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE_CHARS:
+            ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "
+                      f"{MAX_LINE_CHARS} (xl-fide's limit; a 001 line of {MAX_ROUNDS} rounds "
+                      f"has {91 + 10 * MAX_ROUNDS})", lineno, MAX_LINE_CHARS + 1)
         reader.read(line, lineno)
     if not reader.rows:
         ctx.fatal("no player records: expected at least one line starting with '001'")
-    t = reader.tournament(source)
+    t = dataclasses.replace(reader.tournament(source), encoding=encoding)
     _check_consistency(t, ctx)
+    _check_players(t, ctx)
     reader.check_links()
     return dataclasses.replace(t, warnings=tuple(ctx.warnings))
+
+
+def _check_size(size: int, ctx: _Ctx, unit: str) -> None:
+    if size > MAX_FILE_BYTES:
+        ctx.fatal(f"the file has {size} {unit}; a TRF may hold at most {MAX_FILE_BYTES} "
+                  f"({MAX_FILE_BYTES // (1024 * 1024)} MiB, xl-fide's limit; the largest real "
+                  "events need less than 1 MiB)")
+
+
+def _check_players(t: Tournament, ctx: _Ctx) -> None:
+    """Warn about a FIDE id given to two players and an implausible birth year."""
+    line_of_id: dict[int, TrfPlayer] = {}
+    year = t.start_date.year if t.start_date else None
+    for p in t.players:
+        if p.fide_id is not None:
+            first = line_of_id.setdefault(p.fide_id, p)
+            if first is not p:
+                ctx.warn(f"FIDE id {p.fide_id} of player {p.start_rank} is also the id of player "
+                         f"{first.start_rank} (line {first.line}); one FIDE id is one player",
+                         p.line, 58)
+        if year is not None and p.birth_year is not None:
+            if p.birth_year > year:
+                ctx.warn(f"birth year {p.birth_year} is after the event's start "
+                         f"(042: {t.start_date_text}); K and age rules would be wrong", p.line, 70)
+            elif p.birth_year < year - MAX_AGE:
+                ctx.warn(f"birth year {p.birth_year} is more than {MAX_AGE} years before the "
+                         f"event's start (042: {t.start_date_text})", p.line, 70)
 
 
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
@@ -1203,12 +1311,33 @@ def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = Fal
             problem when ``strict``. Never another exception for bad input.
     """
     if isinstance(text, (bytes, bytearray, memoryview)):
-        text = _decode(bytes(text), source, encoding)
-    elif not isinstance(text, str):
+        data = bytes(text)
+        _check_size(len(data), _Ctx(source, strict), "bytes")
+        if data[:2] in _NEVER_TEXT:  # a zip (.xlsx, .ods), an OLE2 .xls, a PDF... never a TRF
+            message = wrong_kind_of_bytes(data, "trf")
+            if message is not None:
+                raise TrfError(message, source)
+        decoded, used = _decode(data, source, encoding)
+        try:
+            return _parse(decoded.removeprefix("\ufeff"), source, strict, used)
+        except TrfError as exc:
+            raise _wrong_kind(exc, data, source) from None
+    if not isinstance(text, str):
         raise TrfError(f"expected the file content as str or bytes, got {type(text).__name__}", source)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return _parse(text, source, strict)
+    return _parse(text.removeprefix("\ufeff"), source, strict, "utf-8")
+
+
+# First two bytes of the file kinds that can never be a TRF (zip, OLE2, PDF, RTF, gzip,
+# 7z, rar, bzip2, xz); :mod:`xl_fide.filekind` says which and what to do.
+_NEVER_TEXT = frozenset({b"PK", b"\xd0\xcf", b"%P", b"{\\", b"\x1f\x8b", b"7z", b"Ra", b"BZ", b"\xfd7"})
+
+
+def _wrong_kind(exc: TrfError, data: bytes, source: str) -> TrfError:
+    """``exc``, or when the bytes are no TRF at all (a workbook, a PDF...), what they are."""
+    if not exc.message.startswith(("no player records", "empty file")):
+        return exc
+    message = wrong_kind_of_bytes(data, "trf")
+    return exc if message is None else TrfError(message, source)
 
 
 def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False,
@@ -1222,13 +1351,13 @@ def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False
         source = os.fsdecode(path_or_file)
         try:
             with open(path_or_file, "rb") as fh:
-                data = fh.read()
+                data = fh.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
             raise TrfError(f"cannot read the file: {exc.strerror or exc}", source) from exc
         return parse_trf(data, source=source, strict=strict, encoding=encoding)
     source = str(getattr(path_or_file, "name", "<stream>"))
     try:
-        data = path_or_file.read()
+        data = path_or_file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise TrfError(f"cannot read the file: {exc.strerror or exc}", source) from exc
     except UnicodeDecodeError as exc:
@@ -1430,7 +1559,7 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
                 written.add(p.start_rank)
                 out.append(p.raw if _player_unchanged(p, t.rounds) else _format_player(p))
         elif rec.tag in field_of and last_of_tag[rec.tag] == i:
-            if text[4:].strip() != field_of[rec.tag]:
+            if clean_text(text[4:].strip()) != field_of[rec.tag]:
                 text = f"{rec.tag} {_fit(field_of[rec.tag], 10_000, rec.tag)}".rstrip()
             out.append(text)
         elif rec.tag in ("XXR", "142") and last_of_tag[rec.tag] == i:
@@ -1449,36 +1578,38 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
     return newline.join(out) + newline
 
 
+def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | None = None) -> bytes:
+    """Return :func:`write_trf` text as bytes in ``encoding``: by default the encoding the
+    file was read in (``Tournament.encoding``: ``utf-8``, ``utf-8-sig`` (with its byte
+    order mark), ``cp1252``, ``latin-1``...; ``utf-8`` for a tournament built in code),
+    so nothing read is lost. Raises InputError naming the player or record when a
+    character has no byte in that encoding (write ``encoding="utf-8"`` then).
+    """
+    text = write_trf(tournament, newline=newline)
+    name = encoding or tournament.encoding or "utf-8"
+    try:
+        return text.encode(name)
+    except LookupError:
+        raise InputError(f"unknown encoding {name!r}; expected e.g. utf-8, cp1252, latin-1") from None
+    except UnicodeEncodeError as exc:
+        line = text.count(newline, 0, exc.start) + 1
+        bad = text[exc.start:exc.end]
+        raise InputError(f"line {line} of the TRF: {bad!r} cannot be written in {name}, the "
+                         "encoding the file was read in; write it as UTF-8") from None
+
+
 def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, force: bool = False,
-                   newline: str = "\n", encoding: str = "utf-8") -> None:
-    """Write :func:`write_trf` text to ``path`` (UTF-8 by default), atomically.
+                   newline: str = "\n", encoding: str | None = None) -> None:
+    """Write :func:`encode_trf` bytes to ``path`` (in the encoding the file was read in,
+    unless ``encoding`` is given), atomically.
 
     The text goes to a temporary file in the same directory, then replaces ``path``.
     Raises TrfFileExistsError (an XlFideError and a FileExistsError) when ``path``
-    exists and ``force`` is false.
+    exists and ``force`` is false; InputError as :func:`encode_trf`.
     """
-    data = write_trf(tournament, newline=newline).encode(encoding)
-    target = os.fspath(path)
-    if not force and os.path.exists(target):
-        raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it")
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".xl-fide-", suffix=".trf.tmp", dir=directory)
+    data = encode_trf(tournament, newline=newline, encoding=encoding)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if force:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)  # fails if the file appeared meanwhile
-            except FileExistsError:
-                raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it") from None
-            except OSError:
-                os.replace(tmp, target)  # no hard links on this file system
-            else:
-                os.unlink(tmp)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_atomic(path, data, force=force)
+    except OutputExistsError:
+        raise TrfFileExistsError(
+            f"{os.fspath(path)}: file exists; pass force=True to overwrite it") from None

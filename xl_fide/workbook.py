@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
+import io
 from copy import copy
 from dataclasses import dataclass
 from decimal import Decimal
@@ -47,12 +47,16 @@ from openpyxl.worksheet.formula import ArrayFormula
 from . import __version__
 from . import native as _native
 from . import results as _results
-from .editions import EDITIONS
+from .dates import parse_date_text
+from .editions import EDITIONS, guess_time_control
 from .errors import InputError, WorkbookError, XlFideError
+from .files import OutputExistsError, write_atomic
 from .players import PlayerData
+from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
-from .trf import DEFAULT_SCORING, Game, Tournament, TrfPlayer
+from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
+from .values import as_int, quote_value
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
@@ -251,7 +255,9 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "text": dict(protection=_LOCKED, alignment=Alignment(vertical="top", wrap_text=True)),
         "in_text": dict(inp, alignment=_LEFT),
         "in_int": dict(inp, number_format="0"),
-        "in_res": dict(inp, font=Font(bold=True)),
+        # Text (@): Excel keeps 1/2, 1:0, +, - and = as typed (General makes a date, a
+        # time or a formula of them); the cells also carry the result list validation
+        "in_res": dict(inp, font=Font(bold=True), number_format="@"),
         "in_code": dict(inp),
         "in_date": dict(inp, number_format="yyyy-mm-dd"),
         "in_num": dict(inp, number_format="0.0#"),
@@ -356,6 +362,13 @@ class _Geometry:
             self.col[spec.key] = c
             c += 1
         self.last_col = c - 1
+        # Swiss: one hidden helper column per round, the check of that round (0 or 1)
+        self.check_first = self.last_col + 1
+        self.check_last = self.last_col + (rounds if layout == "swiss" else 0)
+
+    def check_col(self, rnd: int) -> int:
+        """Swiss: the hidden helper column holding the check of round ``rnd``."""
+        return self.check_first + rnd - 1
 
     def round_col(self, rnd: int, part: str) -> int:
         """Column of round ``rnd`` (1-based): part ``opp``, ``col`` or ``res``."""
@@ -396,14 +409,26 @@ def _vl(x: str, col: int) -> str:
     return f"VLOOKUP({x},{_CODES},{col},FALSE)"
 
 
+_PAIRS = "GamePairs"        # Tables: keys of the TRF code pairs of one game that agree
+_GAME_CODES = "GameCodes"   # Tables: the TRF result codes, numbered for those keys
+_PAIR_CODE_ORDER = "1=0+-WDLHFUZ"
+
+
+def _code_no(x: str) -> str:
+    return f"MATCH({_vl(x, 4)},{_GAME_CODES},0)"
+
+
 def _pair_bad(a: str, b: str) -> str:
     """1 when results ``a`` and ``b`` of one game disagree, else 0 (scalars or arrays).
 
-    Both blank: fine. One blank: 1. Else both must be known entries, both played or
-    both not (FIDE_EVENT's own check) and, when played, score 1 between them.
+    Both blank: a game not played yet. One blank: 1. Else the pair of their TRF codes
+    (as the key 100 x code number of a + code number of b: numbers, because LibreOffice
+    joins two looked-up text arrays wrongly) must be in the :data:`_PAIRS` table, written
+    from :func:`xl_fide.results.pair_problem`.
     """
-    return (f"IF({a}=\"\",IF({b}=\"\",0,1),IF({b}=\"\",1,IFERROR(IF({_vl(a, 3)}<>{_vl(b, 3)},1,"
-            f"IF({_vl(a, 3)}=1,--({_vl(a, 2)}+{_vl(b, 2)}<>1),0)),1)))")
+    key = f"{_code_no(a)}*100+{_code_no(b)}"
+    return (f"IF({a}=\"\",IF({b}=\"\",0,1),IF({b}=\"\",1,"
+            f"IFERROR(1-ISNUMBER(MATCH({key},{_PAIRS},0)),1)))")
 
 
 def _points_of(cells: str, mask: str | None = None) -> str:
@@ -580,8 +605,26 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
     _define(wb, "EditionId", TABLES, _abs(15, 5, 15, r - 1))
     _define(wb, "EditionFrom", TABLES, _abs(16, 5, 16, r - 1))
     _define(wb, "EditionTC", TABLES, _abs(17, 5, 17, r - 1))
-    for col, width in zip("ABCDEFGHIJKLMNOPQR", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9, 8,
-                                                   3, 28, 13, 12, 100)):
+    # the pairs of TRF codes the two sides of one game may have (results.pair_problem)
+    _text(ws, 3, 20, "Both sides of one game (TRF codes)", "label")
+    for c, h in enumerate(("No", "Code", "", "Side A", "Side B", "Key"), 20):
+        if h:
+            _text(ws, 4, c, h, "head")
+    for i, code in enumerate(_PAIR_CODE_ORDER):
+        _apply(ws.cell(5 + i, 20, i + 1), "val_int")
+        _text(ws, 5 + i, 21, code, "val_text")
+    _define(wb, _GAME_CODES, TABLES, _abs(21, 5, 21, 4 + len(_PAIR_CODE_ORDER)))
+    r = 5
+    for a, b in _agreeing_pairs():
+        _text(ws, r, 23, a, "val_text")
+        _text(ws, r, 24, b, "val_text")
+        key = (_PAIR_CODE_ORDER.index(a) + 1) * 100 + _PAIR_CODE_ORDER.index(b) + 1
+        _apply(ws.cell(r, 25, key), "val_int")
+        r += 1
+    _define(wb, _PAIRS, TABLES, _abs(25, 5, 25, r - 1))
+    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9,
+                                                          8, 3, 28, 13, 12, 100, 3, 5, 7, 3,
+                                                          7, 7, 7)):
         ws.column_dimensions[col].width = width
     ws.freeze_panes = "A5"
     ws.protection.sheet = True
@@ -633,6 +676,12 @@ def _native_layout(geo: _Geometry) -> _native.Layout:
         opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
         res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
         header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
+def _agreeing_pairs() -> list[tuple[str, str]]:
+    """The TRF code pairs (``1 0``, ``= =``, ``+ -``, ``- -`` ...) that the two sides of
+    one game may have, from :func:`xl_fide.results.pair_problem` (colours aside)."""
+    assert set(_PAIR_CODE_ORDER) == RESULT_CODES
+    return [(a, b) for a in _PAIR_CODE_ORDER for b in _PAIR_CODE_ORDER
+            if _results.pair_problem(a, b) is None]
 
 
 def _vocabulary() -> list[tuple[Any, Any]]:
@@ -837,6 +886,13 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
             if rnd == 1:
                 cell.comment = Comment(_ROUND_HELP[part], "xl-fide", width=260, height=70)
             ws.column_dimensions[_L(c)].width = width
+    for rnd in range(1, R + 1):
+        cell = _text(ws, HEADER_ROW, geo.check_col(rnd), f"R{rnd} check", "head")
+        if rnd == 1:
+            cell.comment = Comment("Hidden helper columns: 1 when this round of the row does "
+                                   "not match the opponent's row. Check = their sum.",
+                                   "xl-fide", width=260, height=70)
+    ws.column_dimensions.group(_L(geo.check_first), _L(geo.check_last), hidden=True)
     for r in range(f, last + 1):
         for rnd in range(1, R + 1):
             for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res")):
@@ -851,10 +907,11 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         p = geo.cell("pts", r)
         ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(block, mask)})')
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
-        terms = []
         for rnd in range(1, R + 1):
-            terms.append(_swiss_term(geo, rnd, r, no))
-        ws[geo.cell("check", r)] = "=" + "+".join(terms)
+            _apply(ws.cell(r, geo.check_col(rnd), "=" + _swiss_term(geo, rnd, r, no)),
+                   "calc_int")
+        ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
+                                    f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]
     ress = [_abs(geo.round_col(k, "res"), f, geo.round_col(k, "res"), last) for k in range(1, R + 1)]
     rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
@@ -898,14 +955,18 @@ def _choose(ranges: Sequence[str]) -> str:
 
 
 def _swiss_term(geo: _Geometry, rnd: int, r: int, no: int) -> str:
-    """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0."""
-    oc, rc = geo.round_col(rnd, "opp"), geo.round_col(rnd, "res")
-    opp, res = f"{_L(oc)}{r}", f"{_L(rc)}{r}"
-    opp_col = f"{_L(oc)}${geo.first}:{_L(oc)}${geo.last}"
-    res_col = f"{_L(rc)}${geo.first}:{_L(rc)}${geo.last}"
-    back, other = f"INDEX({opp_col},{opp})", f"INDEX({res_col},{opp})"
+    """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0: the
+    opponent's opponent must be this row, the colours differ, the results agree."""
+    oc, cc, rc = (geo.round_col(rnd, p) for p in ("opp", "col", "res"))
+    opp, col, res = f"{_L(oc)}{r}", f"{_L(cc)}{r}", f"{_L(rc)}{r}"
+
+    def of_opponent(c: int) -> str:
+        return f"INDEX({_L(c)}${geo.first}:{_L(c)}${geo.last},{opp})"
+
     me = f"${_L(no)}{r}"
-    return (f"IF({opp}=\"\",0,IFERROR(IF({back}<>{me},1,{_pair_bad(res, other)}),1))")
+    same_colour = f'AND(OR({col}="w",{col}="b"),{of_opponent(cc)}={col})'
+    return (f'IF({opp}="",0,IFERROR(IF({of_opponent(oc)}<>{me},1,IF({same_colour},1,'
+            f'{_pair_bad(res, of_opponent(rc))})),1))')
 
 
 _NATIVE_HELP: tuple[tuple[str, str], ...] = (
@@ -946,12 +1007,17 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
                  "xl_fide.udfs."),
         ("text", "3. On the xlwings ribbon tab click 'Import Functions', then save the file as "
                  "an .xlsm workbook (Excel Macro-Enabled Workbook)."),
-        ("text", "4. Cells that showed #NAME? now compute. If they still show #NAME?, macros are "
-                 "blocked or Import Functions was not run; 'xl-fide doctor' checks the set-up."),
+        ("text", "4. In the VBA editor (Alt+F11): Tools > References, tick xlwings. Then press "
+                 "Ctrl+Alt+F9. Cells that showed #NAME? now compute. If they still show #NAME?, "
+                 "macros are blocked or Import Functions was not run; 'xl-fide doctor' checks "
+                 "the set-up."),
         ("label", "Turning the functions on: xlwings Lite (Excel on the web, macOS, Windows)"),
-        ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: add "
-                 "the URL of the xl-fide wheel (pip wheel . -w dist builds it). 3. main.py:  from xl_fide.udfs import *  . 4. Restart; "
-                 "the same formulas compute."),
+        ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: "
+                 "xlwings>=0.36.7 and the URL of the xl-fide wheel (pip wheel . -w dist builds "
+                 "it); restart. 3. main.py:  from xl_fide.udfs import *  and  from "
+                 "xl_fide.lite import *  . 4. Review > Unprotect Sheet (Crosstable, Event), run "
+                 "the script fide_bind_formulas (formulas already in the file stay #NAME? in "
+                 "Lite until written again), protect the sheets again."),
         ("label", "Without the add-in"),
         ("text", "The functions show #NAME?. A workbook filled by 'xl-fide crosstable' has a "
                  "Report sheet with the values computed by xl-fide when the file was written."),
@@ -1018,7 +1084,7 @@ def _cell_value(code: str) -> Any:
     return _CELL_OF_CODE.get(code, code)
 
 
-def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any = None,
+def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
                   *, rows: int | None = None, rounds: int | None = None,
                   formulas: str = "udf") -> Workbook:
     """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
@@ -1031,7 +1097,6 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     (see :func:`build_template`); ``native`` raises :class:`InputError` naming the rule
     edition when the native formulas cannot express it (:func:`xl_fide.native.require`).
     """
-    from .report import build_report
     if report is None:
         report = build_report(tournament)
     if _native.check_formulas(formulas) == "native":
@@ -1056,7 +1121,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
     k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows
-                 if row.k_source not in ("rating", "rating and birth year")}
+                 if row.k_source is not KSource.RULE}
     # a rating the report took from --player-data (none in the file) goes into Ro
     rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
     for i, p in enumerate(players):
@@ -1090,7 +1155,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     return wb
 
 
-def _fill_event(ws: Any, t: Tournament, report: Any) -> None:
+def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
     values = {
         "name": t.name or None, "city": t.city or None, "federation": t.federation or None,
         "start": t.start_date, "end": t.end_date, "tc": report.time_control.value,
@@ -1112,22 +1177,18 @@ def _num(value: Decimal | int | None) -> Any:
     return value
 
 
-def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
-    ws = wb.create_sheet(REPORT, index=2)
-    _text(ws, 1, 1, "Report", "title")
-    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
-                    f"are on the {CROSS} sheet.", "subtitle")
-    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
-    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
-                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
-    heads = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
-             ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
-             ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
-             ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
-             ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
-             ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
-             ("Note", 64, "val_text")]
-    hr = 5
+_REPORT_HEADS = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
+                 ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
+                 ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
+                 ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
+                 ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
+                 ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
+                 ("Note", 64, "val_text")]
+
+
+def _report_rows(ws: Any, hr: int, report: Report) -> int:
+    """The header at row ``hr`` and one row per player below; returns the last row."""
+    heads = _REPORT_HEADS
     for c, (h, width, _) in enumerate(heads, 1):
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
@@ -1144,17 +1205,37 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
             res.K, res.change / 100 if res.change is not None else None,
             res.rating_change, res.new_rating, res.Rp,
             res.initial.Ru if res.initial is not None else None,
-            (res.initial.reason if res.initial is not None else None) or None,
+            (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
         for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
             _text(ws, r, c, value, style)
-    r = hr + len(report.rows) + 2
+    return hr + len(report.rows)
+
+
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
+    ws = wb.create_sheet(REPORT, index=2)
+    _text(ws, 1, 1, "Report", "title")
+    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
+                    f"are on the {CROSS} sheet.", "subtitle")
+    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
+    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
+                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
+    hr = 5
+    r = _report_rows(ws, hr, report) + 2
     notes = list(report.notes)
     if renumbered:
         notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
     if notes or report.warnings:
         _text(ws, r, 1, "Notes", "label")
         for note in notes + [f"warning: {w}" for w in report.warnings]:
+            r += 1
+            _text(ws, r, 1, note, "subtitle")
+    for i, month in enumerate(report.months, 1):   # an event over 30 days: interim reports
+        r += 2
+        _text(ws, r, 1, f"Month {i} of {len(report.months)}: {month.event_name}   ·   "
+                        f"rules {month.edition.id}", "label")
+        r = _report_rows(ws, r + 1, month) + 1
+        for note in month.notes:
             r += 1
             _text(ws, r, 1, note, "subtitle")
     ws.freeze_panes = f"A{hr + 1}"
@@ -1164,30 +1245,34 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
 # ================================================================================== save
 
 def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """Write ``wb`` to ``path`` atomically (temporary file in the same directory, then
-    rename). Refuses to overwrite an existing file unless ``force``
-    (:class:`WorkbookExistsError`); never leaves a partial file."""
+    """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide.files.write_atomic`:
+    built in memory, then created exclusively). Refuses to overwrite an existing file
+    unless ``force`` (:class:`WorkbookExistsError`); never leaves a partial file."""
     path = Path(path)
+    _check_kind(path)
     if path.exists() and not force:
-        raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
+    buffer = io.BytesIO()
+    wb.save(buffer)
     try:
-        wb.save(tmp)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        if path.exists() and not force:
-            raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+        return write_atomic(path, buffer.getvalue(), force=force)
+    except OutputExistsError:
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
+
+
+#: Macro-enabled kinds: openpyxl cannot write the VBA project they must hold, and
+#: Excel refuses to open a macro-less package with such a name.
+_MACRO_SUFFIXES = (".xlsm", ".xltm", ".xlam")
+
+
+def _check_kind(path: Path) -> None:
+    """A macro-enabled name is refused (:class:`~xl_fide.errors.InputError`) before
+    anything is written."""
+    suffix = path.suffix.lower()
+    if suffix in _MACRO_SUFFIXES:
+        raise InputError(f"{path}: cannot write a macro workbook ({suffix}); write .xlsx, "
+                         "open it in Excel, click Import Functions on the xlwings tab, "
+                         "then save it as .xlsm")
 
 
 def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
@@ -1216,20 +1301,14 @@ def _whole(value: Any, sheet: str, row: int, col: int, what: str,
     value = _resolved(value)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    number: Any = value
-    if isinstance(value, str):
-        text = value.strip()
-        number = int(text) if text.isdigit() else None
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    if isinstance(number, bool) or not isinstance(number, int) or (
-            minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+    try:
+        return as_int(value, what, minimum=minimum, maximum=maximum)
+    except InputError:
         limits = ""
         if minimum is not None and maximum is not None:
             limits = f" from {minimum} to {maximum}"
         raise WorkbookError(f"{_where(sheet, row, col)}: {what} must be a whole number{limits}, "
-                            f"got {value!r}")
-    return number
+                            f"got {quote_value(value)}") from None
 
 
 def _str(value: Any) -> str:
@@ -1252,8 +1331,7 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
     if isinstance(value, str):
         if not value.strip():
             return None
-        from .trf import parse_date as trf_date     # the TRF formats: 2025/11/15, 15/11/2025
-        found, _ = trf_date(value)
+        found, _ = parse_date_text(value)         # the TRF formats: 2025/11/15, 15/11/2025
         if found is not None:
             return found
         raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date like 2025-11-15, "
@@ -1385,7 +1463,6 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
         tc_word = _str(ev("tc")).lower()
         tc_text = _str(ev("tc_text"))
         tournament_tc = tc_text
-        from .editions import guess_time_control
         guessed = guess_time_control(tc_text) if tc_text else None
         if tc_word and (guessed is None or guessed.value != tc_word):
             tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
