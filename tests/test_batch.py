@@ -113,7 +113,7 @@ def test_rapid_600_rule():
     # exactly 600 apart is not rated, 599 is; 600+ apart with nobody above 2600 is rated
     assert rate_period_batch([2001, 2601], [20, 10], [0], [1], [0], RAPID_2025).N == (0, 0)
     assert rate_period_batch([2002, 2601], [20, 10], [0], [1], [0], RAPID_2025).N == (1, 1)
-    assert rate_period_batch([1000, 2600], [20, 10], [0], [1], [0], RAPID_2025).N == (1, 1)
+    assert rate_period_batch([2000, 2600], [20, 10], [0], [1], [0], RAPID_2025).N == (1, 1)   # 1000 is below the 1400 floor
 
 
 def test_rapid_has_no_2650_exemption():
@@ -221,7 +221,7 @@ def slow(ratings, ks, games, edition):
     """Each player's row by the slow path: one event holding all their games."""
     rows = []
     for p, (Ro, K) in enumerate(zip(ratings, ks)):
-        if not Ro:
+        if not Ro or Ro < edition.rating_floor:      # below the floor: unrated (§7.2.1)
             rows.append((0, 0, 0, None, 0, 0, None))
             continue
         mine = [(ratings[b], s / 2) for w, b, s in games if w == p and ratings[b]]

@@ -23,8 +23,18 @@ def test_report_example_table(capsys):
     code, out, err = run(capsys, "report", "--example")
     assert code == 0
     assert "XXX Torneo San Viator" in out and "FIDE-2017-07-01-standard" in out
-    # player 2 by hand (see test_report.py): ΣPD 5.32, -6.40 -> -6 -> 1725
-    line = next(l for l in out.splitlines() if l.split()[:1] == ["2"])
+    # rounds in April and May over 49 days: rated month by month (issue 12 #5), then the
+    # whole event as one period for comparison
+    assert "[1/2] XXX Torneo San Viator - Memorial Pepe Domaica (B), 2018-04 (rounds 1-3)" in out
+    assert "[2/2] XXX Torneo San Viator - Memorial Pepe Domaica (B), 2018-05 (rounds 4-7)" in out
+    april, rest = out.split("[2/2]")
+    # player 2 (1731, K 20) in April beats 1451, 1540, 1555: D 280/191/176 -> PD .84 + .75
+    # + .73 = 2.32, ΣΔR +.68 -> +13.60 -> +14 -> 1745
+    line = next(l for l in april.splitlines() if l.split()[:1] == ["2"])
+    assert "2.32" in line and "+13.60" in line and "1745" in line
+    # player 2 by hand as one period (see test_report.py): ΣPD 5.32, -6.40 -> -6 -> 1725
+    whole = rest.split("As one rating period, for comparison only:")[1]
+    line = next(l for l in whole.splitlines() if l.split()[:1] == ["2"])
     assert "5.32" in line and "-6.40" in line and "1725" in line
 
 
@@ -89,8 +99,10 @@ def test_trf_round_trip(tmp_path, capsys):
 
 
 def test_period_rounds_once(tmp_path, capsys):
-    code, out, _ = run(capsys, "period", str(SAN), str(DATA / "gros_2010_swiss_after_round4.trf"))
+    code, out, _ = run(capsys, "period", str(SAN), str(DATA / "gros_2010_swiss_after_round4.trf"),
+                       "--span")
     assert code == 0 and "Rating period:" in out and "total: K·chg" in out
+    assert "pooled on purpose" in out
 
 
 def test_whatif(capsys):
@@ -209,3 +221,22 @@ def test_xml_bomb_workbook_is_refused_in_one_line(tmp_path, capsys, part):
             zout.writestr(item, data)
     code, _, err = run(capsys, "report", str(out))
     assert code == 2 and "bomb.xlsx" in err and len(err.strip().splitlines()) == 1
+
+
+# Issue 11: terminal output escapes control characters (ANSI escapes in a name).
+_TWO = """012 Mini
+001    1      Alpha, Anna                       2000 SUI     1000001 2012        1.0    1     2 w 1
+001    2      Beta, Bert                        1900 GER     2000002 1980        0.0    2     1 b 0
+"""
+
+
+def test_terminal_output_escapes_control_characters(tmp_path, capsys):
+    trf = tmp_path / "evil.trf"
+    trf.write_text("012 Evil \x1b]0;owned\x07 Open\n" + _TWO.split("\n", 1)[1].replace(
+        "Alpha, Anna      ", "Al\x1b[31mpha, Anna\x1b[0m"), encoding="utf-8")
+    for argv in (["report", str(trf)], ["period", str(trf)]):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code in (0, 2)
+        assert "\x1b" not in out and "\x07" not in out and "\x1b" not in err
+    assert code == 0 and "Al\\x1b[31mpha" in out

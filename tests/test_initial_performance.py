@@ -24,12 +24,33 @@ def test_reference_example_1922():
 
 
 def test_five_of_five_is_capped_at_2200_not_the_old_2080():
+    # The reference's example has a 1300 opponent, which from 1 Mar 2024 is below the
+    # floor (not a rating, B.02 §7.2.1); with 1400 instead (the lowest rating there is):
+    # 2024: Ra (10000 + 3600)/7 = 1942.86, p 6/7 = .857 -> .86 -> +309 -> 2251.86
+    # -> 2252 -> max 2200
+    r = initial_rating([[(r, 1) for r in (1400, 2000, 2100, 2200, 2300)]], NOW)
+    assert (r.p, r.dp, r.value, r.Ru) == (86, 309, 2252, 2200)
+    # 2022 rule (floor 1000, so 1300 is a rating): Ra 9900/5 = 1980, +20 x 5 half
+    # points above 50 % -> 2080
     games = [[(r, 1) for r in (1300, 2000, 2100, 2200, 2300)]]
-    # 2024: Ra 13500/7 = 1928.57, p 6/7 = .86 -> +309 -> 2237.6 -> 2238 -> max 2200
-    r = initial_rating(games, NOW)
-    assert (r.p, r.dp, r.value, r.Ru) == (86, 309, 2238, 2200)
-    # 2022 rule: Ra 1980, +20 x 5 half points above 50 % -> 2080
     assert initial_rating(games, RULE_2022).Ru == 2080
+
+
+def test_an_opponent_below_the_floor_is_unrated_for_the_initial_rating():
+    # issue 12 #4, B.02 §7.2.1: from 1 Mar 2024 no rating is below 1400, so a 1300 is an
+    # unrated opponent: 5/5 vs 1300, 2000, 2100, 2200, 2300 leaves 4 games against rated
+    # opponents -> fewer than 5, not published. Its value: Ra (8600 + 3600)/6 = 2033.33,
+    # p (4 + 1)/6 = .833 -> .83 -> dp 273 -> 2306.33 -> 2306.
+    r = initial_rating([[(r, 1) for r in (1300, 2000, 2100, 2200, 2300)]], NOW)
+    assert (r.N, r.p, r.dp, r.value, r.Ru) == (4, 83, 273, 2306, None)
+    assert "1300 is below the floor 1400" in r.notes[0]
+    # Six games, a win over a 1350 among them: 1350 (1), 1600 (1), 1700 (1), 1800 (½),
+    # 1900 (0), 2000 (½). Without the 1350: Ra (9000 + 3600)/7 = 1800, W 3,
+    # p (3 + 1)/7 = .571 -> .57 -> dp 50 -> 1850. (Counting it would give Ra 13950/8
+    # = 1743.75, p 5/8 = .625 -> .63 -> dp 95 -> 1839.)
+    games = [(1350, 1), (1600, 1), (1700, 1), (1800, .5), (1900, 0), (2000, .5)]
+    r = initial_rating([games], NOW)
+    assert (r.N, r.W_half, r.Ru) == (5, 6, 1850)
 
 
 def test_five_draws_against_1400s():
@@ -103,6 +124,21 @@ def test_tpr_and_ptp():
     assert tournament_performance_rating([2000, 2100, 2200], 2) == 2225
     assert perfect_tournament_performance([2000, 2100, 2200], 2) == 2226
     assert perfect_tournament_performance([2000, 2100, 2200], 0) == 1200   # lowest - 800
+
+
+def test_ptp_full_score_is_highest_plus_736():
+    # C.07 §10.3: lowest R with Σ PD(R - R_opp) >= score, table 8.1.2, no 400 cut.
+    # 3/3 vs 2000, 2100, 2200: R = 2935 -> D 735 vs 2200 -> .99, Σ 2.99 < 3;
+    # R = 2936 -> every D > 735 -> 1.00 each, Σ 3.00: PTP 2936 (not 2200 + 800 = 3000).
+    assert perfect_tournament_performance([2000, 2100, 2200], 3) == 2936
+    # one game, 1/1 vs 2000: D 735 -> .99, D 736 -> 1.00 -> 2736
+    assert perfect_tournament_performance([2000], 1) == 2736
+    # 2.5/3 vs the same: R 2506 -> D 506/406/306 -> .96 + .92 + .86 = 2.74 > 2.50;
+    # R 2456: D 456/356/256 -> .94 + .89 + .81 = 2.64; R 2400: D 400/300/200 ->
+    # .92 + .85 + .76 = 2.53; R 2396: D 396/296/196 -> .92 + .85 + .75 = 2.52;
+    # R 2392: .92 + .85 + .75 = 2.52; R 2388: D 388/288/188 -> .91 + .84 + .74 = 2.49 < 2.5;
+    # R 2389: D 389/289/189 -> .91 + .84 + .75 = 2.50 -> PTP 2389
+    assert perfect_tournament_performance([2000, 2100, 2200], 2.5) == 2389
 
 
 def test_unknown_title():

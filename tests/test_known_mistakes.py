@@ -123,8 +123,12 @@ def test_rapid_opponent_with_only_a_standard_rating():
 
 
 def test_old_initial_rule_in_tools():
-    # 5/5 vs 1300, 2000, 2100, 2200, 2300 -> 2200 (current rule), not 2080 (2022 rule)
-    assert initial_rating([[(r, 1) for r in (1300, 2000, 2100, 2200, 2300)]], NOW).Ru == 2200
+    # 5/5 vs 1400, 2000, 2100, 2200, 2300 -> 2200 (current rule), not 2100 (2022 rule:
+    # Ra 10000/5 = 2000 + 20 x 5 half points). (1300, the tools' example, is below the
+    # 2024 floor: not a rated opponent, B.02 §7.2.1.)
+    games = [[(r, 1) for r in (1400, 2000, 2100, 2200, 2300)]]
+    assert initial_rating(games, NOW).Ru == 2200
+    assert initial_rating(games, rules_for("2023-01-01")).Ru == 2100
 
 
 def test_rapid_report_rates_an_opponent_by_the_standard_rating():

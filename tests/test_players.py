@@ -97,8 +97,11 @@ def test_single_list_with_month_named_rating_column():
     players = read_fide_txt(SINGLE_TXT)
     expected = dict(list(COMBINED_STANDARD.items())[:5])
     assert by_id(players) == expected
-    # a single list has one rating column: rating_kind cannot pick another
-    assert by_id(read_fide_txt(SINGLE_TXT, rating_kind="blitz"))[9900011].rating == 2612
+    # issue 11 (time control reaches the reader): the file is named standard_..., so
+    # for a blitz event its 2612 is a standard rating, the R&B §7.2.1 fallback only,
+    # and its K 10 is not a blitz K.
+    blitz = by_id(read_fide_txt(SINGLE_TXT, rating_kind="blitz"))[9900011]
+    assert (blitz.rating, blitz.k, blitz.standard_rating) == (None, None, 2612)
 
 
 def test_old_list_format_before_2013():
@@ -414,3 +417,127 @@ def test_combined_list_keeps_the_standard_rating_for_rapid_and_blitz():
         assert (chen.rating, chen.standard_rating) == (None, 1720)
         alvarez = players.get(None, "Alvarez, Bruno")
         assert (alvarez.rating, alvarez.standard_rating) == (2580, 2612)
+
+
+# --- issue 13: only the event's players; issue 11: budgets ------------------------------
+
+def _txt_line(fide_id, name, fed="ESP", rating="", games="", k="", born=""):
+    """One line of the combined layout (columns 0, 15, 76, ..., SRtng 113, SGm 119,
+    SK 123, B-day 152), built from COMBINED_HEADER's positions."""
+    line = str(fide_id).ljust(15) + name.ljust(61) + fed.ljust(37)
+    line += rating.ljust(6) + games.ljust(4) + k.ljust(3)
+    return line.ljust(152) + born
+
+
+EVENT = [(9900011, "Alvarez, Bruno"), (None, "Chen, Daniel")]
+
+
+def test_only_the_event_players_are_kept_and_others_bad_lines_counted(tmp_path):
+    # Three broken lines of other players: an id "12x4", a line with no id at all,
+    # and an id of letters; they are not the event's players, so they are counted.
+    lines = [COMBINED_HEADER,
+             _txt_line(9900011, "Alvarez, Bruno", rating="2612", games="9", k="10", born="1988"),
+             _txt_line("12x4", "Other, One", rating="2000"),
+             _txt_line(9900099, "Other, Two", rating="2O00"),      # bad rating, not read
+             " " * 15 + "Other, Three".ljust(61),
+             _txt_line("ABCDEF", "Other, Four"),
+             _txt_line(9900033, "Chen, Daniel", rating="1720", games="14", k="40", born="2011")]
+    path = tmp_path / "list.txt"
+    path.write_text("\n".join(lines) + "\n")
+    directory = read_player_file(path, only=EVENT)
+    # by eye: Alvarez by id, Chen by name (the event gives him no id); nobody else
+    assert sorted(p.fide_id for p in directory) == [9900011, 9900033]
+    assert directory.get(None, "Chen, Daniel").k == 40
+    assert directory.skipped == 3
+    assert directory.notes == (f"{path}: 3 unreadable lines skipped (not of this event's "
+                               "players)",)
+
+
+def test_a_bad_line_of_an_event_player_names_file_and_line(tmp_path):
+    path = tmp_path / "list.txt"
+    path.write_text("\n".join([COMBINED_HEADER, _txt_line(9900055, "Someone, Else"),
+                               _txt_line(9900011, "Alvarez, Bruno", rating="26x2")]) + "\n")
+    with pytest.raises(PlayerFileError, match=r"list\.txt:3:114: column 'SRtng'.*'26x2'"):
+        read_player_file(path, only=EVENT)
+    # by name: Chen has no id in the event; his line has an unreadable id
+    path.write_text("\n".join([COMBINED_HEADER, _txt_line("99000x3", "Chen, Daniel")]) + "\n")
+    with pytest.raises(PlayerFileError, match=r"list\.txt:2:1: column 'ID Number'"):
+        read_player_file(path, only=EVENT)
+
+
+def test_only_xml_and_csv():
+    xml = read_player_file(COMBINED_XML, only=[(9900022, "x")])
+    assert [p.name for p in xml] == ["Berger, Clara"]
+    csv_players = read_player_file(CSV, only=[(None, "dvorak, jiri")])
+    assert [p.rating for p in csv_players] == [1850]        # players.csv, by eye
+
+
+def test_zip_bomb_of_newlines_is_refused_before_reading(tmp_path):
+    # issue 11: a valid list plus a mass of newlines, compressed ~1000:1. Refused from
+    # the zip's own sizes (ratio above 100:1), without unpacking it.
+    archive = tmp_path / "players_list.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        with z.open("players_list_foa.txt", "w") as member:
+            member.write(COMBINED_TXT.read_bytes())
+            block = b"\n" * (1 << 20)
+            for _ in range(40):
+                member.write(block)
+    with pytest.raises(PlayerFileError, match=r"players_list_foa\.txt: compression ratio "
+                       r"\d+:1, above the limit 100:1"):
+        read_player_file(archive)
+
+
+def test_blank_lines_and_long_lines_have_a_budget(tmp_path):
+    from xl_fide.players import MAX_BLANK_LINES, MAX_LINE
+    blank = tmp_path / "blank.txt"
+    blank.write_bytes(COMBINED_TXT.read_bytes() + b"\n" * (MAX_BLANK_LINES + 10))
+    with pytest.raises(PlayerFileError, match=rf"blank\.txt:\d+: more than {MAX_BLANK_LINES} "
+                       "blank lines"):
+        read_player_file(blank)
+    long = tmp_path / "long.csv"
+    long.write_bytes(b"id,name\n1,A" + b" " * (MAX_LINE * 4) + b"\n")
+    with pytest.raises(PlayerFileError, match=rf"long\.csv: a line longer than {MAX_LINE} bytes"):
+        read_player_file(long)
+
+
+def test_xml_whitespace_outside_players_is_not_kept(tmp_path):
+    # issue 11: an XML list with a mass of whitespace between players kept it all in
+    # memory. 40 MB of whitespace now costs no memory beyond the read buffer.
+    import tracemalloc
+    path = tmp_path / "list.xml"
+    with open(path, "wb") as f:
+        f.write(b"<playerslist>")
+        for _ in range(40):
+            f.write(b" " * (1 << 20))
+        f.write(b"<player><fideid>5</fideid><name>A, B</name><rating>2000</rating></player>"
+                b"</playerslist>")
+    tracemalloc.start()
+    directory = read_player_file(path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert directory.get(5).rating == 2000
+    assert peak < 10 << 20
+    inside = tmp_path / "field.xml"
+    inside.write_bytes(b"<playerslist><player><name>" + b" " * (1 << 20)
+                       + b"</name></player></playerslist>")
+    with pytest.raises(PlayerFileError, match=r"field\.xml:1: a field longer than"):
+        read_player_file(inside)
+
+
+def test_time_control_reaches_the_reader_in_the_cli(tmp_path, capsys):
+    # issue 11: a rapid event with a combined list took the standard rating and K.
+    # combined_foa.txt, by eye: Alvarez 9900011 has SRtng 2612 SK 10, RRtng 2580 Rk 20.
+    from xl_fide.cli import main
+    trf = tmp_path / "rapid.trf"
+    trf.write_text(
+        "012 Rapid\n042 2025/11/01\n052 2025/11/01\n122 15 min + 10 s\n"
+        "001    1 m GM Alvarez, Bruno                    2580 ESP     9900011 1988        1.0"
+        "    1     2 w 1\n"
+        "001    2 m    Other, Player                     2400 ESP     9900077 1990        0.0"
+        "    2     1 b 0\n")
+    code = main(["report", str(trf), "--time-control", "rapid", "--player-data",
+                 str(COMBINED_TXT), "--format", "json", "-q"])
+    out = capsys.readouterr().out
+    assert code == 0
+    alvarez = next(p for p in __import__("json").loads(out)["players"] if p["start_rank"] == 1)
+    assert alvarez["k"] == 20       # the rapid K of the list, not its standard K 10

@@ -175,6 +175,39 @@ def test_k_precedence():
     assert k_factor(1800) == 20                               # unknown data do not raise K
 
 
+def test_junior_k_only_while_the_published_rating_has_never_reached_2300():
+    # B.02 §8.3.3: K 40 for a junior "as long as their rating remains under 2300".
+    # Born 2010, period 2026 -> age 16, a junior. Rated 2250 now:
+    #   peak 2299 (never 2300) -> 40; peak 2300 (reached, fell back) -> 20; peak 2350 -> 20.
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2299) == 40
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2300) == 20
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2350) == 20
+    # the 30-game rule is separate: a new player (< 30 games) keeps 40 (§8.3.3)
+    assert k_factor(2250, birth_year=2010, period_year=2026, peak_rating=2300,
+                    career_games=12) == 40
+
+
+def test_fide_k_follows_the_2300_peak():
+    from xl_fide import udfs
+    # FIDE_K(rating, birth_year, games, peak_rating, period_games, period_year)
+    assert udfs.FIDE_K(2250, 2010, 50, 2300, None, 2026) == 20
+    assert udfs.FIDE_K(2250, 2010, 50, 2299, None, 2026) == 40
+
+
+@pytest.mark.parametrize("birth_year", [2027, 2100, 1905])
+def test_implausible_birth_year_is_an_error_not_k40(birth_year):
+    # issue 11: born after the period's year (2027, 2100 for 2026), or more than 120
+    # years before it (2026 - 1905 = 121): not an age, so no junior K 40 -- an error.
+    with pytest.raises(InputError, match="birth_year"):
+        k_factor(1700, birth_year=birth_year, period_year=2026)
+
+
+def test_birth_year_edges_of_plausible():
+    # born in the period's year (age 0) and exactly 120 years before: plausible
+    assert k_factor(1700, birth_year=2026, period_year=2026) == 40
+    assert k_factor(1700, birth_year=1906, period_year=2026) == 20
+
+
 def test_k_year_of_18th_birthday():
     # born 2008: 18 in 2026 -> K 40 until 31 Dec 2026, 20 from 2027
     assert k_factor(1700, birth_year=2008, period_year=2026) == 40
@@ -226,7 +259,7 @@ def test_period_rounds_once_and_caps_k_over_all_events():
 
 # --- properties -------------------------------------------------------------------------------
 
-ratings = st.integers(min_value=1000, max_value=2649)
+ratings = st.integers(min_value=1400, max_value=2649)   # the 2024+ floor: below it no rating (§7.2.1)
 
 
 @given(ratings, ratings, st.sampled_from([0, 1, 2]))
@@ -269,3 +302,59 @@ def test_rules_for_fallback_and_unknown():
         rules_for("2025-13-01")
     with pytest.raises(RuleError, match="time_control"):
         rules_for(None, "bullet")
+
+
+# --- the floor (B.02 §7.2.1): below it, no rating is published --------------------------
+
+def test_new_rating_below_the_floor_is_not_published():
+    # issue 12 #3. 2025 (floor 1400): 1410 loses to a 1410, K 20: PD .50 -> -10.00
+    # -> 1400, published (the floor itself is a rating); 1409 -> 1399, not published.
+    e = rate_event(1410, [(1410, 0)], 20, BEFORE_2650)
+    assert (e.new_rating, e.published, e.publication) == (1400, True, "")
+    e = rate_event(1409, [(1409, 0)], 20, BEFORE_2650)
+    assert (e.new_rating, e.published) == (1399, False)
+    assert e.publication == "not published: below 1400"
+    # before 1 Mar 2024 (2023: floor 1000): 1009 -> 999 not published, 1010 -> 1000 is
+    assert rate_event(1009, [(1009, 0)], 20, RULES_2022).publication == "not published: below 1000"
+    assert rate_event(1010, [(1010, 0)], 20, RULES_2022).published
+
+
+def test_period_below_the_floor_is_not_published():
+    # two events of 2025, each a loss to an equal rating at K 20 (-10.00 each):
+    # 1419 -> -20 -> 1399, below 1400: not published; 1420 -> 1400 is.
+    p = rate_period(1419, [("A", 1419, NOW, [(1419, 0)]), ("B", 1419, NOW, [(1419, 0)])], 20)
+    assert (p.new_rating, p.published, p.publication) == (1399, False, "not published: below 1400")
+    p = rate_period(1420, [("A", 1420, NOW, [(1420, 0)]), ("B", 1420, NOW, [(1420, 0)])], 20)
+    assert (p.new_rating, p.published) == (1400, True)
+
+
+def test_fide_new_rating_says_not_published():
+    from xl_fide import udfs
+    assert udfs.FIDE_NEW_RATING(1409, [1409], [0], 20, "standard", "2025-06-01") == \
+        "not published: below 1400 (1399)"
+    assert udfs.FIDE_NEW_RATING(1410, [1410], [0], 20, "standard", "2025-06-01") == 1400
+
+
+def test_an_opponent_below_the_floor_is_not_a_rated_opponent():
+    # issue 12 #4. 2025 (floor 1400), 2000 at K 20 beats a "1350" and loses to a 1900.
+    # The 1350 is no rating: only the loss counts, PD .64 (D 100) -> -0.64 x 20 = -12.80
+    # -> -13. (Counted, the win would add 1 - .92 (D 650 capped to 400) = +.08: -11.20.)
+    e = rate_event(2000, [(1350, 1), (1900, 0)], 20, BEFORE_2650)
+    assert (e.N, e.change, e.rating_change) == (1, -1280, -13)
+    assert not e.games[0].rated and "below the floor 1400" in e.games[0].note
+    # In 2023 (floor 1000) the 1350 is rated; that edition caps once per event, the
+    # largest difference (650 -> 400): +.08 - .64 = -.56 x 20 = -11.20 -> -11
+    e = rate_event(2000, [(1350, 1), (1900, 0)], 20, RULES_2022)
+    assert (e.N, e.change, e.rating_change) == (2, -1120, -11)
+    # the same through the UDFs
+    from xl_fide import udfs
+    assert udfs.FIDE_CHANGE(2000, [1350, 1900], [1, 0], 20, "standard", "2025-06-01") == -12.8
+    assert udfs.FIDE_DELTA(2000, 1350, 1, 20, "standard", "2025-06-01") is udfs.NA
+
+
+def test_once_per_event_cap_ignores_a_sub_floor_opponent():
+    # 2023 (floor 1000): 2000 vs a "950" (not a rating) and a 1500 (D 500): the one
+    # capped game is the 1500 (largest difference among rated games): D 400 -> PD .92,
+    # a win: +.08 x 20 = +1.60 -> +2.
+    e = rate_event(2000, [(950, 0), (1500, 1)], 20, RULES_2022)
+    assert (e.N, e.games[1].capped, e.change) == (1, True, 160)

@@ -56,7 +56,7 @@ def test_unrated_players_have_no_change_but_an_initial_rating_line(report):
 def test_json_keys(report):
     doc = json.loads(format_report(report, "json"))
     keys = {"start_rank", "name", "rating", "k", "points", "games_rated", "score_rated",
-            "expected", "change", "rating_change", "new_rating", "performance", "initial_rating"}
+            "expected", "change", "rating_change", "new_rating", "published", "performance", "initial_rating"}
     assert all(set(p) == keys for p in doc["players"])
     p2 = doc["players"][1]
     assert (p2["expected"], p2["change"], p2["rating_change"]) == (5.32, -6.4, -6)
@@ -98,3 +98,27 @@ def test_every_shared_file_reports(path):
 ])
 def test_time_control_guess(text, coded, expected):
     assert guess_time_control(text, coded) is expected
+
+
+# Issue 10 finding 10: the TRF-2026 222 coded time control was never read.
+# 222 180+2 = 3 min + 60 x 2 s = 5 min for 60 moves: blitz (more than 3, at most 10);
+# 222 900+10 = 15 + 10 = 25 min: rapid. Each file has one game a GM (2700 / 2650) wins
+# against a player 700 / 850 lower: rapid & blitz from 1 Dec 2024, a game 600+ apart
+# with a player above 2600 is not rated, so N = 0 (in standard it would be 1).
+BLITZ = DATA / "mini_trf2026_blitz_222.trf"
+RAPID = DATA / "mini_trf2026_rapid_222.trf"
+
+
+@pytest.mark.parametrize("path,tc,edition", [
+    (BLITZ, TimeControl.BLITZ, "FIDE-2024-12-01-blitz"),
+    (RAPID, TimeControl.RAPID, "FIDE-2024-12-01-rapid"),
+])
+def test_222_time_control_is_read(path, tc, edition):
+    t = read_trf(path)
+    assert t.version == "TRF-2026"
+    report = build_report(t)
+    assert report.time_control is tc and report.edition.id == edition
+    # not rated: 600+ apart with a player above 2600 (rapid & blitz rule from 1 Dec 2024)
+    assert [r.result.N for r in report.rows] == [0, 0, 0]    # 3: unrated, a bye
+    assert [r.result.new_rating for r in report.rows[:2]] == [r.result.rating for r in report.rows[:2]]
+    assert not any("time control not recognised" in n for n in report.notes)

@@ -364,8 +364,12 @@ def test_initial_rating_reference_cases():
         "not published: 1356 is below the rating floor 1400"
     # §5: 1902, 1877, 1884, 2012, 1832 with 3 points: Ra 13107/7, p .57 -> +50 -> 1922
     assert FIDE_INITIAL_RATING([1902, 1877, 1884, 2012, 1832], [1, 1, 1, 0, 0]) == 1922
-    # §9: 5/5 vs 1300, 2000, 2100, 2200, 2300 -> 2237.6 -> capped at 2200 (published)
-    assert FIDE_INITIAL_RATING([1300.0, 2000.0, 2100.0, 2200.0, 2300.0], [1.0] * 5) == 2200
+    # §9: 5/5 vs 1400, 2000, 2100, 2200, 2300 -> 2251.9 -> capped at 2200 (published)
+    assert FIDE_INITIAL_RATING([1400.0, 2000.0, 2100.0, 2200.0, 2300.0], [1.0] * 5) == 2200
+    # the reference's 1300 is below the 2024 floor, an unrated opponent (B.02 §7.2.1):
+    # 4 games against rated opponents are left, fewer than 5
+    assert FIDE_INITIAL_RATING([1300.0, 2000.0, 2100.0, 2200.0, 2300.0], [1.0] * 5) == \
+        "not published: only 4 games against rated opponents; at least 5 are needed"
 
 
 def test_initial_rating_unrated_opponents_forfeits_and_blanks():

@@ -142,9 +142,11 @@ def test_metadata_under_classic_decorators(generated, name):
         # every argument documented, none left as xlwings' "Positional argument N"
         assert a["doc"] and not a["doc"].startswith("Positional argument"), (name, a["name"])
         assert len(a["doc"]) <= 255
-        # no converters from annotations; ndim exactly as NDIM says
+        # no converters from annotations; ndim exactly as NDIM says; error cells arrive
+        # as their text ("#N/A"), not as None like a blank (issue 15, #7)
         assert "convert" not in a["options"], (name, a["name"])
         expected = {"ndim": repr(shapes[a["name"]])} if a["name"] in shapes else {}
+        expected["err_to_str"] = "True"
         assert a["options"] == expected, (name, a["name"])
         assert a["name"].lower() not in _VBA_RESERVED, (name, a["name"])
     assert set(shapes) <= {a["name"] for a in meta["args"]}

@@ -406,9 +406,8 @@ def test_save_refuses_to_overwrite_and_leaves_no_partial_file(tmp_path, monkeypa
     save_workbook(wb, path, force=True)
     assert oct(path.stat().st_mode & 0o777) != "0o600"
 
-    def boom(self, filename):
-        with open(filename, "wb") as fh:
-            fh.write(b"partial")
+    def boom(self, target):
+        target.write(b"partial")          # save_workbook builds the file in memory
         raise OSError("disk full")
 
     monkeypatch.setattr(type(wb), "save", boom)

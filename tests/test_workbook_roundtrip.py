@@ -21,9 +21,10 @@ TRF_FILES = sorted(DATA.glob("*.trf"))
 
 
 def original_lines(path):
-    """The file's lines as text, LF, without blank lines."""
+    """The file's lines as text (LF, CRLF or CR endings)."""
     text = path.read_bytes().decode("utf-8")
-    return [line for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line]
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
 
 
 def workbook_of(trf, tmp_path, name="book.xlsx", **kw):

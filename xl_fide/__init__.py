@@ -13,6 +13,7 @@ The engine is pure Python and exact (ratings ``int``, scores in half points, PD 
 * whole events: :func:`rate_crosstable`; many players at once: :func:`rate_period_batch`
 """
 
+from .adjustments import adjust_2024, adjust_rb_2022
 from .batch import BatchResult, rate_period_batch
 from .editions import EDITIONS, RuleEdition, TimeControl, rules_for
 from .errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
@@ -34,7 +35,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BatchResult", "EDITIONS", "Entrant", "GameResult", "InitialRating", "InputError", "PlayerResult",
     "RuleEdition", "RuleError", "TimeControl", "TrfError", "WorkbookError", "XlFideError",
-    "__version__", "cap_k", "dp_for_p", "expected_score", "initial_rating", "k_factor",
+    "__version__", "adjust_2024", "adjust_rb_2022", "cap_k", "dp_for_p", "expected_score", "initial_rating", "k_factor",
     "norm_performance", "p_hundredths", "parse_result", "pd_for_difference",
     "perfect_tournament_performance", "performance_rating", "rate_crosstable",
     "rate_event", "rate_period", "rate_period_batch", "round_half_away", "round_half_up", "rules_for",

@@ -32,7 +32,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Sequence, cast
 
 from .editions import Cap400, RuleEdition, rules_for
 from .errors import InputError, XlFideError
@@ -208,21 +208,18 @@ def _run(white, black, scores, Ro, edition, max_games, R_range, acc):
 
 def _ratings(ratings: Sequence[object]) -> list[int]:
     """Ratings as ints, 0 for unrated (``None`` or 0); InputError otherwise."""
-    out = [0 if r is None else r for r in ratings]
-    if not all(type(r) is int and 0 <= r <= RATING_MAX for r in out):
-        out = [as_rating(r, f"rating of player {i}") for i, r in enumerate(out)]
-    return out
+    raw = [0 if r is None else r for r in ratings]
+    if all(type(r) is int and 0 <= r <= RATING_MAX for r in raw):
+        return cast("list[int]", raw)
+    return [as_rating(r, f"rating of player {i}") for i, r in enumerate(raw)]
 
 
 def _k_factors(k_factors: Sequence[object], Ro: list[int]) -> list[int]:
     """K of each rated player as an int 1..100 (FIDE B.02 §8.3.3); 0 for unrated players."""
-    out = [k if R else 0 for k, R in zip(k_factors, Ro)]
-    if all(type(k) is int and 1 <= k <= 100 for k, R in zip(out, Ro) if R):
-        return out
-    for i, (k, R) in enumerate(zip(out, Ro)):
-        if R:
-            out[i] = as_k(k, f"K of player {i}")
-    return out
+    raw = [k if R else 0 for k, R in zip(k_factors, Ro)]
+    if all(type(k) is int and 1 <= k <= 100 for k, R in zip(raw, Ro) if R):
+        return cast("list[int]", raw)
+    return [as_k(k, f"K of player {i}") if R else 0 for i, (k, R) in enumerate(zip(raw, Ro))]
 
 
 def _games(white: Sequence[int], black: Sequence[int], scores: Sequence[int]):
@@ -235,7 +232,7 @@ def _games(white: Sequence[int], black: Sequence[int], scores: Sequence[int]):
     if not len(white) == len(black) == len(scores):
         raise InputError(f"white, black and scores_half must have the same length, got "
                          f"{len(white)}, {len(black)} and {len(scores)}")
-    out = []
+    out: list[array[int] | bytes] = []
     for name, seq in (("white", white), ("black", black)):
         try:
             out.append(array("I", seq))
@@ -264,7 +261,8 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
     applies them to one event per player, for all players at once.
 
     ``ratings``: player ``i``'s rating on the list before the period (int 1..4000;
-    ``None`` or ``0``: unrated, left out with all their games). ``k_factors``: K
+    ``None`` or ``0``: unrated, left out with all their games; so is a rating below
+    the edition's floor, B.02 §7.2.1). ``k_factors``: K
     before the cap (int 1..100; ignored for unrated players). Game ``g`` is
     ``white[g]`` (player number) against ``black[g]`` with ``scores_half[g]`` =
     white's score in half points (0 loss, 1 draw, 2 win); played games only. Each
@@ -284,7 +282,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
         raise BatchNotSupported(
             f"edition {edition.id} applies the 400-point rule once per event; "
             "rate each player with rate_period and the events instead")
-    Ro = _ratings(ratings)
+    Ro = [R if R >= edition.rating_floor else 0 for R in _ratings(ratings)]   # §7.2.1
     if len(k_factors) != len(Ro):
         raise InputError(f"k_factors must have one K per player ({len(Ro)}), got {len(k_factors)}")
     K_given = _k_factors(k_factors, Ro)
@@ -309,10 +307,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
     N = [v >> shift_N for v in acc]
     W_half = [(v >> shift_W) & mask_W for v in acc]
     sum_PD = [v & mask_PD for v in acc]
-    if edition.k_cap_700:
-        K = [K_CAP_PRODUCT // n if k * n > K_CAP_PRODUCT else k for k, n in zip(K_given, N)]
-    else:
-        K = K_given
+    K = [K_CAP_PRODUCT // n if k * n > K_CAP_PRODUCT else k for k, n in zip(K_given, N)]
     change = [k * (50 * w - p) for k, w, p in zip(K, W_half, sum_PD)]
     rounded = round_hundredths_half_away(change)
     new = [R + r if R else None for R, r in zip(Ro, rounded)]

@@ -11,15 +11,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import datetime as _dt
-import os
 import sys
-import tempfile
+import warnings
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from . import __version__
 from .errors import XlFideError
+from .values import as_int, as_k, as_rating
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
 
@@ -29,7 +29,7 @@ class CliError(XlFideError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:   # one line, exit 2 (argparse's convention)
+    def error(self, message: str) -> NoReturn:   # one line, exit 2 (argparse's convention)
         raise CliError(f"{self.prog}: {message}")
 
 
@@ -64,12 +64,20 @@ def _is_workbook(path: Path) -> bool:
     return path.suffix.lower() in (".xlsx", ".xlsm")
 
 
-def _load_tournament(path: Path, strict: bool = False):
+def _check_kind(path: Path) -> None:
+    from .filekind import wrong_kind
+    problem = wrong_kind(path, "workbook" if _is_workbook(path) else "trf")
+    if problem:
+        raise CliError(f"{path}: {problem}")
+
+
+def _load_tournament(path: Path, strict: bool = False, encoding: str | None = None):
+    _check_kind(path)
     if _is_workbook(path):
         from .workbook import read_workbook
         return read_workbook(path)
     from .trf import read_trf
-    return read_trf(path, strict=strict)
+    return read_trf(path, strict=strict, encoding=encoding)
 
 
 def _load_event(path: Path, args: argparse.Namespace):
@@ -77,70 +85,88 @@ def _load_event(path: Path, args: argparse.Namespace):
     K inputs), the command line taking precedence."""
     options = {"event_date": getattr(args, "event_date", None),
                "time_control": getattr(args, "time_control", None),
-               "k": getattr(args, "k", None), "players": _players(args), "inputs": None}
+               "k": getattr(args, "k", None), "players": None, "inputs": None,
+               "today": _dt.date.today()}
     if _is_workbook(path):
         from .workbook import read_workbook_event
+        _check_kind(path)
         book = read_workbook_event(path)
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
-        return book.tournament, options
-    return _load_tournament(path, args.strict), options
+        t = book.tournament
+    else:
+        t = _load_tournament(path, args.strict, getattr(args, "encoding", None))
+    options["players"] = _players(args, [t], options["time_control"])
+    return t, options
 
 
-def _players(args: argparse.Namespace):
-    if not getattr(args, "player_data", None):
+def _players(args: argparse.Namespace, tournaments, time_control=None):
+    if getattr(args, "lists", False):
+        if getattr(args, "player_data", None):
+            raise CliError("give --player-data FILE or --lists, not both")
+        from .lists import event_list_data
+        data = event_list_data(tournaments, time_control, getattr(args, "event_date", None))
+    elif not getattr(args, "player_data", None):
         return None
-    from .players import read_player_file
-    return read_player_file(_existing_file(Path(args.player_data)))
+    else:
+        from .lists import event_player_data
+        data = event_player_data(_existing_file(Path(args.player_data)), tournaments,
+                                 time_control)
+    if not getattr(args, "quiet", False):
+        for note in data.notes:
+            _say(f"warning: {note}", err=True)
+    return data
 
 
 def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
-    for src in inputs:
-        try:
-            if out.exists() and out.resolve() == src.resolve():
-                raise CliError(f"{out}: refusing to overwrite the input file")
-        except OSError:
-            pass
-    if str(out) in ("", "."):
-        raise CliError("the output file name is empty")
-    if out.exists() and not out.is_file():
-        raise CliError(f"{out}: not a regular file (a directory or a device): choose a file name")
-    if out.exists() and not force:
-        raise CliError(f"{out} exists: not overwritten (use --force)")
-    if not out.parent.exists():
-        raise CliError(f"{out.parent}: no such directory")
-
-
-def write_text_atomic(path: Path, text: str, *, force: bool = False,
-                      inputs: Sequence[Path] = ()) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed at the end."""
-    _check_output(path, inputs, force)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    from .files import OutputExistsError, check_output
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)      # as an ordinary new file, not mkstemp's 0600
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        check_output(out, force=force, inputs=inputs)
+    except OutputExistsError:
+        raise CliError(f"{out} exists: not overwritten (use --force)") from None
+
+
+def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
+                      inputs: Sequence[Path] = ()) -> None:
+    """Write ``text`` (str as UTF-8, or bytes) to ``path`` whole or not at all
+    (:func:`xl_fide.files.write_atomic`)."""
+    from .files import write_atomic
+    try:
+        write_atomic(path, text, force=force, inputs=inputs)
+    except FileExistsError:
+        raise CliError(f"{path} exists: not overwritten (use --force)") from None
+
+
+def _save_book(wb: object, path: Path, force: bool) -> None:
+    from .workbook import save_workbook
+    try:
+        save_workbook(wb, path, force=force)
+    except FileExistsError:
+        raise CliError(f"{path} exists: not overwritten (use --force)") from None
+
+
+def _say(text: str, *, err: bool = False) -> None:
+    """Print to the terminal with control characters escaped (names come from files)."""
+    from .presenters import escape_controls
+    print(escape_controls(text), file=sys.stderr if err else sys.stdout)
+
+
+def _write_out(text: str) -> None:
+    from .presenters import escape_controls
+    sys.stdout.write(escape_controls(text))
 
 
 def _print_warnings(t, quiet: bool) -> None:
     if quiet:
         return
     for w in getattr(t, "warnings", ()):
-        print(f"warning: {w}", file=sys.stderr)
+        _say(f"warning: {w}", err=True)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import build_report, format_report
+    from .presenters import format_report
+    from .report import build_report
     path = _input_path(args)
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
@@ -148,15 +174,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     text = format_report(report, args.format)
     if args.output:
         write_text_atomic(Path(args.output), text, force=args.force, inputs=[path])
-        print(f"wrote {args.output}")
+        _say(f"wrote {args.output}")
     else:
-        sys.stdout.write(text)
+        _write_out(text)
     return EXIT_OK
 
 
 def cmd_crosstable(args: argparse.Namespace) -> int:
     from .report import build_report
-    from .workbook import fill_workbook, save_workbook
+    from .workbook import fill_workbook
     path = _input_path(args)
     out = Path(args.output)
     _check_output(out, [path], args.force)
@@ -165,14 +191,14 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
     report = build_report(t, **options)
-    wb = fill_workbook(t, layout=args.layout, report=report)
-    save_workbook(wb, out, force=args.force)
-    print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
+    wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas)
+    _save_book(wb, out, args.force)
+    _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
     return EXIT_OK
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from .trf import write_trf
+    from .trf import encode_trf
     path = _input_path(args)
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
@@ -183,13 +209,14 @@ def cmd_trf(args: argparse.Namespace) -> int:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     out = Path(args.output)
-    write_text_atomic(out, write_trf(t), force=args.force, inputs=[path])
-    print(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
+    # in the encoding the TRF was read in, so nothing read is lost
+    write_text_atomic(out, encode_trf(t), force=args.force, inputs=[path])
+    _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    from .workbook import build_template, save_workbook
+    from .workbook import build_template
     out = Path(args.output)
     _check_output(out, [], args.force)
     if args.players < 2 or args.players > 2000:
@@ -201,14 +228,15 @@ def cmd_template(args: argparse.Namespace) -> int:
                        f"{args.players - 1} rounds, got {args.rounds}")
     rounds = args.rounds if args.rounds is not None else (
         args.players - 1 if args.layout == "roundrobin" else 9)
-    wb = build_template(args.layout, args.players, rounds)
-    save_workbook(wb, out, force=args.force)
-    print(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
+    wb = build_template(args.layout, args.players, rounds, formulas=args.formulas)
+    _save_book(wb, out, args.force)
+    _say(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
     return EXIT_OK
 
 
 def cmd_period(args: argparse.Namespace) -> int:
-    from .period import build_period, format_period
+    from .period import PeriodSpanError, build_period
+    from .presenters import format_period
     tournaments = []
     seen: dict[bytes, Path] = {}
     for name in args.files:
@@ -217,12 +245,16 @@ def cmd_period(args: argparse.Namespace) -> int:
         if digest in seen:
             raise CliError(f"{p}: the same event as {seen[digest]} (given twice)")
         seen[digest] = p
-        t = _load_tournament(p, args.strict)
+        t = _load_tournament(p, args.strict, args.encoding)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
-    report = build_period(tournaments, players=_players(args), k=args.k,
-                          time_control=args.time_control)
-    sys.stdout.write(format_period(report))
+    try:
+        report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
+                              k=args.k, time_control=args.time_control,
+                              today=_dt.date.today(), span=args.span)
+    except PeriodSpanError as exc:
+        raise CliError(f"{exc}: give --span to pool them") from None
+    _write_out(format_period(report))
     return EXIT_OK
 
 
@@ -234,9 +266,9 @@ def _remaining(text: str) -> list[int | None]:
             out.append(None)
             continue
         try:
-            out.append(int(part))
-        except ValueError:
-            raise CliError(f"--remaining: {part!r} is not a rating (use e.g. 2400,2450,unrated)") from None
+            out.append(as_rating(part, "rating"))
+        except XlFideError as e:
+            raise CliError(f"--remaining: {e} (use e.g. 2400,2450,unrated)") from None
     return out
 
 
@@ -257,25 +289,22 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     if (args.change is None) == (args.norm is None):
         raise CliError("give exactly one of --change N or --norm TITLE")
     if args.change is not None:
-        if res.rating is None or res.calc is None:
+        if res.rating is None or res.calc is None or res.K_given is None:
             raise CliError(f"player {args.player} is unrated: no rating change to aim for")
-        if any(r is None for r in remaining):
+        rated_remaining = [r for r in remaining if r is not None]
+        if len(rated_remaining) < len(remaining):
             raise CliError("games against unrated opponents are not rated: leave them out of --remaining")
         played = [(g.R_opp, g.score_half / 2) for g in res.calc.rated_games]
-        need = needed_for_change(res.rating, played, remaining, res.K_given, args.change,
+        need = needed_for_change(res.rating, played, rated_remaining, res.K_given, args.change,
                                  report.edition)
     else:
-        played = []
-        by_rank = {e.result.start_rank: e.result for e in report.rows}
-        player = t.player(args.player)
-        for g in player.games:
-            if g.round <= t.rounds and g.code in ("1", "=", "0") and g.opponent is not None:
-                played.append((by_rank[g.opponent].rating, {"1": 1, "=": 0.5, "0": 0}[g.code]))
-        need = needed_for_norm(played, remaining, args.norm)
+        from .crosstable import norm_games
+        ratings = {r.result.start_rank: r.result.rating for r in report.rows}
+        need = needed_for_norm(norm_games(t, args.player, ratings), remaining, args.norm)
     if need.points is None:
-        print(f"player {args.player}: not reachable: {need.detail}")
+        _say(f"player {args.player}: not reachable: {need.detail}")
     else:
-        print(f"player {args.player}: needs {need.points:g} of {need.remaining_games}: {need.detail}")
+        _say(f"player {args.player}: needs {need.points:g} of {need.remaining_games}: {need.detail}")
     return EXIT_OK
 
 
@@ -294,12 +323,16 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 def _positive_k(text: str) -> int:
     try:
-        k = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"K must be a whole number, got {text!r}") from None
-    if not 1 <= k <= 100:
-        raise argparse.ArgumentTypeError(f"K must be 1 to 100, got {k}")
-    return k
+        return as_k(text, "K")
+    except XlFideError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return as_int(text, "the value")
+    except XlFideError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _event_date(text: str) -> _dt.date:
@@ -307,6 +340,37 @@ def _event_date(text: str) -> _dt.date:
         return _date(text)
     except XlFideError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _month(text: str) -> str:
+    import re
+    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", text):
+        raise argparse.ArgumentTypeError(f"a month is written YYYY-MM, e.g. 2024-03, got {text!r}")
+    return text
+
+
+def _lists_parser(sub) -> None:
+    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists)."""
+    from .lists import cmd_lists
+    ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
+    ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
+    ls.set_defaults(func=cmd_lists, lists_command=None)
+    lsub = ls.add_subparsers(dest="lists_command", parser_class=_Parser, metavar="ACTION")
+    imp = lsub.add_parser("import", help="store a FIDE list file (TXT, XML, zip) as a month")
+    imp.add_argument("list_file", metavar="FILE")
+    imp.add_argument("--month", type=_month, help="YYYY-MM (default: from the file name or header)")
+    imp.add_argument("--time-control", choices=["standard", "rapid", "blitz"],
+                     help="for a one-rating list whose file name does not say it")
+    show = lsub.add_parser("show", help="one player on every stored list")
+    show.add_argument("fide_id", type=int, metavar="FIDE_ID")
+    dl = lsub.add_parser("download", help="fetch FIDE's list files over HTTPS and import them")
+    dl.add_argument("--month", type=_month, help="YYYY-MM (default: this month)")
+    dl.add_argument("--time-control", choices=["standard", "rapid", "blitz"], action="append",
+                    help="repeatable (default: all three)")
+    dl.add_argument("--base-url", help="where FIDE's files are (default: "
+                    "https://ratings.fide.com/download/)")
+    for p in (imp, show, dl):
+        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -322,6 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="use the anonymised real tournament shipped with xl-fide")
         sp.add_argument("--strict", action="store_true", help="fail on any TRF irregularity")
         sp.add_argument("--quiet", "-q", action="store_true", help="do not print warnings")
+        sp.add_argument("--encoding", help="the TRF's text encoding, e.g. cp1252 (default: "
+                        "detected: UTF-8, Windows-1252, Latin-1)")
 
     def rating_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--k", type=_positive_k, help="force K for every rated player")
@@ -331,6 +397,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="default: read from the file, else standard")
         sp.add_argument("--player-data", metavar="FILE",
                         help="FIDE rating list (TXT/XML) or CSV with ratings, K, birth years")
+        sp.add_argument("--lists", action="store_true",
+                        help="ratings, K, birth years from the stored FIDE lists of the "
+                        "event's dates (see 'xl-fide lists')")
 
     r = sub.add_parser("report", help="rating report: one line per player")
     common(r)
@@ -347,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--layout", choices=["roundrobin", "swiss"],
                    help="default: round robin if everyone met everyone, else Swiss")
     c.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    _formulas_option(c)
     c.set_defaults(func=cmd_crosstable)
 
     t = sub.add_parser("trf", help="write a TRF16 file from a .trf or an edited .xlsx")
@@ -357,14 +427,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("template", help="write an empty cross-table template")
     m.add_argument("--layout", choices=["roundrobin", "swiss"], required=True)
-    m.add_argument("--players", type=int, required=True)
-    m.add_argument("--rounds", type=int, help="Swiss rounds (default 9; round robin: players - 1)")
+    m.add_argument("--players", type=_whole_number, required=True)
+    m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--force", action="store_true")
+    _formulas_option(m)
     m.set_defaults(func=cmd_template)
 
     pe = sub.add_parser("period", help="rating period over several TRF files, rounded once")
     pe.add_argument("files", nargs="+", metavar="FILE")
+    pe.add_argument("--span", action="store_true",
+                    help="pool events of different rating periods (months) on purpose")
     common(pe, example=False)
     rating_opts(pe)
     pe.set_defaults(func=cmd_period)
@@ -372,14 +445,15 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("whatif", help="score needed in the remaining games for a change or a norm")
     common(w)
     rating_opts(w)
-    w.add_argument("--player", type=int, required=True, help="start rank of the player")
+    w.add_argument("--player", type=_whole_number, required=True, help="start rank of the player")
     w.add_argument("--remaining", default="",
                    help="ratings of the opponents still to meet, e.g. 2400,2450 "
                    "(with --norm also 'unrated')")
-    w.add_argument("--change", type=int, help="rounded rating change to reach, e.g. 10 or -5")
+    w.add_argument("--change", type=_whole_number, help="rounded rating change to reach, e.g. 10 or -5")
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)
 
+    _lists_parser(sub)
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
     v = sub.add_parser("version", help="print the version")
@@ -387,8 +461,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _one_line(error: BaseException) -> str:
+def _formulas_option(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--formulas", choices=["udf", "native"], default="udf",
+                    help="udf (default): the FIDE_* functions, every rule edition; native: "
+                         "only the spreadsheet's own functions, opens anywhere (Excel 2010+, "
+                         "LibreOffice, Google Sheets) with nothing installed")
+
+
+def _one_line(error: object) -> str:
     return " ".join(str(error).split())
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command; the libraries' warnings (openpyxl's) become ``warning:`` lines
+    after the output, none under ``--quiet``, none when the command fails."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code: int = args.func(args)
+    if not getattr(args, "quiet", False):
+        for text in dict.fromkeys(_one_line(w.message) for w in caught):   # once each
+            _say(f"warning: {text}", err=True)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -399,18 +492,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "command", None):
             parser.print_help()
             return EXIT_INPUT
-        return args.func(args)
+        return _run(args)
     except SystemExit as e:          # --help / --version
         return int(e.code or 0) if isinstance(e.code, int) else EXIT_OK
     except (XlFideError, OSError, UnicodeError) as e:
-        print(f"xl-fide: error: {_one_line(e)}", file=sys.stderr)
+        _say(f"xl-fide: error: {_one_line(e)}", err=True)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("xl-fide: interrupted", file=sys.stderr)
         return 130
     except Exception as e:           # never a traceback: one line, and a distinct code
-        print(f"xl-fide: internal error: {type(e).__name__}: {_one_line(e)} "
-              "(please report this with the input file)", file=sys.stderr)
+        _say(f"xl-fide: internal error: {type(e).__name__}: {_one_line(e)} "
+             "(please report this with the input file)", err=True)
         return EXIT_INTERNAL
 
 

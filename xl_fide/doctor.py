@@ -138,15 +138,15 @@ def checks(platform: str | None = None, home: Path | None = None,
         else:
             lines.append("pywin32: installed")
         if xlwings_version is not None:
-            names = dll_names(xlwings_version)
+            dlls = dll_names(xlwings_version)
             found = [folder / name for folder in dll_folders(executable, prefix)
-                     for name in names if (folder / name).is_file()]
+                     for name in dlls if (folder / name).is_file()]
             if found:
                 lines.append(f"xlwings DLL: {found[0]}")
             else:
                 where = ", ".join(str(f) for f in dll_folders(executable, prefix))
-                lines.append(f"xlwings DLL: {names[0]} not found in {where}")
-                problem(f"{names[0]} is missing (Excel says 'file not found'): reinstall "
+                lines.append(f"xlwings DLL: {dlls[0]} not found in {where}")
+                problem(f"{dlls[0]} is missing (Excel says 'file not found'): reinstall "
                         f"xlwings in this Python: {executable} -m pip install "
                         f"--force-reinstall xlwings=={xlwings_version}, then run "
                         "`xlwings addin install` so the add-in has the same version")
@@ -160,12 +160,37 @@ def checks(platform: str | None = None, home: Path | None = None,
                 problem("the xlwings Excel add-in is not installed: run `xlwings addin install` "
                         "(or use a workbook with the standalone xlwings VBA module)")
     else:
-        lines.append("Classic Excel functions need Windows; on macOS and Excel on the web "
-                     "use xlwings Lite (main.py: from xl_fide.udfs import *)")
-
-    lines.append("Result: everything needed was found" if ok else
-                 "Result: fix the PROBLEM lines above, then restart Excel")
+        lines.append(f"Classic Excel functions need Windows; this is {platform}. On macOS "
+                     "and Excel on the web use xlwings Lite (README: requirements.txt, "
+                     "main.py)")
+    lines.extend(_not_checked(windows))
+    if not ok:
+        lines.append("Result: fix the PROBLEM lines above, then restart Excel")
+    elif windows:
+        lines.append("Result: no problem found in what this command can check; the points "
+                     "under 'Not checked' are done in Excel")
+    else:
+        lines.append(f"Result: Python, xl-fide and xlwings are fine here, but classic Excel "
+                     f"cannot be checked on {platform}: run `xl-fide doctor` on the Windows "
+                     "machine with Excel")
     return lines, ok
+
+
+def _not_checked(windows: bool) -> list[str]:
+    """What a command outside Excel cannot see (README, "Excel on Windows")."""
+    out = ["Not checked (only Excel can see these):"]
+    if not windows:
+        out.append("  - pywin32, the xlwings DLL and the xlwings add-in (Windows only)")
+    out += [
+        "  - Trust access to the VBA project object model (Trust Center > Macro Settings)",
+        "  - the reference Tools > References > xlwings in the VBA editor (Alt+F11)",
+        "  - that Import Functions was run and the workbook saved as .xlsm",
+        "  - macros enabled for the workbook; cells still #NAME? after Import Functions: "
+        "Ctrl+Alt+F9",
+        "  - xlwings Lite (runs inside Excel: its requirements.txt must pin "
+        "xlwings>=0.36.7)",
+    ]
+    return out
 
 
 def doctor() -> tuple[list[str], bool]:

@@ -10,15 +10,25 @@ Sources (FIDE B.02 as amended): §8.3.1 (400-point rule, 2650 exemption
 from 1 Oct 2025, once-per-event cap 1 Jan 2022 - 29 Feb 2024; rapid/blitz 600-point
 rule from 1 Dec 2024), §8.3.3 (K; rapid/blitz K = 20 for everyone before 1 Oct 2022),
 §7.1 and §8.2 (initial rating rules 2022 and 2024, floors 1000/1400, 2200 maximum).
+
+Ambiguities kept (read as today, listed in the README's known differences): the
+2022 once-per-event cap applies to the one game of largest difference for each
+player, higher- or lower-rated; in rapid/blitz before 1 Oct 2022 K is 20 for
+everyone, and a standard rating counts where a player has no rapid/blitz rating in
+every edition (R&B §7.2.1 as in force from 2022, applied to the earlier ones too).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 from enum import Enum
 
+from .dates import parse_date_text
 from .errors import RuleError
+
+CAP_DIFFERENCE = 400   # §8.3.1: a difference of more than 400 points counts as 400
 
 
 class TimeControl(str, Enum):
@@ -74,7 +84,6 @@ class RuleEdition:
     exempt_2650: bool           # §8.3.1: player rated >= 2650 uses the real difference
     rapid_blitz_600: bool       # R&B: not rated when D >= 600 and one player > 2600
     k_fixed_20: bool            # R&B before 2022-10-01: K = 20 for everyone
-    k_cap_700: bool             # §8.3.3: K x n <= 700 over the period
     initial_rule: InitialRule
     rating_floor: int           # lowest published rating (below: unrated)
     initial_max: int | None     # highest initial rating (None: no maximum)
@@ -84,8 +93,8 @@ class RuleEdition:
 
     @property
     def cap_difference(self) -> int:
-        """The 400 of the 400-point rule (FIDE B.02 §8.3.1)."""
-        return 400
+        """The 400 of the 400-point rule (FIDE B.02 §8.3.1), the same in every edition."""
+        return CAP_DIFFERENCE
 
 
 def _editions() -> tuple[RuleEdition, ...]:
@@ -134,7 +143,6 @@ def _editions() -> tuple[RuleEdition, ...]:
                 exempt_2650=exempt and not rb,
                 rapid_blitz_600=rb600 and rb,
                 k_fixed_20=kfixed and rb,
-                k_cap_700=True,
                 initial_rule=initial,
                 rating_floor=floor,
                 initial_max=maximum,
@@ -160,18 +168,17 @@ def edition(edition_id: str) -> RuleEdition:
 
 
 def parse_date(value: object) -> _dt.date:
-    """A date from a :class:`datetime.date`/``datetime`` or ISO text ``YYYY-MM-DD``
-    (``/`` and ``.`` accepted as separators). Raises :class:`RuleError` otherwise."""
+    """A date from a :class:`datetime.date`/``datetime`` or text ``YYYY-MM-DD`` (``/``
+    and ``.`` accepted as separators; the other forms of
+    :func:`~xl_fide.dates.parse_date_text` too). Raises :class:`RuleError` otherwise."""
     if isinstance(value, _dt.datetime):
         return value.date()
     if isinstance(value, _dt.date):
         return value
-    if isinstance(value, str):
-        text = value.strip().replace("/", "-").replace(".", "-")
-        try:
-            return _dt.date.fromisoformat(text)
-        except ValueError:
-            pass
+    if isinstance(value, str) and len(value) <= 40:
+        found, _ = parse_date_text(value)
+        if found is not None:
+            return found
     raise RuleError(f"event_date must be a date like 2025-10-01, got {value!r}")
 
 
@@ -193,3 +200,48 @@ def rules_for(event_date: object = None, time_control: object = TimeControl.STAN
     if not in_force:
         return min(candidates, key=lambda e: e.in_force)
     return max(in_force, key=lambda e: e.in_force)
+
+
+def guess_time_control(text: str, coded: str = "") -> TimeControl | None:
+    """The time control of a TRF 222 coded field (``5400+30``) or a 122 free text.
+
+    FIDE B.02 §1 and the Rapid & Blitz rules §1, timed for 60 moves: base + 60 x
+    increment. Standard from 60 minutes, rapid above 10 and below 60, blitz above 3
+    up to 10. The coded field is seconds (``M/S+I`` periods joined by ``:``; unequal
+    clocks ``W...-B...``): its first period decides. Returns ``None`` when nothing
+    can be read.
+    """
+    minutes: float | None = None
+    m = re.match(r"\s*W?(?:\d+/)?(\d+)(?:\+(\d+))?", coded or "")
+    if coded and m:
+        base, increment = int(m.group(1)), int(m.group(2) or 0)
+        minutes = (base + 60 * increment) / 60
+    else:
+        low = (text or "").lower()
+        if re.fullmatch(r"\s*(standard|classical|classic|std)\s*", low):
+            return TimeControl.STANDARD
+        if re.search(r"\bblitz\b", low):
+            return TimeControl.BLITZ
+        if re.search(r"\brapid\b|\brápid", low):
+            return TimeControl.RAPID
+        mm = re.search(r"(\d+)\s*(?:'|min|m\b|minutes|minutos)", low)
+        hh = re.search(r"(\d+(?:[.,]\d+)?)\s*(?:h|hours?|horas?)\b", low)
+        inc = re.search(r"\+\s*(\d+)\s*(?:\"|s|sec|seconds|segundos)?", low)
+        if mm or hh:
+            minutes = (int(mm.group(1)) if mm else 0) + (
+                float(hh.group(1).replace(",", ".")) * 60 if hh else 0)
+            if inc:
+                minutes += int(inc.group(1))     # 60 moves x inc seconds = inc minutes
+        else:
+            m2 = re.match(r"\s*(\d+)\s*\+\s*(\d+)\s*$", low)
+            if m2:
+                minutes = int(m2.group(1)) + int(m2.group(2))
+    if minutes is None:
+        return None
+    if minutes >= 60:
+        return TimeControl.STANDARD
+    if minutes > 10:
+        return TimeControl.RAPID
+    if minutes > 3:
+        return TimeControl.BLITZ
+    return None

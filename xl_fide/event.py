@@ -24,7 +24,6 @@ from .initial import InitialRating, initial_rating
 from .performance import performance_rating
 from .rating import EventChange, cap_k, game_lines
 from .results import GameResult
-from .rounding import round_half_away
 
 
 @dataclass(frozen=True)
@@ -45,37 +44,73 @@ class Entrant:
     points_half: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayerResult:
     """A player's line of the rating report (FIDE calculation-page columns).
 
     ``N``/``W_half``: played games against rated opponents and the score in them;
-    ``sum_PD`` hundredths (``None`` for an unrated player); ``change`` = K x ΣΔR in
-    hundredths, ``rating_change`` rounded .5 away from zero, ``new_rating`` (rated
-    players only); ``Rp`` FIDE performance over the N games (``None`` if N = 0);
-    ``initial`` the initial-rating calculation for an unrated player.
+    ``Rp`` FIDE performance over the N games (``None`` if N = 0); ``calc`` the rated
+    player's :class:`~xl_fide.rating.EventChange` (K, ΣPD, K x ΣΔR, rounding: FIDE
+    B.02 §8.3.2-§8.3.4), read through ``K_given``, ``K``, ``sum_PD`` (hundredths),
+    ``change`` (K x ΣΔR, hundredths), ``rating_change`` (rounded .5 away from zero)
+    and ``new_rating``, all ``None`` for an unrated player; ``initial`` the
+    initial-rating calculation for an unrated player (FIDE B.02 §8.2).
     """
 
     start_rank: int
     name: str
     rating: int | None
-    K_given: int | None
-    K: int | None
     points_half: int
     N: int
     W_half: int
-    sum_PD: int | None
-    change: int | None
-    rating_change: int | None
-    new_rating: int | None
     Rp: int | None
-    initial: InitialRating | None
-    calc: EventChange | None
+    initial: InitialRating | None = None
+    calc: EventChange | None = None
     notes: tuple[str, ...] = ()
 
     @property
     def rated(self) -> bool:
         return self.rating is not None
+
+    @property
+    def K_given(self) -> int | None:
+        """K before the K x n <= 700 cap (FIDE B.02 §8.3.3)."""
+        return self.calc.K_given if self.calc is not None else None
+
+    @property
+    def K(self) -> int | None:
+        """K used, after the cap."""
+        return self.calc.K if self.calc is not None else None
+
+    @property
+    def sum_PD(self) -> int | None:
+        return self.calc.sum_PD if self.calc is not None else None
+
+    @property
+    def change(self) -> int | None:
+        return self.calc.change if self.calc is not None else None
+
+    @property
+    def rating_change(self) -> int | None:
+        return self.calc.rating_change if self.calc is not None else None
+
+    @property
+    def new_rating(self) -> int | None:
+        return self.calc.new_rating if self.calc is not None else None
+
+    @property
+    def publication(self) -> str:
+        """``"not published: below 1400"`` for a rated player whose new rating is under
+        the edition's floor (FIDE B.02 §7.2.1), else ``""``."""
+        return self.calc.publication if self.calc is not None else ""
+
+    @property
+    def published(self) -> bool | None:
+        """Whether the new rating (rated player) or Ru (unrated) is published: False
+        below the edition's floor (FIDE B.02 §7.2.1, §8.2); None when there is none."""
+        if self.calc is not None:
+            return self.calc.published
+        return self.initial.published if self.initial is not None else None
 
 
 def effective_rating(rating: int | None, edition: RuleEdition,
@@ -135,22 +170,21 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
                 raise InputError(f"player {e.start_rank} is rated but has no K")
             lines = game_lines(e.rating, games, edition)
             n = sum(1 for g in lines if g.rated)
-            K_used = cap_k(e.K, n) if apply_cap and edition.k_cap_700 else e.K
+            K_used = cap_k(e.K, n) if apply_cap else e.K
             calc = EventChange(e.rating, e.K, K_used, lines, edition.id)
             Rp = performance_rating([g.R_opp for g in calc.rated_games],
                                     calc.W_half / 2) if calc.N else None
             out.append(PlayerResult(
-                e.start_rank, e.name, e.rating, e.K, K_used, points, calc.N, calc.W_half,
-                calc.sum_PD, calc.change, round_half_away(calc.change, 100),
-                e.rating + round_half_away(calc.change, 100), Rp, None, calc))
+                start_rank=e.start_rank, name=e.name, rating=e.rating, points_half=points,
+                N=calc.N, W_half=calc.W_half, Rp=Rp, calc=calc))
         else:
             init = initial_rating([[(r, s / 2) for r, s in games]], edition)
             N = len(games)
             W_half = sum(s for _, s in games)
             Rp = performance_rating([r for r, _ in games], W_half / 2) if N else None
             out.append(PlayerResult(
-                e.start_rank, e.name, None, None, None, points, N, W_half, None, None,
-                None, None, Rp, init, None))
+                start_rank=e.start_rank, name=e.name, rating=None, points_half=points,
+                N=N, W_half=W_half, Rp=Rp, initial=init))
     return tuple(out)
 
 
@@ -160,9 +194,9 @@ def results_from_grid(grid: Sequence[Sequence[object]], parse) -> list[tuple[tup
     ``parse`` turns a cell into a GameResult or None (e.g. :func:`results.parse_result`).
     Cell (i, i) is ignored. Start ranks are 1-based row numbers.
     """
-    rows = []
+    rows: list[tuple[tuple[int | None, GameResult | None], ...]] = []
     for i, row in enumerate(grid):
-        cells = []
+        cells: list[tuple[int | None, GameResult | None]] = []
         for j, value in enumerate(row):
             if i == j:
                 continue

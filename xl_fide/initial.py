@@ -10,8 +10,9 @@ FIDE B.02 §8.2. Two methods, picked by the rule edition:
   floor 1000, no maximum.
 
 Only games against rated opponents count; a zero score in the player's first event
-is ignored; the results of all events given (consecutive periods over at most
-26 months) are pooled.
+is ignored; the results of all events given are pooled (FIDE pools consecutive
+periods over at most 26 months: that window is the caller's, it is not checked here).
+An opponent whose rating is below the edition's floor is an unrated opponent (§7.2.1).
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ class InitialRating:
     it is not published (``None`` when there are no games to compute from);
     ``reason`` says why ``Ru`` is ``None`` (or that the maximum applied).
     ``Ra`` is exact (a Fraction), ``p`` in hundredths, ``N``/``W_half`` count the
-    games used (without hypothetical ones), ``rule`` is ``"2022"`` or ``"2024"``.
+    games used (without hypothetical ones), ``rule`` is ``"2022"`` or ``"2024"``;
+    ``notes`` says which games were left out because the opponent's rating is below
+    the edition's floor (an unrated opponent, B.02 §7.2.1).
     """
 
     Ru: int | None
@@ -51,28 +54,37 @@ class InitialRating:
     reason: str
     edition_id: str
     ignored_first_event: bool = False
+    notes: tuple[str, ...] = ()
 
     @property
     def published(self) -> bool:
         return self.Ru is not None
 
 
-def _collect(events: Sequence[Sequence[tuple[object, object]]]) -> tuple[list[tuple[int, int]], bool]:
+def _collect(events: Sequence[Sequence[tuple[object, object]]], floor: int
+             ) -> tuple[list[tuple[int, int]], bool, list[str]]:
     parsed = []
+    notes = []
     for ei, games in enumerate(events, 1):
         rows = []
         for gi, game in enumerate(games, 1):
             R_opp, score = game
             if R_opp is None:   # unrated opponent: does not count (§8.2)
                 continue
-            rows.append((as_rating(R_opp, f"opponent rating (event {ei}, game {gi})"),
-                         as_half_points(score, f"score (event {ei}, game {gi})")))
+            where = f"(event {ei}, game {gi})"
+            R = as_rating(R_opp, f"opponent rating {where}")
+            half = as_half_points(score, f"score {where}")
+            if R < floor:       # not a published rating: an unrated opponent (§7.2.1)
+                notes.append(f"game {gi} of event {ei} not counted: opponent's rating {R} "
+                             f"is below the floor {floor} (B.02 §7.2.1)")
+                continue
+            rows.append((R, half))
         parsed.append(rows)
     ignored = False
     if parsed and parsed[0] and sum(s for _, s in parsed[0]) == 0:
         parsed = parsed[1:]   # zero score in the first event is ignored (§8.2)
         ignored = True
-    return [g for rows in parsed for g in rows], ignored
+    return [g for rows in parsed for g in rows], ignored, notes
 
 
 def initial_rating(events: Iterable[Iterable[tuple[object, object]]],
@@ -81,14 +93,15 @@ def initial_rating(events: Iterable[Iterable[tuple[object, object]]],
 
     FIDE B.02 §8.2 (method of ``edition``; ``None`` = today's standard rules).
     ``events``: a list of events, each a list of ``(R_opp, score)``: the opponent's
-    rating (int, ``None`` for an unrated opponent, which is skipped) and the score
+    rating (int, ``None`` for an unrated opponent, which is skipped, as is a rating
+    below the edition's floor, B.02 §7.2.1, with a note in ``notes``) and the score
     0, 0.5 or 1 of a played game (forfeits and byes must be left out). The first
     event is ignored when its score is zero. Raises :class:`InputError` on bad values.
     Example (reference §5): opponents 1902, 1877, 1884, 2012, 1832 with 3 points ->
     Ra = 13107/7, p = .57, dp 50 -> Ru 1922.
     """
     edition = edition or rules_for(None)
-    games, ignored = _collect([list(e) for e in events])
+    games, ignored, notes = _collect([list(e) for e in events], edition.rating_floor)
     N = len(games)
     W_half = sum(s for _, s in games)
     rule = edition.initial_rule
@@ -98,7 +111,7 @@ def initial_rating(events: Iterable[Iterable[tuple[object, object]]],
             why = ("zero score against rated opponents: a first event without a point "
                    "is ignored (FIDE B.02 §8.2)")
         return InitialRating(None, None, None, None, None, 0, 0, rule.value, why,
-                             edition.id, ignored)
+                             edition.id, ignored, tuple(notes))
     total = sum(r for r, _ in games)
     if rule is InitialRule.RULE_2024:
         Ra = Fraction(total + 2 * HYPOTHETICAL_OPPONENT, N + 2)
@@ -122,4 +135,5 @@ def initial_rating(events: Iterable[Iterable[tuple[object, object]]],
         Ru, reason = None, f"{value} is below the rating floor {edition.rating_floor}"
     elif edition.initial_max is not None and value > edition.initial_max:
         Ru, reason = edition.initial_max, f"{value} is above the maximum; {edition.initial_max} is published"
-    return InitialRating(Ru, value, Ra, p, dp, N, W_half, rule.value, reason, edition.id, ignored)
+    return InitialRating(Ru, value, Ra, p, dp, N, W_half, rule.value, reason, edition.id, ignored,
+                         tuple(notes))

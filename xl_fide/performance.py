@@ -8,7 +8,8 @@ own rule for the average and the rounding:
   opponent (the lowest) to the title's floor; unrated opponents count as 1400.
 * Tie-break TPR (C.07 §10.2): ARO rounded (.5 up) + dp(p).
 * Tie-break PTP (C.07 §10.3): the lowest whole rating whose expected score against
-  the opponents (table 8.1.2, no 400-point cap) reaches the score.
+  the opponents (table 8.1.2, no 400-point cap) reaches the score (100 %: highest
+  opponent + 736, the first D with PD 1.00).
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from typing import Iterable, Sequence
 
 from .errors import InputError
 from .rounding import fraction_half_up, round_half_up
-from .tables import dp_for_p, p_hundredths, pd_for_difference
+from .tables import PD_MAX_BAND, dp_for_p, p_hundredths, pd_for_difference
 from .values import as_half_points, as_rating
 
 UNRATED_FOR_NORMS = 1400       # B.01 §1.4: an unrated opponent counts as 1400
 NORM_MIN_GAMES = 9             # B.01 §1.4
 NORM_MIN_SCORE_PCT = 35        # B.01 §1.4
+PTP_ZERO_SCORE = -800          # C.07 §10.3 with dp(0.00) = -800 (B.02 §8.1.1): 0 points
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ def _score(score: object, n: int) -> int:
 
 def _games(opponents: Sequence[object], score: object, what: str) -> tuple[list[int], int, int]:
     """(ratings, N, W_half) of a performance's games; InputError without games."""
-    ratings = _pairs(opponents)
+    ratings = [as_rating(r, f"opponent rating {i}") for i, r in enumerate(opponents, 1)]
     N = len(ratings)
     if N == 0:
         raise InputError(f"{what} needs at least one game against a rated opponent")
@@ -95,21 +97,24 @@ def tournament_performance_rating(opponents: Sequence[int], score: object) -> in
 def perfect_tournament_performance(opponents: Sequence[int], score: object) -> int:
     """Tie-break PTP (FIDE C.07 §10.3): lowest integer R with Σ PD(R - R_opp) >= score.
 
-    PD from table 8.1.2 with **no** 400-point cap. Zero score: lowest opponent - 800;
-    full score: highest opponent + 800 (C.07 §10.3).
-    Example (reference §9): 2/3 vs 2000, 2100, 2200 -> 2226.
+    ``opponents``: ratings (ints); ``score``: points (a multiple of 0.5). PD from
+    table 8.1.2 with **no** 400-point cap, summed in hundredths. A full score is
+    reached first where every difference is above 735 (PD 1.00): highest opponent +
+    736 (:data:`~xl_fide.tables.PD_MAX_BAND` + 1), the value the search itself gives.
+    Zero score: lowest opponent - 800 (the convention of dp(0.00) = -800, B.02 §8.1.1;
+    every R would do). Raises :class:`InputError` without games or for bad values.
+    Examples (reference §9): 2/3 vs 2000, 2100, 2200 -> 2226; 3/3 -> 2200 + 736 = 2936.
     """
     ratings, N, W_half = _games(opponents, score, "PTP")
     if W_half == 0:
-        return min(ratings) - 800
-    if W_half == 2 * N:
-        return max(ratings) + 800
+        return min(ratings) + PTP_ZERO_SCORE
     target = 50 * W_half   # hundredths
 
     def expected(R: int) -> int:
         return sum(pd_for_difference(R - r) for r in ratings)
 
-    lo, hi = min(ratings) - 800, max(ratings) + 800   # expected(lo) = 0, expected(hi) = 100 N
+    # expected(lo) >= 0 always; expected(hi) = 100 N, the most any score needs
+    lo, hi = min(ratings) + PTP_ZERO_SCORE, max(ratings) + PD_MAX_BAND + 1
     while lo < hi:                                     # expected() is non-decreasing in R
         mid = (lo + hi) // 2
         if expected(mid) >= target:

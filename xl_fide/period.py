@@ -5,22 +5,31 @@ is capped over the period's rated games: K x n <= 700) and §8.3.4 (the period's
 total change is rounded once, .5 away from zero); each event uses the ratings and
 the rule edition in force at its start (§8.3). Unrated players' results over the
 events are pooled for the initial rating (§8.2). Players are matched across events
-by FIDE id, else by name.
+by FIDE id, else by name. The text form is :func:`xl_fide.presenters.format_period`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
-from dataclasses import dataclass
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
-from .editions import RuleEdition, TimeControl, rules_for
+from .crosstable import EventRules, choose_k, event_rules, rated_games
+from .editions import RuleEdition, TimeControl
+from .errors import InputError
 from .event import effective_rating
 from .initial import InitialRating, initial_rating
-from .players import normalise_name
-from .rating import PeriodChange, k_factor, rate_period
-from .report import guess_time_control
-from .rounding import hundredths_to_str
+from .interim import interim_parts, split_note
+from .names import normalise_name
+from .rating import PeriodChange, rate_period
+
+if TYPE_CHECKING:
+    from .players import PlayerDirectory
+    from .trf import Tournament, TrfPlayer
+
+__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "build_period", "event_identity",
+           "player_key", "rating_month"]
 
 
 def player_key(fide_id: int | None, name: str) -> str:
@@ -50,108 +59,231 @@ class PeriodReport:
     notes: tuple[str, ...]
 
 
-def _event_edition(t: Any, time_control: Any) -> RuleEdition:
-    tc = TimeControl.parse(time_control) if time_control is not None else (
-        guess_time_control(getattr(t, "time_control", "") or "") or TimeControl.STANDARD)
-    return rules_for(getattr(t, "start_date", None), tc)
+@dataclass
+class _Entry:
+    name: str
+    fide_id: int | None
+    birth_year: int | None
+    # per event: (name, effective rating, rules, rated games as (R_opp, score))
+    events: list[tuple[str, int | None, EventRules, list[tuple[int, float]]]] = \
+        field(default_factory=list)
 
 
-def build_period(tournaments: Sequence[Any], *, players: Any = None, k: int | None = None,
-                 time_control: Any = None, period_year: int | None = None) -> PeriodReport:
+class PeriodSpanError(InputError):
+    """The events do not belong to one rating period (FIDE B.02: one calendar month,
+    by each event's end date) and pooling them was not asked for."""
+
+
+def event_identity(t: Tournament) -> tuple[object, ...]:
+    """What makes two files the same event, whatever their format or bytes: the
+    normalised name, the start and end dates, and the players (FIDE id, else the
+    normalised name, with the rating)."""
+    people = sorted((p.fide_id or 0, normalise_name(p.name or ""), p.rating or 0)
+                    for p in t.players)
+    return (normalise_name(t.name or ""), t.start_date, t.end_date, tuple(people))
+
+
+def rating_month(t: Tournament) -> tuple[int, int] | None:
+    """The rating period of an event: the calendar month of its end date (else its
+    start date); ``None`` when the file has no date (FIDE B.02 §8.3)."""
+    day = t.end_date or t.start_date
+    return (day.year, day.month) if day is not None else None
+
+
+def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
+                  identity: bool = True, months: bool = True) -> None:
+    """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
+    and events of different rating periods unless ``span`` (then a note; ``months``)."""
+    seen: dict[tuple[object, ...], str] = {}
+    for t in events if identity else ():
+        name = t.name or t.source
+        ident = event_identity(t)
+        if ident in seen:
+            raise InputError(f"{t.source}: the same event as {seen[ident]} (same name, dates "
+                             "and players): given twice")
+        seen[ident] = t.source
+        ranks: dict[int, int] = {}
+        for p in t.players:
+            if p.fide_id and p.fide_id in ranks:
+                raise InputError(f"{t.source}: FIDE id {p.fide_id} is listed twice in {name!r} "
+                                 f"(start ranks {ranks[p.fide_id]} and {p.start_rank}): the "
+                                 "rows cannot be matched across the events")
+            if p.fide_id:
+                ranks[p.fide_id] = p.start_rank
+    found = sorted({m for m in (rating_month(t) for t in events) if m is not None})
+    months_found = found if months else []
+    if len(months_found) > 1:
+        text = ", ".join(f"{y}-{m:02d}" for y, m in months_found)
+        if not span:
+            raise PeriodSpanError(
+                f"the events belong to different rating periods ({text}): a FIDE rating "
+                "period is one calendar month, by each event's end date (B.02 §8.3); "
+                "pool them only on purpose (span)")
+        notes.append(f"the events belong to the rating periods {text}, pooled on purpose "
+                     "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
+
+
+def _monthly(events: Sequence[Tournament], time_control: TimeControl | str | None,
+             k: int | None, players: PlayerDirectory | None, today: _dt.date | None,
+             span: bool, notes: list[str]) -> list[Tournament]:
+    """The events with each standard event over 30 days split by month (interim
+    reports, :mod:`xl_fide.interim`); a month that is not this period's (the latest
+    month of all) is left out with a note, unless ``span``."""
+    from .report import build_report   # one event's rating, to chain the months
+
+    def rate(part: Tournament) -> tuple[Tournament, dict[int, int | None]]:
+        rep = build_report(part, time_control=time_control, k=k, players=players, today=today)
+        return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
+                      if r.result.calc is not None and r.result.calc.published}
+
+    out: list[tuple[Tournament, bool]] = []
+    for t in events:
+        tc = event_rules(t, time_control=time_control, today=today).time_control
+        parts = interim_parts(t, tc, rate)
+        if parts:
+            out.extend((part, True) for part in parts)
+            continue
+        note = split_note(t, tc)
+        if note:
+            notes.append(f"{t.name or t.source}: {note}")
+        out.append((t, False))
+    months = [m for m in (rating_month(t) for t, _ in out) if m is not None]
+    if span or not months:
+        return [t for t, _ in out]
+    last = max(months)
+    kept = []
+    for t, is_part in out:
+        month = rating_month(t)
+        if is_part and month is not None and month != last:
+            notes.append(f"{t.name}: its month {month[0]}-{month[1]:02d} is another rating "
+                         "period (an event over 30 days is rated month by month): left out")
+        else:
+            kept.append(t)
+    return kept
+
+
+def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) -> int | None:
+    """The standard rating a rapid/blitz player without an R&B rating counts with."""
+    if players is None or rules.time_control is TimeControl.STANDARD:
+        return None
+    data = players.get(p.fide_id, p.name)
+    return data.standard_rating if data is not None else None
+
+
+def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
+                      time_control: TimeControl | str | None,
+                      today: _dt.date | None) -> dict[str, str]:
+    """Players unrated when the period starts (no rating in the first file they appear
+    in, and none in the player data): they stay unrated for the whole period, also for
+    their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
+    player key to the name of that first event."""
+    first: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for t in events:
+        rules = event_rules(t, time_control=time_control, today=today)
+        for p in t.players:
+            key = player_key(p.fide_id, p.name)
+            if key in first:
+                continue
+            first[key] = t.name or t.source
+            data = players.get(p.fide_id, p.name) if players is not None else None
+            if data is not None and data.rating is not None:
+                continue
+            if effective_rating(p.rating, rules.edition, _standard(players, p, rules))[0] is None:
+                out[key] = first[key]
+    return out
+
+
+def _collect(events: Sequence[Tournament], time_control: TimeControl | str | None,
+             today: _dt.date | None, players: PlayerDirectory | None, notes: list[str]
+             ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
+    table: dict[str, _Entry] = {}
+    event_info = []
+    unrated = _unrated_at_start(events, players, time_control, today)
+    for t in events:
+        rules = event_rules(t, time_control=time_control, today=today)
+        name = t.name or t.source
+        event_info.append((name, t.start_date, rules.edition.id))
+        ratings: dict[int, int | None] = {}
+        for p in t.players:
+            R = effective_rating(p.rating, rules.edition, _standard(players, p, rules))[0]
+            if R is not None and player_key(p.fide_id, p.name) in unrated:
+                notes.append(f"{p.name}: unrated in {unrated[player_key(p.fide_id, p.name)]}, "
+                             f"shown as {R} in {name}: unrated for the whole period "
+                             "(FIDE B.02 §8.2.4)")
+                R = None
+            ratings[p.start_rank] = R
+        for p in t.players:
+            entry = table.setdefault(player_key(p.fide_id, p.name),
+                                     _Entry(p.name, p.fide_id, p.birth_year))
+            games = []
+            for g in rated_games(t, p):
+                R_opp = ratings.get(g.opponent) if g.opponent is not None else None
+                if R_opp is not None:
+                    games.append((R_opp, g.score_half_points / 2))
+            entry.events.append((name, ratings[p.start_rank], rules, games))
+    return table, event_info
+
+
+def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory | None = None,
+                 k: int | None = None, time_control: TimeControl | str | None = None,
+                 period_year: int | None = None, today: _dt.date | None = None,
+                 span: bool = False) -> PeriodReport:
     """Rate every player over the events of one rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``tournaments``: :class:`~xl_fide.trf.Tournament` objects (any order; sorted by
     start date). ``players``: an optional :class:`~xl_fide.players.PlayerDirectory`
-    giving the list rating before the period, K, birth years. ``k`` forces K.
+    giving the list rating before the period, K, birth years, and, for rapid/blitz,
+    the standard rating a player without an R&B rating counts with (R&B §7.2.1).
+    ``k`` forces K. ``period_year`` (default: the last event's year, else ``today``'s)
+    is the year of the junior K rule. A player unrated at the period's start stays
+    unrated in all its events (B.02 §8.2.4).
+    Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
+    name, dates and players, whatever the file), for a FIDE id listed twice in one
+    event, and (:class:`PeriodSpanError`) for events of different rating periods (the
+    calendar month of the end date) unless ``span`` is true.
     """
     order = sorted(range(len(tournaments)),
                    key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
-    events = [tournaments[i] for i in order]
     notes: list[str] = []
-    table: dict[str, dict[str, Any]] = {}
-    event_info = []
-    for t in events:
-        ed = _event_edition(t, time_control)
-        event_info.append((t.name or t.source, t.start_date, ed.id))
-        ratings = {}
-        for p in t.players:
-            r, _ = effective_rating(p.rating, ed)
-            ratings[p.start_rank] = r
-        for p in t.players:
-            key = player_key(p.fide_id, p.name)
-            entry = table.setdefault(key, {"name": p.name, "fide_id": p.fide_id,
-                                           "birth_year": p.birth_year, "events": []})
-            games = []
-            for g in p.games:
-                if g.round > t.rounds or g.code not in ("1", "=", "0") or g.opponent is None:
-                    continue
-                R_opp = ratings.get(g.opponent)
-                if R_opp is None:
-                    continue
-                games.append((R_opp, {"1": 1, "=": 0.5, "0": 0}[g.code]))
-            entry["events"].append((t.name or t.source, ratings[p.start_rank], ed, games))
-    dates = [t.start_date for t in events if t.start_date is not None]
-    if dates and (max(dates) - min(dates)).days > 31:
-        notes.append(f"the events start {min(dates).isoformat()} to {max(dates).isoformat()}: "
-                     "a FIDE rating period is one month (B.02 §8.3.4); check the files")
-    if len(dates) < len(events):
-        notes.append("an event has no start date: its rules are today's")
-    year = period_year or (events[-1].start_date.year if events and events[-1].start_date
-                           else _dt.date.today().year)
+    _check_events([tournaments[i] for i in order], span, notes, months=False)
+    events = _monthly([tournaments[i] for i in order], time_control, k, players, today, span,
+                      notes)
+    _check_events(events, span, notes, identity=False)
+    table, event_info = _collect(events, time_control, today, players, notes)
+    if any(t.start_date is None for t in events):
+        notes.append("an event has no start date: its rules are the newest, its rating "
+                     "period unknown")
+    last = events[-1].start_date if events else None
+    year = period_year or (last.year if last else (today.year if today else None))
     out = []
     for key, entry in table.items():
-        data = players.get(entry["fide_id"], entry["name"]) if players is not None else None
-        first_rated = next((e for e in entry["events"] if e[1] is not None), None)
+        data = players.get(entry.fide_id, entry.name) if players is not None else None
+        first_rated = next((e for e in entry.events if e[1] is not None), None)
         Ro = data.rating if data is not None and data.rating is not None else (
             first_rated[1] if first_rated else None)
-        names = tuple(e[0] for e in entry["events"])
+        names = tuple(e[0] for e in entry.events)
         if Ro is None:
-            init = initial_rating([e[3] for e in entry["events"]],
-                                  entry["events"][-1][2] if entry["events"] else None)
-            out.append(PeriodPlayer(key, entry["name"], entry["fide_id"], None, None, init, names))
+            init = initial_rating([e[3] for e in entry.events],
+                                  entry.events[-1][2].edition if entry.events else None)
+            out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
-        if k is not None:
-            K = k
-        elif data is not None and data.k:
-            K = data.k
-        else:
-            birth = entry["birth_year"] or (data.birth_year if data is not None else None)
-            K = k_factor(Ro, birth_year=birth, period_year=year if birth else None,
-                         career_games=getattr(data, "career_games", None) if data else None,
-                         peak_rating=getattr(data, "peak_rating", None) if data else None,
-                         edition=first_rated[2] if first_rated else None)
-        evs = [(name, R if R is not None else Ro, ed, games)
-               for name, R, ed, games in entry["events"]]
-        change = rate_period(Ro, evs, K)
-        out.append(PeriodPlayer(key, entry["name"], entry["fide_id"], Ro, change, None, names))
+        rules = (first_rated or entry.events[0])[2]
+        pk = choose_k(Ro, dataclasses.replace(rules, period_year=year), k=k, data=data,
+                      birth_year=entry.birth_year)
+        if pk.note:
+            notes.append(f"{entry.name}: {pk.note}")
+        evs: list[tuple[str, int, RuleEdition, Any]] = [
+            (name, R if R is not None else Ro, r.edition, games)
+            for name, R, r, games in entry.events]
+        change = rate_period(Ro, evs, pk.K)
+        out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 
 
-def format_period(report: PeriodReport) -> str:
-    """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
-    chg (ΣΔR), K, K·chg; then the total and its single rounding."""
-    lines = ["Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
-                                           for n, d, e in report.events)]
-    for p in report.players:
-        head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
-        if p.change is not None:
-            c = p.change
-            lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
-                                                        if c.K != c.K_given else ""))
-            for i, ev in enumerate(c.events):
-                opps = " ".join(f"{g.R_opp}:{'1' if g.score_half == 2 else '½' if g.score_half == 1 else '0'}"
-                                for g in ev.games if g.rated)
-                lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
-                             f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
-                             f"K·chg {hundredths_to_str(c.event_change(i))}")
-            lines.append(f"  total: K·chg {hundredths_to_str(c.change)} -> {c.rating_change:+d}, "
-                         f"new rating {c.new_rating}")
-        else:
-            init = p.initial
-            if init is not None and init.Ru is not None:
-                lines.append(f"{head}: unrated, initial rating {init.Ru} ({init.N} games)")
-            else:
-                lines.append(f"{head}: unrated, no initial rating"
-                             + (f" ({init.reason})" if init is not None else ""))
-    lines.extend(f"note: {n}" for n in report.notes)
-    return "\n".join(lines) + "\n"
+def __getattr__(name: str) -> Any:
+    # the text form moved to xl_fide.presenters; old imports keep working
+    if name == "format_period":
+        from .presenters import format_period
+        return format_period
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .editions import Cap400, RuleEdition, rules_for
+from .editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
+from .editions import edition as edition_by_id
 from .errors import InputError
 from .rounding import round_half_away
 from .tables import pd_for_difference
@@ -22,7 +23,15 @@ from .values import as_half_points, as_int, as_k, as_rating
 EXEMPT_RATING = 2650       # §8.3.1 (from 2025-10-01, standard only)
 RB_600_DIFFERENCE = 600    # R&B §1 (from 2024-12-01)
 RB_600_TOP = 2600          # "one player rated above 2600"
-K_CAP_PRODUCT = 700        # §8.3.3
+K_CAP_PRODUCT = 700        # §8.3.3: K x n <= 700 over the rating period
+K_NEW = 40                 # §8.3.3: new players (< 30 games) and juniors under 2300
+K_DEFAULT = 20             # §8.3.3: rating under 2400
+K_TOP = 10                 # §8.3.3: once a published rating has reached 2400
+K10_RATING = 2400          # §8.3.3: "reached 2400" -> K 10 for good
+JUNIOR_RATING = 2300       # §8.3.3: junior K 40 "as long as their rating remains under 2300"
+JUNIOR_AGE = 18            # §8.3.3: until the end of the year of the 18th birthday
+NEW_PLAYER_GAMES = 30      # §8.3.3: K 40 until events with at least 30 games are completed
+MAX_AGE = 120              # a birth year more than 120 years back is a data error
 
 
 def cap_applies(Ro: int, edition: RuleEdition) -> bool:
@@ -50,8 +59,8 @@ def expected_score(Ro: int, R_opp: int, edition: RuleEdition | None = None, *,
         edition = edition or rules_for(None)
         cap = cap_applies(Ro, edition)
     D = Ro - R_opp
-    if cap and abs(D) > 400:
-        D = 400 if D > 0 else -400
+    if cap and abs(D) > CAP_DIFFERENCE:
+        D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
     return pd_for_difference(D)
 
 
@@ -90,24 +99,46 @@ def cap_k(K: int, n: int) -> int:
     return K
 
 
+def birth_year_problem(birth_year: int, period_year: int) -> str | None:
+    """Why ``birth_year`` cannot be a player's for a period of ``period_year``, or ``None``.
+
+    A birth after the period's year, or more than 120 years before it
+    (:data:`MAX_AGE`), is a data error, not a junior (FIDE B.02 §8.3.3 needs a real
+    age). Both arguments are ints.
+    """
+    if birth_year > period_year:
+        return f"birth_year {birth_year} is after the rating period's year {period_year}"
+    if period_year - birth_year > MAX_AGE:
+        return (f"birth_year {birth_year} is more than {MAX_AGE} years before the rating "
+                f"period's year {period_year}")
+    return None
+
+
 def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None = None,
              peak_rating: int | None = None, period_year: int | None = None,
              period_games: int | None = None, edition: RuleEdition | None = None) -> int:
     """The K factor of a rated player (FIDE B.02 §8.3.3), capped by ``period_games``.
 
-    Precedence (reference §4): a published rating (``Ro`` or ``peak_rating``) ever
-    >= 2400 -> 10; else born ``period_year - 18`` or later and ``Ro`` < 2300 -> 40
-    (until the end of the year of the 18th birthday); else fewer than 30
-    ``career_games`` -> 40; else 20. Unknown values (``None``) do not raise K.
-    Rapid/blitz editions before 1 Oct 2022: 20 for everyone. With ``period_games``
-    the K x n <= 700 cap applies (:func:`cap_k`).
-    Raises :class:`InputError` for bad values, or ``birth_year`` without ``period_year``.
+    Precedence (matches FIDE's published K): a published rating (``Ro`` or
+    ``peak_rating``) ever >= 2400 -> 10 (for good); else a junior -> 40: born
+    ``period_year - 18`` or later (until the end of the year of the 18th birthday)
+    "as long as their rating remains under 2300" -- ``Ro`` < 2300 and, when known,
+    ``peak_rating`` < 2300 (a junior whose published rating has reached 2300 keeps
+    K 20 even if it falls back); else fewer than 30 ``career_games`` -> 40; else 20.
+    Unknown values (``None``) do not raise K. Rapid/blitz editions before 1 Oct 2022:
+    20 for everyone. With ``period_games`` the K x n <= 700 cap applies (:func:`cap_k`).
+    Raises :class:`InputError` for bad values, for ``birth_year`` without
+    ``period_year``, and for an implausible ``birth_year`` (after ``period_year`` or
+    more than 120 years before it, see :func:`birth_year_problem`): a wrong birth
+    year must not give K 40 silently.
     """
     Ro = as_rating(Ro, "Ro")
+    peak = as_rating(peak_rating, "peak_rating") if peak_rating is not None else None
+    highest = Ro if peak is None else max(Ro, peak)
     if edition is not None and edition.k_fixed_20:
-        K = 20
-    elif Ro >= 2400 or (peak_rating is not None and as_rating(peak_rating, "peak_rating") >= 2400):
-        K = 10
+        K = K_DEFAULT
+    elif highest >= K10_RATING:
+        K = K_TOP
     else:
         junior = False
         if birth_year is not None:
@@ -115,16 +146,43 @@ def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None
             if period_year is None:
                 raise InputError("period_year is needed to apply the junior rule with birth_year")
             period_year = as_int(period_year, "period_year", minimum=1850, maximum=2200)
-            junior = period_year - birth_year <= 18 and Ro < 2300
+            problem = birth_year_problem(birth_year, period_year)
+            if problem:
+                raise InputError(problem)
+            junior = period_year - birth_year <= JUNIOR_AGE and highest < JUNIOR_RATING
         if junior:
-            K = 40
-        elif career_games is not None and as_int(career_games, "career_games", minimum=0) < 30:
-            K = 40
+            K = K_NEW
+        elif career_games is not None and as_int(career_games, "career_games",
+                                                 minimum=0) < NEW_PLAYER_GAMES:
+            K = K_NEW
         else:
-            K = 20
-    if period_games is not None and (edition is None or edition.k_cap_700):
+            K = K_DEFAULT
+    if period_games is not None:
         K = cap_k(K, period_games)
     return K
+
+
+def below_floor(rating: int, edition: RuleEdition) -> bool:
+    """True when ``rating`` is under the edition's floor (1400 from 1 Mar 2024, 1000
+    before): no such rating is published, the player is unrated (FIDE B.02 §7.2.1)."""
+    return rating < edition.rating_floor
+
+
+def publication_note(new_rating: int, edition: RuleEdition) -> str:
+    """``""`` when ``new_rating`` is published, else ``"not published: below 1400"``.
+
+    FIDE B.02 §7.2.1: a rating below the floor of ``edition`` is not published; the
+    player is listed as unrated on the next list.
+    """
+    if below_floor(new_rating, edition):
+        return f"not published: below {edition.rating_floor}"
+    return ""
+
+
+def floor_note(R_opp: int, edition: RuleEdition) -> str:
+    """The note of a game whose opponent's rating is below the floor (FIDE B.02 §7.2.1)."""
+    return (f"not rated: opponent's rating {R_opp} is below the floor {edition.rating_floor}, "
+            "an unrated opponent (B.02 §7.2.1)")
 
 
 @dataclass(frozen=True)
@@ -200,6 +258,17 @@ class EventChange:
         """Ro + the rounded change (FIDE B.02 §8.3.4)."""
         return self.Ro + self.rating_change
 
+    @property
+    def publication(self) -> str:
+        """``""``, or ``"not published: below 1400"`` when the new rating is under the
+        floor of the event's edition (FIDE B.02 §7.2.1)."""
+        return publication_note(self.new_rating, edition_by_id(self.edition_id))
+
+    @property
+    def published(self) -> bool:
+        """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
+        return not self.publication
+
 
 def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
     out = []
@@ -223,15 +292,22 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
     ``games``: ``(R_opp, score_half)`` pairs (score in half points 0/1/2), played games
     against rated opponents only. Applies the 400-point rule as ``edition`` does
     (every game, or only the game of largest difference: FIDE B.02 2022 §8.3.1) and
-    the rapid/blitz 600-point rule.
+    the rapid/blitz 600-point rule. "Once per event" (B.02 2022 §8.3.1) is read as
+    the one game of largest difference of the player whose change is computed, for
+    the higher- and the lower-rated player alike (an ambiguity of the text; this
+    reading is kept). An opponent's rating below the edition's floor
+    (1400 from 1 Mar 2024, 1000 before) is no rating (B.02 §7.2.1): that game is
+    kept as a line with ``rated=False`` and a note, and adds nothing.
     """
     Ro = as_rating(Ro, "Ro")
     pairs = [(as_rating(r, "R_opp"), as_int(s, "score_half", minimum=0, maximum=2))
              for r, s in games]
+    unrated_opp = {i for i, (r, _) in enumerate(pairs) if below_floor(r, edition)}
     cap = cap_applies(Ro, edition)
     capped_index: set[int] = set()
     if cap:
-        over = [i for i, (r, _) in enumerate(pairs) if abs(Ro - r) > 400]
+        over = [i for i, (r, _) in enumerate(pairs)
+                if abs(Ro - r) > CAP_DIFFERENCE and i not in unrated_opp]
         if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
             capped_index = {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
         else:
@@ -241,10 +317,12 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
         D = Ro - R_opp
         capped = i in capped_index
         if capped:
-            D = 400 if D > 0 else -400
+            D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
         PD = pd_for_difference(D)
         rated = rapid_blitz_rated(Ro, R_opp, edition)
         note = "" if rated else "not rated: 600+ apart and a player above 2600 (R&B §1)"
+        if i in unrated_opp:
+            rated, note = False, floor_note(R_opp, edition)
         lines.append(GameCalc(R_opp, s, D, capped, PD, 50 * s - PD, rated, note))
     return tuple(lines)
 
@@ -255,11 +333,15 @@ def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
 
     FIDE B.02 §8.3. ``Ro``: own rating (int); ``games``: ``(R_opp, score)`` pairs with
     score 0, 0.5 or 1, played games against rated opponents only (forfeits, byes and
-    unrated opponents must be left out); ``K``: the player's K before the cap;
+    unrated opponents must be left out; an opponent's rating below the edition's
+    floor counts as unrated, B.02 §7.2.1, and its line says so); ``K``: the player's
+    K before the cap;
     ``edition``: rules (``None``: today's standard rules); ``apply_cap``: the
     K x n <= 700 cap over these games. Raises :class:`InputError` for bad values.
     Example (reference §9): ``rate_event(2000, [(1950, 1), (2050, 0), (1810, .5)], 10)``
-    has ``change == -250`` and ``rating_change == -3``.
+    has ``change == -250`` and ``rating_change == -3``. ``published`` is False (and
+    ``publication`` says ``not published: below 1400``) when the new rating is under
+    the edition's floor (B.02 §7.2.1).
     """
     edition = edition or rules_for(None)
     Ro = as_rating(Ro, "Ro")
@@ -267,7 +349,7 @@ def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
     pairs = _game_pairs(games)
     lines = game_lines(Ro, pairs, edition)
     n = sum(1 for g in lines if g.rated)
-    K_used = cap_k(K_given, n) if apply_cap and edition.k_cap_700 else K_given
+    K_used = cap_k(K_given, n) if apply_cap else K_given
     return EventChange(Ro, K_given, K_used, lines, edition.id)
 
 
@@ -294,13 +376,16 @@ class PeriodChange:
     """A rated player's change over a rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``K`` applies to the whole period, capped over all its rated games; the period's
-    total K x ΣΔR (hundredths) is rounded **once**.
+    total K x ΣΔR (hundredths) is rounded **once**. ``edition_id``: the newest
+    edition among the events (its floor decides whether the new rating is
+    published, B.02 §7.2.1); empty means today's rules.
     """
 
     Ro: int
     K_given: int
     K: int
     events: tuple[PeriodEvent, ...] = field(default_factory=tuple)
+    edition_id: str = ""
 
     @property
     def N(self) -> int:
@@ -330,6 +415,17 @@ class PeriodChange:
     def new_rating(self) -> int:
         return self.Ro + self.rating_change
 
+    @property
+    def publication(self) -> str:
+        """``""``, or ``"not published: below 1400"`` (FIDE B.02 §7.2.1)."""
+        ed = edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
+        return publication_note(self.new_rating, ed)
+
+    @property
+    def published(self) -> bool:
+        """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
+        return not self.publication
+
 
 def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[Sequence[object]]]],
                 K: int) -> PeriodChange:
@@ -338,15 +434,31 @@ def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[
     FIDE B.02 §8.3.3 (K shown on the list before the period, capped over the period's
     rated games) and §8.3.4 (one rounding of the total). ``Ro``: the rating on the list
     before the period; ``events``: ``(name, Ro at the event, edition, games)`` with
-    games as in :func:`rate_event`. New rating = ``Ro`` + the rounded total.
+    games as in :func:`rate_event`. New rating = ``Ro`` + the rounded total; it is
+    published only from the floor of the newest edition among the events (B.02 §7.2.1).
     """
     Ro = as_rating(Ro, "Ro")
     K_given = as_k(K, "K")
     built = []
+    newest: RuleEdition | None = None
     for name, Ro_event, ed, games in events:
         Ro_event = as_rating(Ro_event, f"Ro at {name}")
         lines = game_lines(Ro_event, _game_pairs(games), ed)
         built.append(PeriodEvent(str(name), Ro_event, ed.id, lines))
+        if newest is None or ed.in_force > newest.in_force:
+            newest = ed
     n = sum(e.N for e in built)
     K_used = cap_k(K_given, n)
-    return PeriodChange(Ro, K_given, K_used, tuple(built))
+    return PeriodChange(Ro, K_given, K_used, tuple(built), newest.id if newest else "")
+
+
+def new_rating_or_note(calc: EventChange | PeriodChange) -> int | str:
+    """The new rating (int), or, below the floor, ``"not published: below 1400 (1398)"``.
+
+    FIDE B.02 §7.2.1: a rating under the floor of the edition is not published (the
+    player is unrated on the next list); the computed value is kept in brackets. For
+    one cell of a spreadsheet or one report field.
+    """
+    if calc.published:
+        return calc.new_rating
+    return f"{calc.publication} ({calc.new_rating})"

@@ -119,10 +119,22 @@ def pair_problem(code_a: str, code_b: str, colour_a: str | None = None,
     ``"b"`` or ``None`` (unknown). The one place that says which pairs of results are
     consistent, for the TRF reader and the workbook reader alike: both won
     (``1``/``1``, ``+``/``+``, ``W``/``W``), a win against a draw, a bye on one side of
-    a game the other side played, both with the same colour. The answer is a short
-    phrase (``"both won"``) for the caller to put in its located message.
+    a game the other side played, both with the same colour. ``Z`` on both sides (a
+    TRF cell paired but with a blank result: the game is not played yet) agrees. The
+    answer is a short phrase (``"both won"``) for the caller to put in its located
+    message.
     """
     a, b = code_a.upper(), code_b.upper()
+    if not a == b == "Z":
+        problem = _result_problem(a, b)
+        if problem is not None:
+            return problem
+    if colour_a is not None and colour_b is not None and colour_a.lower() == colour_b.lower():
+        return f"both have colour {colour_a.lower()!r}"
+    return None
+
+
+def _result_problem(a: str, b: str) -> str | None:
     if a in BYE_CODES or b in BYE_CODES:
         bye, other = (a, b) if a in BYE_CODES else (b, a)
         return (f"a bye ({bye}) on one side of a game the other side has as "
@@ -133,6 +145,4 @@ def pair_problem(code_a: str, code_b: str, colour_a: str | None = None,
             return "both won"
         return (f"results {_CODE_WORDS.get(a, a)!r} and {_CODE_WORDS.get(b, b)!r} "
                 "do not match")
-    if colour_a is not None and colour_b is not None and colour_a.lower() == colour_b.lower():
-        return f"both have colour {colour_a.lower()!r}"
     return None

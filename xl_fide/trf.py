@@ -6,9 +6,12 @@ Column layout of FIDE Handbook C.04 Annex 2 (TRF16) and its 2026 revision (TRF-2
 Reading
 -------
 :func:`read_trf` (a path or an open file) and :func:`parse_trf` (``str`` or ``bytes``)
-return a frozen :class:`Tournament`. Bytes are decoded as UTF-8 (with or without BOM),
-UTF-16 when a UTF-16 BOM is present, else Latin-1. Lines may end in LF, CRLF or a
-bare CR; columns are characters.
+return a frozen :class:`Tournament`. Bytes are decoded in the ``encoding`` given, else
+as UTF-8 with a BOM, UTF-16 with a BOM, UTF-8, Windows-1252 when every byte 0x80-0x9F
+is one of its characters (Swiss-Manager on Windows: ``Š Ž Œ – ’``), else Latin-1;
+``Tournament.encoding`` says which. Lines may end in LF, CRLF or a bare CR; columns
+are characters. A file that is a workbook, a PDF, a web page... (see
+:mod:`xl_fide.filekind`) raises TrfError saying what it is.
 
 Reading is lenient by default: a problem becomes a :class:`TrfWarning` (file, line,
 column, message) in ``Tournament.warnings`` and the value is read as unknown
@@ -18,6 +21,30 @@ raises :class:`~xl_fide.errors.TrfError` instead. Some problems are always fatal
 start rank that is not a number, a duplicate start rank, an opponent that is not a
 number or not a player. Nothing else than :class:`TrfError` is ever raised for bad
 input.
+
+Checks
+------
+Warnings (errors when ``strict``), each at file:line:column: the two sides of a game
+that disagree, by :func:`xl_fide.results.pair_problem` (both won, ``+`` on both sides,
+a bye code ``H F U Z`` against a played game, the same colour) or whose opponents do
+not point at each other; a non-zero FIDE id on two players (naming both lines); a birth
+year after the year of the 042 start date or more than :data:`MAX_AGE` (120) years
+before it; a control character (C0 but tab, DEL) in a line, and a C1 control
+(U+0080-U+009F, a sign of the wrong encoding). Text fields (names, header values) hold
+such a character as U+FFFD (:func:`clean_text`), so a sheet or a terminal can show
+them; the writer still writes the unchanged lines as read.
+
+Limits
+------
+Budgets, so that a hostile file is refused quickly and in bounded memory, with a
+TrfError naming the file, the line and the limit (whatever ``strict`` says). The largest
+real events have a few thousand players and up to about 50 rounds (online); each budget
+leaves a wide margin: :data:`MAX_FILE_BYTES` 16 MiB (only that much is read),
+:data:`MAX_LINES` 100,000 lines, :data:`MAX_LINE_CHARS` 4,096 characters in a line,
+:data:`MAX_ROUNDS` 199 rounds (declared, or round cells in a 001 line or a 132 line; a
+larger ``XXR``/``142`` is a warning and ignored), :data:`MAX_PLAYERS` 9,999 players (the
+four-column start rank), :data:`MAX_ROUND_CELLS` 250,000 players x rounds. At the
+limits a file reads in a few seconds and under 200 MB.
 
 Rounds
 ------
@@ -57,23 +84,31 @@ without records (built in code, see :meth:`Tournament.build`) is written from it
 fields: ``012 022 032 042 052 062 072 092 102 (112) 122 (132) XXR (XXS)`` then the
 ``001`` lines. A regenerated ``001`` line writes an unrated player's rating and an
 unknown FIDE id as blanks, a cell without opponent as ``0000 - X``, and drops
-trailing empty cells (see :class:`Game`). :func:`write_trf_file` encodes UTF-8 (by
-default), writes atomically and refuses to overwrite unless ``force=True``.
+trailing empty cells (see :class:`Game`). Blank lines are kept, so a file read and
+written unchanged gives back its lines (LF endings). :func:`encode_trf` and
+:func:`write_trf_file` encode in the encoding the file was read in (``utf-8`` for a
+tournament built in code, or the ``encoding`` given), so nothing is lost;
+:func:`write_trf_file` writes atomically and refuses to overwrite unless ``force=True``.
 """
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import datetime
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn
 
+from xl_fide.dates import parse_date_text as parse_date
+from xl_fide.dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, TrfError, XlFideError
+from xl_fide.filekind import wrong_kind_of_bytes
+from xl_fide.files import OutputExistsError, write_atomic
+from xl_fide.results import pair_problem
 
 __all__ = [
     "RESULT_CODES",
@@ -92,6 +127,14 @@ __all__ = [
     "write_trf",
     "write_trf_file",
     "parse_date",
+    "clean_text",
+    "encode_trf",
+    "MAX_FILE_BYTES",
+    "MAX_LINES",
+    "MAX_LINE_CHARS",
+    "MAX_ROUNDS",
+    "MAX_PLAYERS",
+    "MAX_ROUND_CELLS",
 ]
 
 # --------------------------------------------------------------------------- codes
@@ -136,7 +179,23 @@ _TRF2026_HEADER_TAGS = frozenset(
     {"142", "152", "162", "172", "182", "192", "202", "212", "222", "352", "362"})
 _TEAM_TAGS = frozenset({"013", "310", "320", "330", "300"})
 _TRF2026_OTHER_TAGS = frozenset({"240", "250", "260", "299", "801", "802"})
-_MAX_ROUNDS = 999
+
+# Budgets (see the module docstring, "Limits"): past one, reading stops with a TrfError.
+#: The most bytes (or characters) a TRF may hold: 16 MiB.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: The most lines (blank lines included).
+MAX_LINES = 100_000
+#: The most characters in one line.
+MAX_LINE_CHARS = 4096
+#: The most rounds (declared by XXR/142, or round cells in a 001 line).
+MAX_ROUNDS = 199
+#: The most players (001 lines); the start rank has four columns.
+MAX_PLAYERS = 9999
+#: The most round cells of the whole event (players x rounds).
+MAX_ROUND_CELLS = 250_000
+#: A birth year more than this many years before the event's start is implausible.
+MAX_AGE = 120
+_MAX_ROUNDS = MAX_ROUNDS
 
 _DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
@@ -184,11 +243,10 @@ class Game:
         code = (self.code or "Z").strip().upper() or "Z"
         if code not in RESULT_CODES:
             raise InputError(f"result code must be one of 1 = 0 + - W D L H F U Z, got {self.code!r}")
-        colour = (self.colour or "").strip().lower()
-        if colour in ("", "-"):
-            colour = None
-        elif colour not in ("w", "b"):
+        colour_text = (self.colour or "").strip().lower()
+        if colour_text not in ("", "-", "w", "b"):
             raise InputError(f"colour must be 'w', 'b', '-' or blank, got {self.colour!r}")
+        colour = colour_text if colour_text in ("w", "b") else None
         opponent = self.opponent or None
         if opponent is not None and not (isinstance(opponent, int) and 0 < opponent <= 9999):
             raise InputError(f"opponent must be a start rank 1-9999 or None, got {self.opponent!r}")
@@ -310,12 +368,13 @@ class TrfWarning:
 
 @dataclass(frozen=True)
 class Record:
-    """One non-blank line of the file as read, for the writer.
+    """One line of the file as read, for the writer.
 
     ``kind`` is one of ``"header"`` (``??2`` tags), ``"player"`` (001), ``"comment"``
     (``###``), ``"extension"`` (``XX?``, ``DAT``), ``"team"`` (013 310 320 330 300),
     ``"national"`` (TRF-2026 national rating records), ``"other"`` (TRF-2026 240 250
-    260 299 801 802), ``"ruler"`` (human column rulers) or ``"unknown"``.
+    260 299 801 802), ``"ruler"`` (human column rulers), ``"blank"`` (a blank line, or
+    a DOS end-of-file mark) or ``"unknown"``.
     ``text`` is the line without its line ending.
     """
 
@@ -416,6 +475,7 @@ class Tournament:
     round_dates: tuple[datetime.date | None, ...] = ()
     initial_colour: str | None = None
     national_records: tuple[NationalRecord, ...] = ()
+    encoding: str = field(default="utf-8", compare=False, repr=False)
     _by_rank: Mapping[int, TrfPlayer] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -535,63 +595,6 @@ class TrfFileExistsError(XlFideError, FileExistsError):
     """:func:`write_trf_file` refused to overwrite an existing file (pass ``force=True``)."""
 
 
-# --------------------------------------------------------------------------- dates
-
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
-    "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}
-_SEP = r"\s*[/.\-]\s*"
-_YMD = re.compile(rf"([0-9]{{4}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{1,2}})")
-_DMY = re.compile(rf"([0-9]{{1,2}}){_SEP}([0-9]{{1,2}}){_SEP}([0-9]{{4}})")
-_MDY_TEXT = re.compile(r"([A-Za-z]{3,})\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})")
-_DMY_TEXT = re.compile(r"([0-9]{1,2})\.?\s+([A-Za-z]{3,})\.?,?\s+([0-9]{4})")
-_YY_MM_DD = re.compile(r"([0-9]{2})/([0-9]{2})/([0-9]{2})")
-
-
-def _month(word: str) -> int | None:
-    return _MONTHS.get(word[:3].lower())
-
-
-def parse_date(text: str) -> tuple[datetime.date | None, bool]:
-    """Return ``(date, understood)`` for a TRF date text.
-
-    Formats seen in 042/052: ``YYYY/MM/DD`` (TRF-2026; also ``-`` or ``.``),
-    ``DD/MM/YYYY`` and ``DD. MM. YYYY`` (read day first unless the middle number is
-    above 12), ``May 29, 2020``, ``29 May 2020``. Empty text gives ``(None, True)``;
-    text that is not understood, or an impossible date, ``(None, False)``.
-    """
-    text = text.strip()
-    if not text:
-        return None, True
-    try:
-        if m := _YMD.fullmatch(text):
-            y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        elif m := _DMY.fullmatch(text):
-            d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
-            if mo > 12 >= d:
-                d, mo = mo, d
-        elif (m := _MDY_TEXT.fullmatch(text)) and _month(m.group(1)):
-            mo, d, y = _month(m.group(1)), int(m.group(2)), int(m.group(3))
-        elif (m := _DMY_TEXT.fullmatch(text)) and _month(m.group(2)):
-            d, mo, y = int(m.group(1)), _month(m.group(2)), int(m.group(3))
-        else:
-            return None, False
-        return datetime.date(y, mo, d), True  # type: ignore[arg-type]
-    except ValueError:
-        return None, False
-
-
-def _parse_yy_mm_dd(text: str) -> datetime.date | None:
-    m = _YY_MM_DD.fullmatch(text.strip())
-    if not m:
-        return None
-    try:
-        return datetime.date(2000 + int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
-
-
 # --------------------------------------------------------------------------- reading
 
 class _Ctx:
@@ -626,12 +629,18 @@ def _col(line: str, first: int, last: int) -> str:
     return line[first - 1:last]
 
 
+def _text(line: str, first: int, last: int) -> str:
+    """Return the text field in columns ``first``..``last``, stripped, controls as U+FFFD."""
+    return clean_text(_col(line, first, last).strip())
+
+
 # Separator columns of the static part of a 001 line that must be blank.
 _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 
-def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[dict[str, Any], list[_Cell]]:
-    """Parse the fixed columns of a 001 line (TRF16 001 table)."""
+def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, list[_Cell]]:
+    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games) and
+    the round cells."""
     if "\t" in line:
         ctx.warn("tab character in a 001 line; columns are counted as characters and may be shifted",
                  lineno, line.index("\t") + 1)
@@ -642,86 +651,101 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[dict[str, Any
     for c in _PLAYER_BLANK_COLUMNS:
         if len(line) >= c and line[c - 1] != " ":
             ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}", lineno, c)
-
-    rating_text = _col(line, 49, 52).strip()
-    rating = _ascii_int(rating_text) if rating_text else 0
-    if rating is None:
-        ctx.warn(f"rating must be a number or blank, got {rating_text!r}", lineno, 49)
-        rating = 0
-
-    id_text = _col(line, 58, 68).strip()
-    fide_id = _ascii_int(id_text) if id_text else 0
-    if fide_id is None:
-        ctx.warn(f"FIDE id must be a number or blank, got {id_text!r}", lineno, 58)
-        fide_id = 0
-
-    birth_date = _col(line, 70, 79).strip()
+    rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
+    fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
+    birth_date = _text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
-
-    points_text = _col(line, 81, 84).strip()
-    points = None
-    if points_text:
-        points = _decimal(points_text)
-        if points is None:
-            ctx.warn(f"points must be a number like 11.5 or blank, got {points_text!r}", lineno, 81)
-
-    rank_text = _col(line, 86, 89).strip()
-    rank = None
-    if rank_text:
-        rank = _ascii_int(rank_text)
-        if rank is None:
-            ctx.warn(f"rank must be a number or blank, got {rank_text!r}", lineno, 86)
-
-    fields = dict(
+    player = TrfPlayer(
         start_rank=start_rank,
-        sex=_col(line, 10, 10).strip(),
-        title=_col(line, 11, 13).strip(),
-        name=_col(line, 15, 47).strip(),
+        sex=_text(line, 10, 10),
+        title=_text(line, 11, 13),
+        name=_text(line, 15, 47),
         rating=rating or None,
-        federation=_col(line, 54, 56).strip(),
+        federation=_text(line, 54, 56),
         fide_id=fide_id or None,
         birth_date=birth_date,
         birth_year=birth_year,
-        points=points,
-        rank=rank,
+        points=_points_field(line, lineno, ctx),
+        rank=_number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx, blank=None),
     )
+    return player, _parse_cells(line, lineno, ctx)
 
+
+def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
+                  blank: int | None = 0) -> int | None:
+    """Return the ASCII number in columns ``first``..``last``, ``blank`` when they are blank;
+    warn (``what``) and return ``blank`` for anything else."""
+    text = _col(line, first, last).strip()
+    if not text:
+        return blank
+    number = _ascii_int(text)
+    if number is None:
+        ctx.warn(f"{what}, got {text!r}", lineno, first)
+        return blank
+    return number
+
+
+def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
+    text = _col(line, 81, 84).strip()
+    if not text:
+        return None
+    points = _decimal(text)
+    if points is None:
+        ctx.warn(f"points must be a number like 11.5 or blank, got {text!r}", lineno, 81)
+    return points
+
+
+def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[_Cell]:
+    """Return the round cells of a 001 line: round r in columns 92+10(r-1) .. 101+10(r-1)."""
     cells: list[_Cell] = []
     r = 1
+    _check_round_cells(line, lineno, ctx, "round cells")
     while 92 + 10 * (r - 1) <= len(line):
-        base = 92 + 10 * (r - 1)
-        block = line[base - 1:base + 9]
-        opp_text = block[0:4].strip()
-        colour_char = block[5:6]
-        code_char = block[7:8]
-        for off in (4, 6, 8, 9):
-            if len(block) > off and block[off] != " ":
-                ctx.warn(f"column {base + off} must be blank (round {r} block), got {block[off]!r}",
-                         lineno, base + off)
-        opponent: int | None = None
-        if opp_text:
-            opponent = _ascii_int(opp_text)
-            if opponent is None:
-                ctx.fatal(f"round {r}: opponent (columns {base}-{base + 3}) must be a start rank, "
-                          f"0000 or blank, got {opp_text!r}", lineno, base)
-            opponent = opponent or None
-        colour: str | None = None
-        if colour_char.strip() and colour_char != "-":
-            colour = colour_char.lower()
-            if colour not in ("w", "b"):
-                ctx.warn(f"round {r}: colour must be 'w', 'b', '-' or blank, got {colour_char!r}",
-                         lineno, base + 5)
-                colour = None
-        code = code_char.upper() if code_char.strip() else "Z"
-        if code not in RESULT_CODES:
-            ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
-                     f"got {code_char!r}; read as Z", lineno, base + 7)
-            code = "Z"
-        cells.append(_Cell(r, opponent, colour, code, bool(block.strip()), base))
+        cells.append(_parse_cell(line, r, lineno, ctx))
         r += 1
-    return fields, cells
+    return cells
+
+
+def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
+    """Fatal when the line has text in a round block beyond :data:`MAX_ROUNDS`."""
+    first_beyond = 92 + 10 * MAX_ROUNDS
+    if len(line) >= first_beyond and line[first_beyond - 1:].strip():
+        ctx.fatal(f"more than {MAX_ROUNDS} {what} (the most rounds a TRF may hold, xl-fide's "
+                  "limit; the longest real events have about 50)", lineno, first_beyond)
+
+
+def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
+    """Return round ``r``'s cell: opponent 92-95, colour 97, result 99 (+ 10 per round)."""
+    base = 92 + 10 * (r - 1)
+    block = line[base - 1:base + 9]
+    opp_text = block[0:4].strip()
+    colour_char = block[5:6]
+    code_char = block[7:8]
+    for off in (4, 6, 8, 9):
+        if len(block) > off and block[off] != " ":
+            ctx.warn(f"column {base + off} must be blank (round {r} block), got {block[off]!r}",
+                     lineno, base + off)
+    opponent: int | None = None
+    if opp_text:
+        opponent = _ascii_int(opp_text)
+        if opponent is None:
+            ctx.fatal(f"round {r}: opponent (columns {base}-{base + 3}) must be a start rank, "
+                      f"0000 or blank, got {opp_text!r}", lineno, base)
+    colour: str | None = None
+    if colour_char.strip() and colour_char != "-":
+        if colour_char.lower() in ("w", "b"):
+            colour = colour_char.lower()
+        else:
+            ctx.warn(f"round {r}: colour must be 'w', 'b', '-' or blank, got {colour_char!r}",
+                     lineno, base + 5)
+    code = code_char.upper() if code_char.strip() else "Z"
+    if code not in RESULT_CODES:
+        ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
+                 f"got {code_char!r}; read as Z", lineno, base + 7)
+        code = "Z"
+    return _Cell(r, opponent or None, colour, code, bool(block.strip()), base)
 
 
 def _cell_has_content(cell: _Cell) -> bool:
@@ -743,27 +767,56 @@ def _is_ruler(line: str) -> bool:
     return False
 
 
-def _decode(data: bytes, source: str, encoding: str | None) -> str:
+# Bytes 0x80-0x9F that Windows-1252 leaves undefined (Latin-1 reads them as C1 controls).
+_CP1252_UNDEFINED = (b"\x81", b"\x8d", b"\x8f", b"\x90", b"\x9d")
+
+
+def _decode(data: bytes, source: str, encoding: str | None) -> tuple[str, str]:
+    """Return the text and the encoding it was read in (a Python codec name).
+
+    Given ``encoding``: that one (a byte order mark of it is dropped). Else: UTF-8 with
+    a BOM (``utf-8-sig``), UTF-16 with a BOM, UTF-8, then Windows-1252 when every byte
+    0x80-0x9F is one of its characters (Swiss-Manager on Windows: ``Š Ž Œ – ’``), else
+    Latin-1 (then those bytes read as C1 controls, warned about by the reader).
+    """
     if encoding is not None:
         try:
-            return data.decode(encoding)
-        except (UnicodeDecodeError, LookupError) as exc:
+            name = codecs.lookup(encoding).name
+            if name == "utf-8" and data.startswith(codecs.BOM_UTF8):
+                name = "utf-8-sig"
+            return data.decode(name), name
+        except LookupError:
+            raise TrfError(f"unknown encoding {encoding!r}; expected e.g. utf-8, cp1252, latin-1",
+                           source) from None
+        except UnicodeDecodeError as exc:
             raise TrfError(f"cannot decode the file as {encoding}: {exc}", source) from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if data.startswith(codecs.BOM_UTF8):
         try:
-            return data.decode("utf-8")
+            return data[3:].decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError:
-            return data.decode("latin-1")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return data[3:].decode("latin-1"), "latin-1"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
-            return data.decode("utf-16")
+            return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError as exc:
             raise TrfError(f"UTF-16 byte order mark but the bytes are not UTF-16: {exc}", source) from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        pass
+    if not any(byte in data for byte in _CP1252_UNDEFINED):
+        return data.decode("cp1252"), "cp1252"
+    return data.decode("latin-1"), "latin-1"
+
+
+# Control characters a text field must not hold: C0 but tab, DEL, C1 (U+0080-U+009F).
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def clean_text(text: str) -> str:
+    """Return ``text`` with every control character (C0 but tab, DEL, C1 U+0080-U+009F)
+    replaced by U+FFFD, for a sheet cell or a terminal (openpyxl refuses C0 controls)."""
+    return _CONTROL.sub("\ufffd", text)
 
 
 def _split_lines(text: str) -> list[str]:
@@ -863,14 +916,14 @@ def _parse_members(line: str, first: int, lineno: int, ctx: _Ctx, tag: str) -> t
 
 def _parse_team_record(tag: str, line: str, lineno: int, ctx: _Ctx) -> TeamRecord:
     if tag == "013":
-        return TeamRecord(tag, None, _col(line, 5, 36).strip(),
+        return TeamRecord(tag, None, _text(line, 5, 36),
                           _parse_members(line, 37, lineno, ctx, tag), line, lineno)
     if tag == "310":
         num_text = _col(line, 5, 7).strip()
         number = _ascii_int(num_text)
         if number is None:
             ctx.warn(f"310: team pairing number (columns 5-7) must be a number, got {num_text!r}", lineno, 5)
-        return TeamRecord(tag, number, _col(line, 9, 40).strip(),
+        return TeamRecord(tag, number, _text(line, 9, 40),
                           _parse_members(line, 74, lineno, ctx, tag), line, lineno)
     return TeamRecord(tag, None, "", (), line, lineno)
 
@@ -885,245 +938,360 @@ def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalReco
         ctx.warn(f"national rating must be a number or blank, got {rating_text!r}", lineno, 49)
         rating = 0
     return NationalRecord(
-        federation=tag, start_rank=start_rank, sex=_col(line, 10, 10).strip(),
-        classification=_col(line, 11, 13).strip(), name=_col(line, 15, 47).strip(),
-        rating=rating or None, origin=_col(line, 54, 56).strip(),
-        national_id=_col(line, 58, 68).strip(), birth_date=_col(line, 70, 79).strip(),
+        federation=tag, start_rank=start_rank, sex=_text(line, 10, 10),
+        classification=_text(line, 11, 13), name=_text(line, 15, 47),
+        rating=rating or None, origin=_text(line, 54, 56),
+        national_id=_col(line, 58, 68).strip(), birth_date=_text(line, 70, 79),
         line=lineno, text=line,
     )
 
 
-_COMPLEMENT = {
-    "1": {"0"}, "0": {"1"}, "=": {"="}, "+": {"-"}, "-": {"+", "-"},
-    "W": {"L"}, "L": {"W"}, "D": {"D"}, "Z": {"Z"},
-}
+@dataclass(frozen=True)
+class _Row:
+    """A 001 line as read: the player (no games yet), its round cells, line number and text."""
+
+    player: TrfPlayer
+    cells: list[_Cell]
+    line: int
+    text: str
 
 
-def _parse(text: str, source: str, strict: bool) -> Tournament:
+@dataclass(frozen=True)
+class _Declared:
+    """A number of rounds declared by ``XXR`` or ``142`` on ``line``."""
+
+    rounds: int
+    tag: str
+    line: int
+
+
+class _Reader:
+    """The records of one file, read line by line (:meth:`read`), then assembled."""
+
+    def __init__(self, ctx: _Ctx, encoding: str) -> None:
+        self.ctx = ctx
+        self.encoding = encoding
+        self.cells_read = 0
+        self.header: dict[str, tuple[str, int]] = {}
+        self.deputies: list[str] = []
+        self.records: list[Record] = []
+        self.teams: list[TeamRecord] = []
+        self.nationals: list[NationalRecord] = []
+        self.scoring = _Scoring()
+        self.rows: list[_Row] = []
+        self.first_line_of: dict[int, int] = {}
+        self.declared: _Declared | None = None
+        self.initial_colour: str | None = None
+        self.round_dates_text: tuple[str, ...] = ()
+        self.round_dates: tuple[datetime.date | None, ...] = ()
+        self.trf2026 = False
+
+    def read(self, line: str, lineno: int) -> None:
+        """Read one line of the file (1-based ``lineno``)."""
+        if not line.strip() or line.strip() == "\x1a":
+            self._record("blank", "", line, lineno)  # kept, so the file is written back as read
+            return
+        self._controls(line, lineno)
+        tag = line[:3]
+        if tag == "###":
+            self._record("comment", tag, line, lineno)
+            self.trf2026 = True
+            return
+        if _is_ruler(line):
+            self._record("ruler", "", line, lineno)
+            return
+        if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
+            self.ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
+        if tag == "001":
+            self._player(line, lineno)
+        elif re.fullmatch(r"[0-9]{2}2", tag):
+            self._record("header", tag, line, lineno)
+            self._header(tag, line, lineno)
+        elif tag in _TEAM_TAGS:
+            self._record("team", tag, line, lineno)
+            self.teams.append(_parse_team_record(tag, line, lineno, self.ctx))
+            self.trf2026 = self.trf2026 or tag != "013"
+        elif tag in _TRF2026_OTHER_TAGS:
+            self._record("other", tag, line, lineno)
+            self.trf2026 = True
+        elif tag.startswith("XX") or tag == "DAT":
+            self._record("extension", tag, line, lineno)
+            self._extension(tag, line, lineno)
+        elif re.fullmatch(r"[A-Z]{3}", tag) and (nat := _parse_national(tag, line, lineno, self.ctx)):
+            self._record("national", tag, line, lineno)
+            self.nationals.append(nat)
+            self.trf2026 = True
+        else:
+            self._record("unknown", tag, line, lineno)
+            self.ctx.warn(f"unknown record {tag!r} kept verbatim; expected a TRF record id "
+                          "(012...362, 001, 013, 310, XXR, ###...)", lineno, 1)
+
+    def _controls(self, line: str, lineno: int) -> None:
+        """Warn about the first control character of the line (C0 but tab, DEL, C1)."""
+        m = _CONTROL.search(line)
+        if m is None:
+            return
+        code = ord(m.group())
+        if code >= 0x80:
+            self.ctx.warn(f"character U+{code:04X} is a C1 control character: the file was read as "
+                          f"{self.encoding}; is it in another encoding (Windows-1252, UTF-8)?",
+                          lineno, m.start() + 1)
+        else:
+            self.ctx.warn(f"control character U+{code:04X} in the text (a damaged file?); "
+                          "read as U+FFFD, the line is kept as it is", lineno, m.start() + 1)
+
+    def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
+        self.records.append(Record(kind, tag, line, lineno))
+
+    def _player(self, line: str, lineno: int) -> None:
+        player, cells = _parse_player_line(line, lineno, self.ctx)
+        sr = player.start_rank
+        if sr in self.first_line_of:
+            self.ctx.fatal(f"duplicate start rank {sr} (first on line {self.first_line_of[sr]})", lineno, 5)
+        self.first_line_of[sr] = lineno
+        self.cells_read += len(cells)
+        if self.cells_read > MAX_ROUND_CELLS:
+            self.ctx.fatal(f"more than {MAX_ROUND_CELLS} round cells in the file (players x rounds; "
+                           "xl-fide's limit, over 60 times the largest real events)", lineno, 92)
+        self.rows.append(_Row(player, cells, lineno, line))
+        self._record("player", "001", line, lineno)
+
+    def _header(self, tag: str, line: str, lineno: int) -> None:
+        value = clean_text(line[4:].strip())
+        if tag in _TRF2026_HEADER_TAGS:
+            self.trf2026 = True
+        if tag == "112":
+            if value:
+                self.deputies.append(value)
+        elif tag == "132":
+            self._round_dates(line, lineno)
+        elif tag == "142":
+            self._declare(tag, line, lineno)
+        elif tag == "152":
+            c = value[:1].lower()
+            if c in ("w", "b"):
+                self.initial_colour = c
+            else:
+                self.ctx.warn(f"152: initial colour must be W or B, got {value!r}", lineno, 5)
+        elif tag == "162":
+            self.scoring.apply_162(line, lineno, self.ctx)
+        else:
+            self.header[tag] = (value, lineno)
+
+    def _round_dates(self, line: str, lineno: int) -> None:
+        """132: the date of round r in columns 92+10(r-1) .. 99+10(r-1), YY/MM/DD."""
+        texts = []
+        r = 1
+        _check_round_cells(line, lineno, self.ctx, "round dates")
+        while 92 + 10 * (r - 1) <= len(line):
+            texts.append(_col(line, 92 + 10 * (r - 1), 99 + 10 * (r - 1)).strip())
+            r += 1
+        dates = []
+        for r, text in enumerate(texts, start=1):
+            d = _parse_yy_mm_dd(text) if text else None
+            if text and d is None:
+                self.ctx.warn(f"132: date of round {r} must be YY/MM/DD, got {text!r}",
+                              lineno, 92 + 10 * (r - 1))
+            dates.append(d)
+        self.round_dates_text, self.round_dates = tuple(texts), tuple(dates)
+
+    def _declare(self, tag: str, line: str, lineno: int) -> None:
+        n = _parse_declared_rounds(line, tag, lineno, self.ctx)
+        if n is None:
+            return
+        before = self.declared
+        if before is not None and before.rounds != n:
+            self.ctx.warn(f"{tag} says {n} rounds but {before.tag} on line {before.line} "
+                          f"says {before.rounds}; using {n}", lineno, 5)
+        self.declared = _Declared(n, tag, lineno)
+
+    def _extension(self, tag: str, line: str, lineno: int) -> None:
+        if tag == "XXR":
+            self._declare(tag, line, lineno)
+        elif tag == "XXS":
+            self.scoring.apply_xxs(line, lineno, self.ctx)
+        elif tag == "XXC":
+            words = line[4:].lower().split()
+            if "white1" in words:
+                self.initial_colour = "w"
+            elif "black1" in words:
+                self.initial_colour = "b"
+
+    # -- assembling -------------------------------------------------------------
+    def rounds(self) -> int:
+        """The number of rounds (module docstring, "Rounds"); warns about ignored blocks."""
+        if self.declared is None:
+            return max((c.round for row in self.rows for c in row.cells if _cell_has_content(c)),
+                       default=0)
+        declared = self.declared
+        beyond: dict[int, tuple[int, int]] = {}
+        for row in self.rows:
+            for c in row.cells[declared.rounds:]:
+                if _cell_has_content(c) and c.round not in beyond:
+                    beyond[c.round] = (row.line, c.column)
+        for r in sorted(beyond):
+            ln, col = beyond[r]
+            self.ctx.warn(f"round {r} is beyond the {declared.rounds} rounds declared by {declared.tag} "
+                          f"(line {declared.line}); ignored", ln, col)
+        return declared.rounds
+
+    def check_opponents(self, rounds: int) -> None:
+        """Every opponent is a player (fatal), and not the player himself (warning)."""
+        for row in self.rows:
+            for c in row.cells[:rounds]:
+                if c.opponent is None:
+                    continue
+                if c.opponent not in self.first_line_of:
+                    self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
+                                   "(no 001 line with that start rank)", row.line, c.column)
+                if c.opponent == row.player.start_rank:
+                    self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
+                                  row.line, c.column)
+
+    def dates(self) -> tuple[datetime.date | None, datetime.date | None]:
+        """042 and 052 as dates (None when absent or not understood, with a warning)."""
+        found: list[datetime.date | None] = []
+        for tag, label in (("042", "start date"), ("052", "end date")):
+            value, ln = self.header.get(tag, ("", 0))
+            d, ok = parse_date(value)
+            if not ok:
+                self.ctx.warn(f"{tag}: {label} must be a date like YYYY/MM/DD or DD/MM/YYYY, "
+                              f"got {value!r}", ln, 5)
+            found.append(d)
+        return found[0], found[1]
+
+    def head(self, tag: str) -> str:
+        return self.header.get(tag, ("", 0))[0]
+
+    def tournament(self, source: str) -> Tournament:
+        rounds = self.rounds()
+        if len(self.rows) * rounds > MAX_ROUND_CELLS:
+            where = self.declared.line if self.declared else self.rows[-1].line
+            self.ctx.fatal(f"{len(self.rows)} players x {rounds} rounds = {len(self.rows) * rounds} "
+                           f"round cells; a TRF may hold at most {MAX_ROUND_CELLS} (xl-fide's limit)",
+                           where, 5 if self.declared else 92)
+        self.check_opponents(rounds)
+        players = tuple(
+            dataclasses.replace(row.player, games=_fit_games(row.cells, rounds), line=row.line, raw=row.text)
+            for row in self.rows
+        )
+        start, end = self.dates()
+        return Tournament(
+            name=self.head("012"), city=self.head("022"), federation=self.head("032"),
+            start_date=start, end_date=end,
+            start_date_text=self.head("042"), end_date_text=self.head("052"),
+            time_control=self.head("122"), rounds=rounds, players=players,
+            scoring=self.scoring.mapping(),
+            version="TRF-2026" if self.trf2026 else "TRF16", records=tuple(self.records),
+            team_records=tuple(self.teams), source=source,
+            declared_rounds=self.declared.rounds if self.declared else None,
+            chief_arbiter=self.head("102"), deputy_arbiters=tuple(self.deputies),
+            tournament_type=self.head("092"), round_dates_text=self.round_dates_text,
+            round_dates=self.round_dates, initial_colour=self.initial_colour,
+            national_records=tuple(self.nationals),
+        )
+
+    def check_links(self) -> None:
+        """Team members and national records name players."""
+        for team in self.teams:
+            for m in team.members:
+                if m not in self.first_line_of:
+                    self.ctx.warn(f"{team.tag}: team member {m} is not a player", team.line)
+        for nat in self.nationals:
+            if nat.start_rank not in self.first_line_of:
+                self.ctx.warn(f"national record {nat.federation}: start rank {nat.start_rank} "
+                              "is not a player", nat.line, 5)
+
+
+def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     ctx = _Ctx(source, strict)
+    _check_size(len(text), ctx, "characters")
+    n_lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+    if n_lines > MAX_LINES:
+        ctx.fatal(f"the file has {n_lines} lines; a TRF may hold at most {MAX_LINES} "
+                  f"(xl-fide's limit, for {MAX_PLAYERS} players and their other records)")
     lines = _split_lines(text)
     if not any(line.strip() for line in lines):
         ctx.fatal("empty file: expected TRF records (012 tournament name, 001 players, ...)")
-
-    header: dict[str, tuple[str, int]] = {}
-    deputies: list[str] = []
-    records: list[Record] = []
-    teams: list[TeamRecord] = []
-    nationals: list[NationalRecord] = []
-    scoring = _Scoring()
-    player_rows: list[tuple[dict[str, Any], list[_Cell], int, str]] = []
-    first_line_of: dict[int, int] = {}
-    declared: int | None = None
-    declared_by: tuple[str, int] | None = None
-    initial_colour: str | None = None
-    round_dates_text: tuple[str, ...] = ()
-    round_dates: tuple[datetime.date | None, ...] = ()
-    trf2026 = False
-
+    reader = _Reader(ctx, encoding)
     for lineno, line in enumerate(lines, start=1):
-        if not line.strip() or line.strip() == "\x1a":
-            continue
-        tag = line[:3]
-        if tag == "###":
-            records.append(Record("comment", tag, line, lineno))
-            trf2026 = True
-            continue
-        if _is_ruler(line):
-            records.append(Record("ruler", "", line, lineno))
-            continue
-        if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
-            ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
-
-        if tag == "001":
-            fields, cells = _parse_player_line(line, lineno, ctx)
-            sr = fields["start_rank"]
-            if sr in first_line_of:
-                ctx.fatal(f"duplicate start rank {sr} (first on line {first_line_of[sr]})", lineno, 5)
-            first_line_of[sr] = lineno
-            player_rows.append((fields, cells, lineno, line))
-            records.append(Record("player", tag, line, lineno))
-        elif re.fullmatch(r"[0-9]{2}2", tag):
-            records.append(Record("header", tag, line, lineno))
-            value = line[4:].strip()
-            if tag in _TRF2026_HEADER_TAGS:
-                trf2026 = True
-            if tag == "112":
-                if value:
-                    deputies.append(value)
-            elif tag == "132":
-                texts = []
-                r = 1
-                while 92 + 10 * (r - 1) <= len(line):
-                    texts.append(_col(line, 92 + 10 * (r - 1), 99 + 10 * (r - 1)).strip())
-                    r += 1
-                dates = []
-                for r, t in enumerate(texts, start=1):
-                    d = _parse_yy_mm_dd(t) if t else None
-                    if t and d is None:
-                        ctx.warn(f"132: date of round {r} must be YY/MM/DD, got {t!r}",
-                                 lineno, 92 + 10 * (r - 1))
-                    dates.append(d)
-                round_dates_text, round_dates = tuple(texts), tuple(dates)
-            elif tag == "142":
-                n = _parse_declared_rounds(line, tag, lineno, ctx)
-                if n is not None:
-                    if declared is not None and declared != n:
-                        ctx.warn(f"142 says {n} rounds but {declared_by[0]} on line {declared_by[1]} "  # type: ignore[index]
-                                 f"says {declared}; using {n}", lineno, 5)
-                    declared, declared_by = n, (tag, lineno)
-            elif tag == "152":
-                c = value[:1].lower()
-                if c in ("w", "b"):
-                    initial_colour = c
-                else:
-                    ctx.warn(f"152: initial colour must be W or B, got {value!r}", lineno, 5)
-            elif tag == "162":
-                scoring.apply_162(line, lineno, ctx)
-            else:
-                header[tag] = (value, lineno)
-        elif tag in _TEAM_TAGS:
-            records.append(Record("team", tag, line, lineno))
-            teams.append(_parse_team_record(tag, line, lineno, ctx))
-            if tag != "013":
-                trf2026 = True
-        elif tag in _TRF2026_OTHER_TAGS:
-            records.append(Record("other", tag, line, lineno))
-            trf2026 = True
-        elif tag.startswith("XX") or tag == "DAT":
-            records.append(Record("extension", tag, line, lineno))
-            if tag == "XXR":
-                n = _parse_declared_rounds(line, tag, lineno, ctx)
-                if n is not None:
-                    if declared is not None and declared != n:
-                        ctx.warn(f"XXR says {n} rounds but {declared_by[0]} on line {declared_by[1]} "  # type: ignore[index]
-                                 f"says {declared}; using {n}", lineno, 5)
-                    declared, declared_by = n, (tag, lineno)
-            elif tag == "XXS":
-                scoring.apply_xxs(line, lineno, ctx)
-            elif tag == "XXC":
-                words = line[4:].lower().split()
-                if "white1" in words:
-                    initial_colour = "w"
-                elif "black1" in words:
-                    initial_colour = "b"
-        elif re.fullmatch(r"[A-Z]{3}", tag) and (nat := _parse_national(tag, line, lineno, ctx)):
-            records.append(Record("national", tag, line, lineno))
-            nationals.append(nat)
-            trf2026 = True
-        else:
-            records.append(Record("unknown", tag, line, lineno))
-            ctx.warn(f"unknown record {tag!r} kept verbatim; expected a TRF record id "
-                     "(012...362, 001, 013, 310, XXR, ###...)", lineno, 1)
-
-    if not player_rows:
+        if len(line) > MAX_LINE_CHARS:
+            ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "
+                      f"{MAX_LINE_CHARS} (xl-fide's limit; a 001 line of {MAX_ROUNDS} rounds "
+                      f"has {91 + 10 * MAX_ROUNDS})", lineno, MAX_LINE_CHARS + 1)
+        reader.read(line, lineno)
+    if not reader.rows:
         ctx.fatal("no player records: expected at least one line starting with '001'")
-
-    # -- number of rounds -----------------------------------------------------
-    content_rounds = 0
-    for _fields, cells, _ln, _line in player_rows:
-        for c in cells:
-            if _cell_has_content(c) and c.round > content_rounds:
-                content_rounds = c.round
-    if declared is not None:
-        rounds = declared
-        beyond: dict[int, tuple[int, int]] = {}
-        for _fields, cells, ln, _line in player_rows:
-            for c in cells[declared:]:
-                if _cell_has_content(c) and c.round not in beyond:
-                    beyond[c.round] = (ln, c.column)
-        for r in sorted(beyond):
-            ln, col = beyond[r]
-            ctx.warn(f"round {r} is beyond the {declared} rounds declared by {declared_by[0]} "  # type: ignore[index]
-                     f"(line {declared_by[1]}); ignored", ln, col)  # type: ignore[index]
-    else:
-        rounds = content_rounds
-
-    # -- opponents exist --------------------------------------------------------
-    for fields, cells, ln, _line in player_rows:
-        for c in cells[:rounds]:
-            if c.opponent is None:
-                continue
-            if c.opponent not in first_line_of:
-                ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
-                          "(no 001 line with that start rank)", ln, c.column)
-            if c.opponent == fields["start_rank"]:
-                ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself", ln, c.column)
-
-    players = tuple(
-        TrfPlayer(**fields, games=_fit_games(cells, rounds), line=ln, raw=line)
-        for fields, cells, ln, line in player_rows
-    )
-
-    # -- header values ----------------------------------------------------------
-    def head(tag: str) -> str:
-        return header.get(tag, ("", 0))[0]
-
-    dates = []
-    for tag, label in (("042", "start date"), ("052", "end date")):
-        value, ln = header.get(tag, ("", 0))
-        d, ok = parse_date(value)
-        if not ok:
-            ctx.warn(f"{tag}: {label} must be a date like YYYY/MM/DD or DD/MM/YYYY, got {value!r}", ln, 5)
-        dates.append(d)
-
-    t = Tournament(
-        name=head("012"), city=head("022"), federation=head("032"),
-        start_date=dates[0], end_date=dates[1],
-        start_date_text=head("042"), end_date_text=head("052"),
-        time_control=head("122"), rounds=rounds, players=players, scoring=scoring.mapping(),
-        version="TRF-2026" if trf2026 else "TRF16", records=tuple(records),
-        team_records=tuple(teams), source=source, declared_rounds=declared,
-        chief_arbiter=head("102"), deputy_arbiters=tuple(deputies),
-        tournament_type=head("092"), round_dates_text=round_dates_text,
-        round_dates=round_dates, initial_colour=initial_colour,
-        national_records=tuple(nationals),
-    )
-
+    t = dataclasses.replace(reader.tournament(source), encoding=encoding)
     _check_consistency(t, ctx)
-    for team in teams:
-        for m in team.members:
-            if m not in first_line_of:
-                ctx.warn(f"{team.tag}: team member {m} is not a player", team.line)
-    for nat in nationals:
-        if nat.start_rank not in first_line_of:
-            ctx.warn(f"national record {nat.federation}: start rank {nat.start_rank} is not a player",
-                     nat.line, 5)
-
+    _check_players(t, ctx)
+    reader.check_links()
     return dataclasses.replace(t, warnings=tuple(ctx.warnings))
 
 
+def _check_size(size: int, ctx: _Ctx, unit: str) -> None:
+    if size > MAX_FILE_BYTES:
+        ctx.fatal(f"the file has {size} {unit}; a TRF may hold at most {MAX_FILE_BYTES} "
+                  f"({MAX_FILE_BYTES // (1024 * 1024)} MiB, xl-fide's limit; the largest real "
+                  "events need less than 1 MiB)")
+
+
+def _check_players(t: Tournament, ctx: _Ctx) -> None:
+    """Warn about a FIDE id given to two players and an implausible birth year."""
+    line_of_id: dict[int, TrfPlayer] = {}
+    year = t.start_date.year if t.start_date else None
+    for p in t.players:
+        if p.fide_id is not None:
+            first = line_of_id.setdefault(p.fide_id, p)
+            if first is not p:
+                ctx.warn(f"FIDE id {p.fide_id} of player {p.start_rank} is also the id of player "
+                         f"{first.start_rank} (line {first.line}); one FIDE id is one player",
+                         p.line, 58)
+        if year is not None and p.birth_year is not None:
+            if p.birth_year > year:
+                ctx.warn(f"birth year {p.birth_year} is after the event's start "
+                         f"(042: {t.start_date_text}); K and age rules would be wrong", p.line, 70)
+            elif p.birth_year < year - MAX_AGE:
+                ctx.warn(f"birth year {p.birth_year} is more than {MAX_AGE} years before the "
+                         f"event's start (042: {t.start_date_text})", p.line, 70)
+
+
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
-    """Warn about results that do not match (symmetry) and points that do not add up."""
+    """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
+    result and colour, :func:`xl_fide.results.pair_problem`) and points that do not add up."""
     for p in t.players:
         for g in p.games:
-            base = 92 + 10 * (g.round - 1)
-            if g.opponent is None:
-                if g.code in PLAYED_CODES:
-                    ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
-                             "not counted as a played game", p.line, base + 7)
-                continue
-            other = t.player(g.opponent, None)
-            if other is None:  # pragma: no cover - opponents are checked before
-                continue
-            og = other.games[g.round - 1]
-            if og.opponent != p.start_rank:
-                ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
-                         f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
-                continue
-            if p.start_rank < g.opponent:  # check each pair once
-                expected = _COMPLEMENT.get(g.code)
-                if expected is not None and og.code not in expected:
-                    ctx.warn(f"round {g.round}: result {g.code!r} of player {p.start_rank} does not "
-                             f"match result {og.code!r} of player {g.opponent}", p.line, base + 7)
-                if g.colour is not None and og.colour == g.colour:
-                    ctx.warn(f"round {g.round}: players {p.start_rank} and {g.opponent} both have "
-                             f"colour {g.colour!r}", p.line, base + 5)
+            _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)
             if total != p.points:
                 ctx.warn(f"points (columns 81-84) are {p.points} but the results add up to {total} "
                          "under this event's scoring (acceleration or another scoring system?)",
                          p.line, 81)
+
+
+def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
+    base = 92 + 10 * (g.round - 1)
+    if g.opponent is None:
+        if g.code in PLAYED_CODES:
+            ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
+                     "not counted as a played game", p.line, base + 7)
+        return
+    other = t.player(g.opponent, None)
+    if other is None or other is p:  # opponents are checked before; paired with himself: warned
+        return
+    og = other.games[g.round - 1]
+    if og.opponent != p.start_rank:
+        ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
+                 f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
+        return
+    if p.start_rank > other.start_rank:  # each pair once
+        return
+    problem = pair_problem(g.code, og.code, g.colour, og.colour)
+    if problem is not None:
+        column = base + 5 if pair_problem(g.code, og.code) is None else base + 7
+        ctx.warn(f"round {g.round}: player {p.start_rank} and player {other.start_rank} "
+                 f"(line {other.line}): {problem}", p.line, column)
 
 
 def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = False,
@@ -1143,12 +1311,33 @@ def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = Fal
             problem when ``strict``. Never another exception for bad input.
     """
     if isinstance(text, (bytes, bytearray, memoryview)):
-        text = _decode(bytes(text), source, encoding)
-    elif not isinstance(text, str):
+        data = bytes(text)
+        _check_size(len(data), _Ctx(source, strict), "bytes")
+        if data[:2] in _NEVER_TEXT:  # a zip (.xlsx, .ods), an OLE2 .xls, a PDF... never a TRF
+            message = wrong_kind_of_bytes(data, "trf")
+            if message is not None:
+                raise TrfError(message, source)
+        decoded, used = _decode(data, source, encoding)
+        try:
+            return _parse(decoded.removeprefix("\ufeff"), source, strict, used)
+        except TrfError as exc:
+            raise _wrong_kind(exc, data, source) from None
+    if not isinstance(text, str):
         raise TrfError(f"expected the file content as str or bytes, got {type(text).__name__}", source)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return _parse(text, source, strict)
+    return _parse(text.removeprefix("\ufeff"), source, strict, "utf-8")
+
+
+# First two bytes of the file kinds that can never be a TRF (zip, OLE2, PDF, RTF, gzip,
+# 7z, rar, bzip2, xz); :mod:`xl_fide.filekind` says which and what to do.
+_NEVER_TEXT = frozenset({b"PK", b"\xd0\xcf", b"%P", b"{\\", b"\x1f\x8b", b"7z", b"Ra", b"BZ", b"\xfd7"})
+
+
+def _wrong_kind(exc: TrfError, data: bytes, source: str) -> TrfError:
+    """``exc``, or when the bytes are no TRF at all (a workbook, a PDF...), what they are."""
+    if not exc.message.startswith(("no player records", "empty file")):
+        return exc
+    message = wrong_kind_of_bytes(data, "trf")
+    return exc if message is None else TrfError(message, source)
 
 
 def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False,
@@ -1162,13 +1351,13 @@ def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False
         source = os.fsdecode(path_or_file)
         try:
             with open(path_or_file, "rb") as fh:
-                data = fh.read()
+                data = fh.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
             raise TrfError(f"cannot read the file: {exc.strerror or exc}", source) from exc
         return parse_trf(data, source=source, strict=strict, encoding=encoding)
     source = str(getattr(path_or_file, "name", "<stream>"))
     try:
-        data = path_or_file.read()
+        data = path_or_file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise TrfError(f"cannot read the file: {exc.strerror or exc}", source) from exc
     except UnicodeDecodeError as exc:
@@ -1307,10 +1496,10 @@ def _player_unchanged(p: TrfPlayer, rounds: int) -> bool:
     if not p.raw:
         return False
     try:
-        fields, cells = _parse_player_line(p.raw, p.line, _Ctx("<raw>", strict=False))
+        head, cells = _parse_player_line(p.raw, p.line, _Ctx("<raw>", strict=False))
     except TrfError:
         return False
-    return TrfPlayer(**fields, games=_fit_games(cells, rounds)) == p
+    return dataclasses.replace(head, games=_fit_games(cells, rounds)) == p
 
 
 def _content_rounds(players: Iterable[TrfPlayer]) -> int:
@@ -1370,7 +1559,7 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
                 written.add(p.start_rank)
                 out.append(p.raw if _player_unchanged(p, t.rounds) else _format_player(p))
         elif rec.tag in field_of and last_of_tag[rec.tag] == i:
-            if text[4:].strip() != field_of[rec.tag]:
+            if clean_text(text[4:].strip()) != field_of[rec.tag]:
                 text = f"{rec.tag} {_fit(field_of[rec.tag], 10_000, rec.tag)}".rstrip()
             out.append(text)
         elif rec.tag in ("XXR", "142") and last_of_tag[rec.tag] == i:
@@ -1389,36 +1578,38 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
     return newline.join(out) + newline
 
 
+def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | None = None) -> bytes:
+    """Return :func:`write_trf` text as bytes in ``encoding``: by default the encoding the
+    file was read in (``Tournament.encoding``: ``utf-8``, ``utf-8-sig`` (with its byte
+    order mark), ``cp1252``, ``latin-1``...; ``utf-8`` for a tournament built in code),
+    so nothing read is lost. Raises InputError naming the player or record when a
+    character has no byte in that encoding (write ``encoding="utf-8"`` then).
+    """
+    text = write_trf(tournament, newline=newline)
+    name = encoding or tournament.encoding or "utf-8"
+    try:
+        return text.encode(name)
+    except LookupError:
+        raise InputError(f"unknown encoding {name!r}; expected e.g. utf-8, cp1252, latin-1") from None
+    except UnicodeEncodeError as exc:
+        line = text.count(newline, 0, exc.start) + 1
+        bad = text[exc.start:exc.end]
+        raise InputError(f"line {line} of the TRF: {bad!r} cannot be written in {name}, the "
+                         "encoding the file was read in; write it as UTF-8") from None
+
+
 def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, force: bool = False,
-                   newline: str = "\n", encoding: str = "utf-8") -> None:
-    """Write :func:`write_trf` text to ``path`` (UTF-8 by default), atomically.
+                   newline: str = "\n", encoding: str | None = None) -> None:
+    """Write :func:`encode_trf` bytes to ``path`` (in the encoding the file was read in,
+    unless ``encoding`` is given), atomically.
 
     The text goes to a temporary file in the same directory, then replaces ``path``.
     Raises TrfFileExistsError (an XlFideError and a FileExistsError) when ``path``
-    exists and ``force`` is false.
+    exists and ``force`` is false; InputError as :func:`encode_trf`.
     """
-    data = write_trf(tournament, newline=newline).encode(encoding)
-    target = os.fspath(path)
-    if not force and os.path.exists(target):
-        raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it")
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".xl-fide-", suffix=".trf.tmp", dir=directory)
+    data = encode_trf(tournament, newline=newline, encoding=encoding)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if force:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)  # fails if the file appeared meanwhile
-            except FileExistsError:
-                raise TrfFileExistsError(f"{target}: file exists; pass force=True to overwrite it") from None
-            except OSError:
-                os.replace(tmp, target)  # no hard links on this file system
-            else:
-                os.unlink(tmp)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        write_atomic(path, data, force=force)
+    except OutputExistsError:
+        raise TrfFileExistsError(
+            f"{os.fspath(path)}: file exists; pass force=True to overwrite it") from None

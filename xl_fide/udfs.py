@@ -27,6 +27,8 @@ rules.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import inspect
 import math
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -43,9 +45,10 @@ from .performance import (
     performance_rating,
     tournament_performance_rating,
 )
-from .rating import expected_score, game_lines, k_factor, logistic_expected, rate_event
+from .rating import (
+    expected_score, game_lines, k_factor, logistic_expected, new_rating_or_note, rate_event,
+)
 from .results import GameResult, parse_result
-from .rounding import round_half_away
 from .tables import dp_for_p, pd_for_difference
 from .values import as_int, as_k, as_rating
 
@@ -82,12 +85,108 @@ _DOC_TC = "standard (default), rapid or blitz"
 _DOC_DATE = "event start date (date, Excel date or 2025-10-01); blank: today's rules"
 _DOC_OPPS = "opponents' ratings, a row or column; blank = no game"
 _DOC_SCORES = "results in the same order: 1, ½, 0, =, 1-0, + or -; blank = no game"
+_TC_DATE = (("time_control", _DOC_TC), ("event_date", _DOC_DATE))
+_GAMES = (("opponent_ratings", _DOC_OPPS, 1), ("scores", _DOC_SCORES, 1))
+
+
+def _args(*specs: tuple):
+    """The xlwings ``@arg`` of each argument: ``(name, doc)`` or ``(name, doc, ndim)``.
+    Every argument asks for error cells as text (``err_to_str``: ``"#N/A"``, not None).
+    """
+    def decorate(f):
+        for name, doc, *ndim in reversed(specs):
+            f = arg(name, err_to_str=True, doc=doc, **({"ndim": ndim[0]} if ndim else {}))(f)
+        return f
+    return decorate
+
+
+# ------------------------------------------------------------------ what Excel passes
+
+#: Excel's error values as xlwings passes them with ``err_to_str=True`` (classic:
+#: ``xlwings/_xlwindows.py`` maps the COM error codes to these strings; Lite:
+#: ``xlwings/pro/_xlofficejs.py`` takes the error's ``basicValue``); without that
+#: option both pass ``None``, and an ``#N/A`` looked like a blank cell (issue 15, #7).
+EXCEL_ERRORS = frozenset({
+    "#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA",
+    "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#UNKNOWN!", "#BUSY!",
+    "#DATA!", "#PYTHON!", "#TIMEOUT!", "#EXTERNAL!",
+})
+#: Budgets (issue 11): no cell text the functions read is longer than this (a result,
+#: a date, a title, a time control fits in a few characters)...
+TEXT_MAX = 100
+#: ... no message longer than this (Excel's limit for a string literal)...
+MESSAGE_MAX = 255
+#: ... and no number typed as text beyond 10^±30 (ratings, K, years have 4 digits).
+_EXPONENT_MAX = 30
+
+
+def _is_jsnull(value: object) -> bool:
+    """Pyodide >= 0.28 passes JavaScript ``null`` (an empty cell of a range under
+    xlwings Lite before 0.36.7) as ``pyodide.ffi.jsnull``, of type ``JsNull``: a blank.
+    (xlwings fixed it in 0.36.7, docs/whatsnew.md "fix empty values in custom
+    functions"; its tests/test_jsnull.py fakes the type the same way.)"""
+    return type(value).__name__ == "JsNull"
+
+
+def _excel_error(value: object) -> str | None:
+    """The Excel error value (``"#N/A"``...) a cell holds, or None."""
+    if isinstance(value, str) and value.strip().upper() in EXCEL_ERRORS:
+        return value.strip().upper()
+    return None
+
+
+def _clean(value: object, where: str) -> object:
+    """One argument as the functions read it: ``JsNull`` -> None at any depth; text
+    longer than :data:`TEXT_MAX` refused with its place."""
+    if isinstance(value, (list, tuple)):
+        rows = list(value)
+        if rows and all(isinstance(row, (list, tuple)) for row in rows):
+            return [[_clean(c, f"{where} row {i} column {j}") for j, c in enumerate(row, 1)]
+                    for i, row in enumerate(rows, 1)]
+        return [_clean(c, f"{where} cell {i}") for i, c in enumerate(rows, 1)]
+    if _is_jsnull(value):
+        return None
+    if isinstance(value, str) and len(value) > TEXT_MAX:
+        raise InputError(f"{where} is text of {len(value):,} characters; "
+                         f"these functions read at most {TEXT_MAX}")
+    return value
+
+
+def _bounded(message: str) -> str:
+    return message if len(message) <= MESSAGE_MAX else message[:MESSAGE_MAX - 1] + "…"
+
+
+def _excel_boundary(f):
+    """Wrap a FIDE_* function: clean every argument (:func:`_clean`), refuse a single
+    cell holding an Excel error with its name, and bound every message. The wrapper
+    keeps ``f``'s signature (xlwings reads it with ``inspect.signature``)."""
+    params = list(inspect.signature(f).parameters)
+
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        bound = dict(zip(params, args))
+        bound.update(kwargs)
+        try:
+            clean = {}
+            for name, value in bound.items():
+                value = _clean(value, name)
+                error = _excel_error(value)
+                if error is not None:
+                    raise InputError(f"{name} is the Excel error {error}: "
+                                     "fix that cell (an error is not a blank)")
+                clean[name] = value
+            return f(**clean)
+        except InputError as exc:
+            raise InputError(_bounded(str(exc))) from None
+
+    return call
 
 
 # --------------------------------------------------------------------- shapes and cells
 
 def _blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and value.strip() == "")
+    return (value is None or (isinstance(value, str) and value.strip() == "")
+            or _is_jsnull(value))
 
 
 def _flat(x: object) -> list:
@@ -127,29 +226,41 @@ def _scalar(value: object, name: str) -> object:
     return value
 
 
-def _number(value: object) -> object:
-    """Numbers typed as text ('2000') as a Decimal; anything else unchanged."""
+def _number(value: object, name: str) -> object:
+    """Numbers typed as text ('2000') as a Decimal; anything else unchanged.
+
+    An Excel error value is refused with ``name``; number text beyond 10^±30
+    (``1e999999999``) is refused at once, before any arithmetic on it (issue 11).
+    """
+    error = _excel_error(value)
+    if error is not None:
+        raise InputError(f"{name} is the Excel error {error}: fix that cell "
+                         "(an error is not a blank)")
     if isinstance(value, str):
         text = value.strip()
         try:
             number = Decimal(text)
         except InvalidOperation:
             return value
-        return number if number.is_finite() else value
+        if not number.is_finite():
+            return value
+        if number and abs(number.adjusted()) > _EXPONENT_MAX:
+            raise InputError(f"{name} is out of range, got {text[:40]!r}")
+        return number
     return value
 
 
 def _int(value: object, name: str, minimum: int | None = None,
          maximum: int | None = None) -> int:
-    return as_int(_number(value), name, minimum=minimum, maximum=maximum)
+    return as_int(_number(value, name), name, minimum=minimum, maximum=maximum)
 
 
 def _rating(value: object, name: str) -> int:
-    return as_rating(_number(value), name)
+    return as_rating(_number(value, name), name)
 
 
 def _k(value: object, name: str) -> int:
-    return as_k(_number(value), name)
+    return as_k(_number(value, name), name)
 
 
 def _date(value: object, name: str = "event_date") -> _dt.date | None:
@@ -161,7 +272,7 @@ def _date(value: object, name: str = "event_date") -> _dt.date | None:
         return value.date()
     if isinstance(value, _dt.date):
         return value
-    number = _number(value)
+    number = _number(value, name)
     if isinstance(number, (int, float, Decimal)) and not isinstance(number, bool):
         if isinstance(number, float) and not math.isfinite(number):
             raise InputError(f"{name} must be a date, got {value!r}")
@@ -187,8 +298,43 @@ def _edition(time_control: object, event_date: object) -> RuleEdition:
     return rules_for(_date(event_date), None if _blank(tc) else tc)
 
 
+_TYPE_AS_TEXT = " — type results as text, e.g. ½ (the result cells are Text-formatted)"
+
+
 def _result(value: object, name: str) -> GameResult | None:
+    """A result cell; a date, a time, a formula error or another number that Excel made
+    of what was typed (``1/2`` -> a date, ``1:0`` -> a time in a General cell) is
+    named, never read as a number (issue 15, #4)."""
+    what = _not_a_result(value)
+    if what is not None:
+        raise InputError(f"{name}: {what}{_TYPE_AS_TEXT}")
     return parse_result(value, name)
+
+
+def _not_a_result(value: object) -> str | None:
+    """What a cell value that Excel converted from a typed result is, or None."""
+    if isinstance(value, _dt.datetime):
+        # classic passes a time alone as a datetime on Excel's day 0 (1899-12-30/31)
+        if value.date() <= _dt.date(1899, 12, 31):
+            return f"a time ({value.time().isoformat(timespec='minutes')})"
+        return f"a date ({value.date().isoformat()})"
+    if isinstance(value, _dt.date):
+        return f"a date ({value.isoformat()})"
+    if isinstance(value, _dt.time):
+        return f"a time ({value.isoformat(timespec='minutes')})"
+    error = _excel_error(value)
+    if error is not None:
+        return f"the Excel error {error}"
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        # xlwings Lite passes dates and times as Excel serial numbers: 1:0 -> 1/24
+        # (01:00), 0:1 -> 1/1440 (00:01), 1/2 -> a whole day number (after 1900)
+        for typed, serial in (("1:0", 1 / 24), ("0:1", 1 / 1440)):
+            if abs(value - serial) < 1e-12:
+                return f"a time (the number {value:.6g}: {typed} typed in a General cell)"
+        if float(value).is_integer() and 367 <= value <= _EXCEL_SERIAL_MAX:
+            return (f"the number {value:.0f}, a date (1/2 typed in a General cell "
+                    "becomes one)")
+    return None
 
 
 def _games(opponent_ratings: object, scores: object,
@@ -225,11 +371,13 @@ def _rated_played(games: list[tuple[int | None, GameResult]]) -> list[tuple[int,
 # -------------------------------------------------------------------- single games
 
 @func(category=_CATEGORY)
-@arg("rating", doc="own rating (whole number)")
-@arg("opponent_rating", doc="the opponent's rating (whole number)")
-@arg("method", doc="fide (default: table + 400-point rule), table (no cap) or logistic")
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("rating", "own rating (whole number)"),
+    ("opponent_rating", "the opponent's rating (whole number)"),
+    ("method", "fide (default: table + 400-point rule), table (no cap) or logistic"),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_EXPECTED(rating, opponent_rating, method="fide", time_control="standard", event_date=None):
     """Expected score PD of one game (0.32): FIDE B.02 §8.1.2 table, §8.3.1 400-point rule.
 
@@ -256,12 +404,14 @@ def FIDE_EXPECTED(rating, opponent_rating, method="fide", time_control="standard
 
 
 @func(category=_CATEGORY)
-@arg("rating", doc="own rating (whole number)")
-@arg("opponent_rating", doc="the opponent's rating (whole number)")
-@arg("score", doc="1, ½, 0 (or =, 1-0, 0-1...); + or - is a forfeit: #N/A")
-@arg("k", doc="K factor (whole number)")
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("rating", "own rating (whole number)"),
+    ("opponent_rating", "the opponent's rating (whole number)"),
+    ("score", "1, ½, 0 (or =, 1-0, 0-1...); + or - is a forfeit: #N/A"),
+    ("k", "K factor (whole number)"),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_DELTA(rating, opponent_rating, score, k, time_control="standard", event_date=None):
     """K x (S - PD) for one game, unrounded (27.2): FIDE B.02 §8.3.2, PD from §8.1.2.
 
@@ -303,12 +453,13 @@ def _event_change(rating, opponent_ratings, scores, k, time_control, event_date)
 
 
 @func(category=_CATEGORY)
-@arg("rating", doc="own rating (whole number)")
-@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
-@arg("scores", ndim=1, doc=_DOC_SCORES)
-@arg("k", doc="K factor before the K x n <= 700 cap")
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("rating", "own rating (whole number)"),
+    *_GAMES,
+    ("k", "K factor before the K x n <= 700 cap"),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_CHANGE(rating, opponent_ratings, scores, k, time_control="standard", event_date=None):
     """Rating change K x ΣΔR over the games, unrounded (-2.5): FIDE B.02 §8.3.2, §8.3.3.
 
@@ -324,23 +475,26 @@ def FIDE_CHANGE(rating, opponent_ratings, scores, k, time_control="standard", ev
 
 
 @func(category=_CATEGORY)
-@arg("rating", doc="own rating before the event (whole number)")
-@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
-@arg("scores", ndim=1, doc=_DOC_SCORES)
-@arg("k", doc="K factor before the K x n <= 700 cap")
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("rating", "own rating before the event (whole number)"),
+    *_GAMES,
+    ("k", "K factor before the K x n <= 700 cap"),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_NEW_RATING(rating, opponent_ratings, scores, k, time_control="standard", event_date=None):
     """New rating: rating + K x ΣΔR rounded, .5 away from zero: FIDE B.02 §8.3.4.
 
     The event is taken as the whole rating period (one rounding; K x n <= 700 cap of
-    §8.3.3). Same inputs as FIDE_CHANGE. Nothing entered: #N/A.
+    §8.3.3). Same inputs as FIDE_CHANGE. Nothing entered: #N/A. A new rating below
+    the floor (1400; 1000 before 1 Mar 2024) is not published (§7.2.1): the cell shows
+    "not published: below 1400 (1398)".
     Example: FIDE_NEW_RATING(2000, {1950;2050;1810}, {1;0;0.5}, 10) = 1997 (-2.50 -> -3).
     """
     calc = _event_change(rating, opponent_ratings, scores, k, time_control, event_date)
     if calc is None:
         return NA
-    return calc.Ro + round_half_away(calc.change, 100)
+    return new_rating_or_note(calc)   # below the floor: "not published: below 1400 (1398)"
 
 
 # ------------------------------------------------------------------------------ K
@@ -377,14 +531,16 @@ def _k_one(values: dict, where: str = "") -> object:
 
 
 @func(category=_CATEGORY)
-@arg("rating", doc="rating (a cell, or a column for a whole K column)")
-@arg("birth_year", doc="year of birth (blank: not a junior)")
-@arg("games", doc="rated games completed before (blank: 30 or more)")
-@arg("peak_rating", doc="highest published rating (2400+ means K 10 for good)")
-@arg("period_games", doc="rated games in this rating period: K x n <= 700 cap")
-@arg("period_year", doc="year of the rating period (blank: year of event_date or today)")
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("rating", "rating (a cell, or a column for a whole K column)"),
+    ("birth_year", "year of birth (blank: not a junior)"),
+    ("games", "rated games completed before (blank: 30 or more)"),
+    ("peak_rating", "highest published rating (2400+ means K 10 for good)"),
+    ("period_games", "rated games in this rating period: K x n <= 700 cap"),
+    ("period_year", "year of the rating period (blank: year of event_date or today)"),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_K(rating, birth_year=None, games=None, peak_rating=None, period_games=None,
            period_year=None, time_control="standard", event_date=None):
     """K factor: FIDE B.02 §8.3.3 (40 new or junior under 2300, 20, 10 once 2400).
@@ -421,10 +577,12 @@ def FIDE_K(rating, birth_year=None, games=None, peak_rating=None, period_games=N
 # ------------------------------------------------------------------ unrated players
 
 @func(category=_CATEGORY)
-@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS + " (blank rating: unrated opponent, skipped)")
-@arg("scores", ndim=1, doc=_DOC_SCORES)
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("opponent_ratings", _DOC_OPPS + " (blank rating: unrated opponent, skipped)", 1),
+    ("scores", _DOC_SCORES, 1),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_INITIAL_RATING(opponent_ratings, scores, time_control="standard", event_date=None):
     """Initial rating Ru of an unrated player, or why it is not published: FIDE B.02 §8.2.
 
@@ -453,8 +611,8 @@ def _opponents_and_points(opponent_ratings, scores) -> tuple[list[int], float] |
 
 
 @func(category=_CATEGORY)
-@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
-@arg("scores", ndim=1, doc=_DOC_SCORES)
+@_args(*_GAMES)
+@_excel_boundary
 def FIDE_PERFORMANCE(opponent_ratings, scores):
     """FIDE performance rating Rp = Ra + dp(p): FIDE B.02 §8.1.1 (Ra the average).
 
@@ -469,9 +627,12 @@ def FIDE_PERFORMANCE(opponent_ratings, scores):
 
 
 @func(category=_CATEGORY)
-@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS + " (blank rating with a result: unrated, 1400)")
-@arg("scores", ndim=1, doc=_DOC_SCORES)
-@arg("title", doc="GM, IM, WGM or WIM")
+@_args(
+    ("opponent_ratings", _DOC_OPPS + " (blank rating with a result: unrated, 1400)", 1),
+    ("scores", _DOC_SCORES, 1),
+    ("title", "GM, IM, WGM or WIM"),
+)
+@_excel_boundary
 def FIDE_NORM(opponent_ratings, scores, title):
     """Title-norm performance as one row [Rp, Ra, "met" or "not met: ..."]: FIDE B.01 §1.4.
 
@@ -492,8 +653,8 @@ def FIDE_NORM(opponent_ratings, scores, title):
 
 
 @func(category=_CATEGORY)
-@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
-@arg("scores", ndim=1, doc=_DOC_SCORES)
+@_args(*_GAMES)
+@_excel_boundary
 def FIDE_TPR(opponent_ratings, scores):
     """Tie-break Tournament Performance Rating TPR = ARO + dp(p): FIDE C.07 §10.2.
 
@@ -507,8 +668,8 @@ def FIDE_TPR(opponent_ratings, scores):
 
 
 @func(category=_CATEGORY)
-@arg("opponent_ratings", ndim=1, doc=_DOC_OPPS)
-@arg("scores", ndim=1, doc=_DOC_SCORES)
+@_args(*_GAMES)
+@_excel_boundary
 def FIDE_PTP(opponent_ratings, scores):
     """Tie-break Perfect Tournament Performance PTP: FIDE C.07 §10.3.
 
@@ -525,7 +686,8 @@ def FIDE_PTP(opponent_ratings, scores):
 # ------------------------------------------------------------------------- tables
 
 @func(category=_CATEGORY)
-@arg("D", doc="signed rating difference, own minus opponent (whole number)")
+@_args(("D", "signed rating difference, own minus opponent (whole number)"))
+@_excel_boundary
 def FIDE_PD(D):
     """PD for a signed rating difference D (0.68 for 130, 0.32 for -130): FIDE B.02 §8.1.2.
 
@@ -538,7 +700,8 @@ def FIDE_PD(D):
 
 
 @func(category=_CATEGORY)
-@arg("p", doc="fractional score from 0 to 1 (rounded to hundredths, half up)")
+@_args(("p", "fractional score from 0 to 1 (rounded to hundredths, half up)"))
+@_excel_boundary
 def FIDE_DP(p):
     """Rating difference dp for a fractional score p (125 for 0.67): FIDE B.02 §8.1.1.
 
@@ -548,7 +711,7 @@ def FIDE_DP(p):
     p = _scalar(p, "p")
     if _blank(p):
         return NA
-    value = _number(p)
+    value = _number(p, "p")
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         raise InputError(f"p must be a number from 0 to 1, got {p!r}")
     exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
@@ -559,7 +722,8 @@ def FIDE_DP(p):
 
 
 @func(category=_CATEGORY)
-@arg("result", doc="1, ½, 0, =, 1-0, 0-1, + (forfeit win), - (forfeit loss), H, F, U, Z...")
+@_args(("result", "1, ½, 0, =, 1-0, 0-1, + (forfeit win), - (forfeit loss), H, F, U, Z..."))
+@_excel_boundary
 def FIDE_SCORE(result):
     """Points of a result: 1, 0.5 or 0 (FIDE B.02 §8.3.2 scores; TRF-16 result codes).
 
@@ -616,6 +780,7 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
             continue
         row: list = [res.N, res.W_half / 2]
         if res.rated:
+            assert res.sum_PD is not None and res.calc is not None and res.change is not None
             row += [res.sum_PD / 100, res.calc.sum_delta_R / 100, res.K, res.change / 100,
                     res.rating_change, res.new_rating]
         else:
@@ -623,20 +788,22 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
         row.append(res.Rp if res.Rp is not None else "")
         if res.rated:
             row.append("")
-        elif res.initial.Ru is not None:
-            row.append(res.initial.Ru)
         else:
-            row.append(f"not published: {res.initial.reason}")
+            assert res.initial is not None      # an unrated player has an initial rating
+            row.append(res.initial.Ru if res.initial.Ru is not None
+                       else f"not published: {res.initial.reason}")
         out.append(row)
     return out
 
 
 @func(category=_CATEGORY)
-@arg("ratings", ndim=1, doc="column of the players' ratings (blank = unrated)")
-@arg("k_factors", ndim=1, doc="column of K factors (blank allowed for unrated players)")
-@arg("results", ndim=2, doc="n x n grid: row i, column j = i's result against j")
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("ratings", "column of the players' ratings (blank = unrated)", 1),
+    ("k_factors", "column of K factors (blank allowed for unrated players)", 1),
+    ("results", "n x n grid: row i, column j = i's result against j", 2),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=None):
     """A round robin's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
 
@@ -666,12 +833,14 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
 
 
 @func(category=_CATEGORY)
-@arg("ratings", ndim=1, doc="column of the players' ratings (blank = unrated)")
-@arg("k_factors", ndim=1, doc="column of K factors (blank allowed for unrated players)")
-@arg("opponents", ndim=2, doc="n x rounds grid of opponents' row numbers 1..n (blank/0: none)")
-@arg("results", ndim=2, doc="n x rounds grid of results (1, ½, 0, +, -, H...)")
-@arg("time_control", doc=_DOC_TC)
-@arg("event_date", doc=_DOC_DATE)
+@_args(
+    ("ratings", "column of the players' ratings (blank = unrated)", 1),
+    ("k_factors", "column of K factors (blank allowed for unrated players)", 1),
+    ("opponents", "n x rounds grid of opponents' row numbers 1..n (blank/0: none)", 2),
+    ("results", "n x rounds grid of results (1, ½, 0, +, -, H...)", 2),
+    *_TC_DATE,
+)
+@_excel_boundary
 def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="standard",
                      event_date=None):
     """A Swiss event's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
@@ -725,6 +894,7 @@ def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="stand
 
 
 @func(category=_CATEGORY)
+@_excel_boundary
 def FIDE_VERSION():
     """The xl-fide version (FIDE B.02 Rating Regulations 2024, amended 1 Oct 2025)."""
     return __version__

@@ -3,11 +3,15 @@
 Ratings are integers (FIDE publishes whole numbers), scores are 0, 0.5 or 1 per game
 and are carried as integer half points, K is a positive integer (FIDE B.02 §8.3.3).
 Floats are accepted only when they are exactly such a value (Excel sends 2000.0);
-2000.5 is an error, never rounded.
+2000.5 is an error, never rounded. Numbers typed as text (``"2000"``, a CSV field, a
+cell) are read with the digits 0-9 only, at most :data:`MAX_NUMBER_TEXT` characters
+and :data:`MAX_DIGITS` digits: ``"1e999999999"`` is refused at once, and no message
+quotes more than a few dozen characters of a value.
 """
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Number
@@ -16,46 +20,97 @@ from .errors import InputError
 
 RATING_MIN = 0
 RATING_MAX = 4000
+MAX_NUMBER_TEXT = 40     # characters of a number written as text
+MAX_DIGITS = 30          # digits of a whole number (far beyond any rating, K or count)
+_QUOTE = 40              # characters of a bad value quoted in a message
+
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+class _TooLarge(Exception):
+    """A number past the digit budget (only its size is reported)."""
+
+
+def number_from_text(text: str, name: str, what: str = "a number") -> Decimal:
+    """A number written as text (``"2000"``, ``" 2000.0 "``, ``"2e3"``) as a Decimal.
+
+    Only the ASCII digits 0-9 count (``"²"`` and other Unicode digits are refused),
+    with an optional sign, point and exponent; at most :data:`MAX_NUMBER_TEXT`
+    characters. Raises :class:`InputError` naming ``name`` (and ``what`` was expected)
+    otherwise.
+    """
+    stripped = text.strip()
+    if len(stripped) > MAX_NUMBER_TEXT:
+        raise InputError(f"{name} must be {what}, got text of {len(stripped)} characters "
+                         f"(at most {MAX_NUMBER_TEXT})")
+    if not _NUMBER_TEXT.fullmatch(stripped):
+        digits = " written with the digits 0-9" if any(
+            ch.isdigit() and not ch.isascii() for ch in stripped) else ""
+        raise InputError(f"{name} must be {what}{digits}, got {quote_value(text)}")
+    return Decimal(stripped)
 
 
 def _exact(value: object) -> Fraction | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
+        if value.bit_length() > MAX_DIGITS * 4:
+            raise _TooLarge
         return Fraction(value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             return None
+        if abs(value) >= 10.0 ** MAX_DIGITS:
+            raise _TooLarge
         return Fraction(value)
-    if isinstance(value, (Decimal, Fraction)):
-        try:
-            return Fraction(value)
-        except (ValueError, OverflowError):
+    if isinstance(value, Decimal):
+        if not value.is_finite():
             return None
+        if value and abs(value.adjusted()) > MAX_DIGITS:   # 1e999999999: never expanded
+            if value.adjusted() > 0:
+                raise _TooLarge
+            return Fraction(1, 3)                           # a tiny fraction: not whole
+        return Fraction(value)
+    if isinstance(value, Fraction):
+        if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_DIGITS * 4:
+            raise _TooLarge
+        return value
     if isinstance(value, Number):
         try:
-            return Fraction(str(value))
-        except (ValueError, TypeError):
+            return _exact(Decimal(str(value)))
+        except (ArithmeticError, ValueError, TypeError):
             return None
     return None
 
 
-def _fmt(value: object) -> str:
+def quote_value(value: object) -> str:
+    """``value`` as a message quotes it: short (a long text is cut, a huge number sized)."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value)) if abs(value) < 1e15 else repr(value)
-    return repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_DIGITS * 4:
+        return f"a number of more than {MAX_DIGITS} digits"
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= _QUOTE else text[:_QUOTE] + f"... ({len(text)} characters)"
 
 
 def as_int(value: object, name: str, *, minimum: int | None = None,
            maximum: int | None = None) -> int:
     """``value`` as an ``int`` if it is a whole number (``2000`` or ``2000.0``).
 
-    Raises :class:`InputError` naming ``name`` and quoting the value otherwise,
-    e.g. ``rating must be a whole number, got 2000.5``.
+    Text is read by :func:`number_from_text`. Raises :class:`InputError` naming
+    ``name`` and quoting the value otherwise, e.g. ``rating must be a whole number,
+    got 2000.5``; a number past :data:`MAX_DIGITS` digits is out of range.
     """
-    exact = _exact(value)
+    if isinstance(value, str):
+        value = number_from_text(value, name, "a whole number")
+    try:
+        exact = _exact(value)
+    except _TooLarge:
+        bound = f"at most {maximum}" if maximum is not None else f"under {MAX_DIGITS} digits"
+        raise InputError(f"{name} must be {bound}, got a number of more than "
+                         f"{MAX_DIGITS} digits") from None
     if exact is None or exact.denominator != 1:
-        raise InputError(f"{name} must be a whole number, got {_fmt(value)}")
+        raise InputError(f"{name} must be a whole number, got {quote_value(value)}")
     result = int(exact)
     if minimum is not None and result < minimum:
         raise InputError(f"{name} must be at least {minimum}, got {result}")
@@ -80,10 +135,15 @@ def as_half_points(value: object, name: str = "score", *, maximum_points: int = 
     ``as_half_points(0.5) == 1``. Raises :class:`InputError` for anything that is not
     a multiple of 0.5 in range (``score must be 0, 0.5 or 1, got 0.7``).
     """
-    exact = _exact(value)
+    if isinstance(value, str):
+        value = number_from_text(value, name)
+    try:
+        exact = _exact(value)
+    except _TooLarge:
+        exact = None
     if exact is None or (2 * exact).denominator != 1 or not 0 <= exact <= maximum_points:
         if maximum_points == 1:
-            raise InputError(f"{name} must be 0, 0.5 or 1, got {_fmt(value)}")
+            raise InputError(f"{name} must be 0, 0.5 or 1, got {quote_value(value)}")
         raise InputError(
-            f"{name} must be a multiple of 0.5 from 0 to {maximum_points}, got {_fmt(value)}")
+            f"{name} must be a multiple of 0.5 from 0 to {maximum_points}, got {quote_value(value)}")
     return int(2 * exact)

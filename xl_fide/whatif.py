@@ -15,7 +15,7 @@ from typing import Sequence
 from .editions import RuleEdition
 from .performance import norm_performance
 from .rating import rate_event
-from .values import as_int, as_rating
+from .values import as_half_points, as_int, as_rating
 
 
 @dataclass(frozen=True)
@@ -62,11 +62,11 @@ def needed_for_norm(played: Sequence[tuple[int | None, object]], remaining: Sequ
     meet (``None`` for unrated). All games together are checked (games, score, Ra, Rp).
     """
     opps = [r for r, _ in played] + list(remaining)
-    base = sum(float(s) for _, s in played)
+    base_half = sum(as_half_points(s, "score") for _, s in played)
     n = len(remaining)
     for total_half in range(0, 2 * n + 1):
-        r = norm_performance(opps, base + total_half / 2, title)
+        r = norm_performance(opps, (base_half + total_half) / 2, title)
         if r.met:
             return Needed(total_half / 2, n, r.summary())
-    r = norm_performance(opps, base + n, title)
+    r = norm_performance(opps, (base_half + 2 * n) / 2, title)
     return Needed(None, n, f"even {n}/{n}: {r.summary()}")

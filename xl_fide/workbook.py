@@ -30,7 +30,7 @@ import dataclasses
 import datetime as _dt
 import json
 import os
-import tempfile
+import io
 from copy import copy
 from dataclasses import dataclass
 from decimal import Decimal
@@ -47,13 +47,18 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.formula import ArrayFormula
 
 from . import __version__
+from . import native as _native
 from . import results as _results
-from .editions import EDITIONS
+from .dates import parse_date_text
+from .editions import EDITIONS, guess_time_control
 from .errors import InputError, WorkbookError, XlFideError
+from .files import OutputExistsError, write_atomic
 from .players import PlayerData
+from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
 from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
+from .values import as_int, quote_value
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
@@ -248,7 +253,9 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "text": dict(protection=_LOCKED, alignment=Alignment(vertical="top", wrap_text=True)),
         "in_text": dict(inp, alignment=_LEFT),
         "in_int": dict(inp, number_format="0"),
-        "in_res": dict(inp, font=Font(bold=True)),
+        # Text (@): Excel keeps 1/2, 1:0, +, - and = as typed (General makes a date, a
+        # time or a formula of them); the cells also carry the result list validation
+        "in_res": dict(inp, font=Font(bold=True), number_format="@"),
         "in_code": dict(inp),
         "in_date": dict(inp, number_format="yyyy-mm-dd"),
         "in_num": dict(inp, number_format="0.0#"),
@@ -330,8 +337,9 @@ def _abs(c1: int, r1: int, c2: int | None = None, r2: int | None = None) -> str:
 class _Geometry:
     """Where everything is on the Crosstable sheet for a layout and a size."""
 
-    def __init__(self, layout: str, players: int, rounds: int) -> None:
+    def __init__(self, layout: str, players: int, rounds: int, formulas: str = "udf") -> None:
         self.layout, self.n, self.rounds = layout, players, rounds
+        self.formulas = formulas          # "udf" (FIDE_* functions) or "native"
         self.first, self.last = FIRST_ROW, FIRST_ROW + players - 1
         self.col: dict[str, int] = {}
         c = 1
@@ -428,16 +436,20 @@ def _points_of(cells: str, mask: str | None = None) -> str:
 
 # ============================================================================== builders
 
-def build_template(layout: str, players: int, rounds: int | None = None) -> Workbook:
+def build_template(layout: str, players: int, rounds: int | None = None, *,
+                   formulas: str = "udf") -> Workbook:
     """An empty cross-table workbook: ``layout`` roundrobin or swiss, ``players`` rows.
 
     ``rounds``: the Swiss rounds (ignored for a round robin, which has players - 1).
-    Raises :class:`~xl_fide.errors.InputError` for a bad layout or size.
+    ``formulas``: ``udf`` (the rating block calls the FIDE_* functions) or ``native``
+    (only functions built into Excel 2010+, LibreOffice and Google Sheets, see
+    :mod:`xl_fide.native`; same sheets, names and layout, helpers on a hidden sheet).
+    Raises :class:`~xl_fide.errors.InputError` for a bad layout, size or ``formulas``.
     """
     if rounds is None or layout == "roundrobin":
         rounds = players - 1 if layout == "roundrobin" else 9
     _check_size(layout, players, rounds)
-    geo = _Geometry(layout, players, rounds)
+    geo = _Geometry(layout, players, rounds, _native.check_formulas(formulas))
     wb = Workbook()
     wb.properties.creator = "xl-fide"
     wb.properties.created = _FIXED_TIME
@@ -455,6 +467,8 @@ def build_template(layout: str, players: int, rounds: int | None = None) -> Work
         _build_roundrobin(wb, ws, geo)
     else:
         _build_swiss(wb, ws, geo)
+    if formulas == "native":
+        _write_native(wb, geo)
     _build_help(helpws, geo)
     _text(conf, 1, 1, "UDF Modules")
     _text(conf, 1, 2, "xl_fide.udfs")
@@ -549,6 +563,7 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
         _apply(ws.cell(r, 4, (100 - H) / 100), "val_2")
         r += 1
     _define(wb, "PDTable", TABLES, _abs(1, 5, 4, r - 1))
+    _write_pd_hundredths(ws)
     # 8.1.1
     _text(ws, 3, 6, "Table 8.1.1: p → dp", "label")
     _text(ws, 4, 6, "p", "head")
@@ -613,6 +628,49 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
     ws.protection.sheet = True
     ws.protection.formatColumns = False
     _page_setup(ws, landscape=True, title_rows="4:4")
+
+
+# table 8.1.2 as integer hundredths (column E of Tables) and table 8.1.1's dp column:
+# what the native formulas look up (one table, written from xl_fide.tables)
+_PD_LAST = 4 + len(pd_rows())
+_PD_FROM = f"{TABLES}!$A$5:$A${_PD_LAST}"
+_PD_HIGH = f"{TABLES}!$E$5:$E${_PD_LAST}"
+_DP_VALUES = f"{TABLES}!$G$5:$G${4 + len(dp_rows())}"
+
+
+def _write_pd_hundredths(ws: Any) -> None:
+    """Tables!E: H of table 8.1.2 in integer hundredths (FIDE B.02 §8.1.2), beside .64."""
+    _text(ws, 4, 5, "H ×100", "head")
+    for r, (_, _, H) in enumerate(pd_rows(), 5):
+        _apply(ws.cell(r, 5, H), "val_int")
+    ws.column_dimensions["E"].width = 7
+
+
+def _write_native(wb: Workbook, geo: _Geometry) -> None:
+    """The rating block and the K rule column in native formulas (:mod:`xl_fide.native`)
+    instead of the FIDE_* array formulas; per-player and per-game helpers on a hidden
+    sheet; the Event sheet's version cell as text (no FIDE_VERSION to call)."""
+    ws = wb[CROSS]
+    calc = wb.create_sheet(_native.CALC)
+    for sheet, r, c, value in _native.cells(_native_layout(geo)):
+        (ws if sheet == CROSS else calc).cell(r, c).value = value
+    calc.sheet_state = "hidden"
+    calc.protection.sheet = True
+    ev = wb[EVENT]
+    _text(ev, EVENT_ROW["version"], 2, __version__)
+    _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
+
+
+def _native_layout(geo: _Geometry) -> _native.Layout:
+    """Where the native formulas read and write on a sheet of this geometry."""
+    swiss = geo.layout == "swiss"
+    return _native.Layout(
+        kind=geo.layout, first=geo.first, last=geo.last, cross=CROSS, col=dict(geo.col),
+        edition=_event_ref("edition"), date=_DATE_ARG, pd_from=_PD_FROM, pd_high=_PD_HIGH,
+        dp=_DP_VALUES, codes=_CODES, grid_first=geo.block_first,
+        opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
+        res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
+        header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
 
 
 def _agreeing_pairs() -> list[tuple[str, str]]:
@@ -908,6 +966,29 @@ def _swiss_term(geo: _Geometry, rnd: int, r: int, no: int) -> str:
             f'{_pair_bad(res, of_opponent(rc))})),1))')
 
 
+_NATIVE_HELP: tuple[tuple[str, str], ...] = (
+    ("text", "This workbook computes every player's FIDE rating change (FIDE Handbook B.02, "
+             "Rating Regulations) with the spreadsheet's own functions: it works in Excel "
+             "2010 or later, LibreOffice Calc and Google Sheets with nothing installed. Fill in "
+             "the Event sheet, then the white cells of the Crosstable sheet. Grey cells are "
+             "computed; the sheets are protected without a password (Review > Unprotect Sheet) "
+             "so formulas are not overwritten by mistake."),
+    ("label", "How the rating block is computed"),
+    ("text", "A hidden sheet, Calc, holds per game the opponent's rating, the score in half "
+             "points and PD in hundredths (table 8.1.2 of the Tables sheet, with the 400-point "
+             "rule of the player and the 2650 exemption where the rules have it), and per "
+             "player the sums. Everything is whole numbers of hundredths, divided once for "
+             "display; the change is rounded .5 away from zero by an integer formula (FIDE "
+             "B.02 §8.3.4). The Event sheet's start date and time control choose the rules "
+             "(FIDE B.02 §8.3). Events of 1 Jan 2022 - 29 Feb 2024 (400-point rule in one game "
+             "per event) cannot be rated by these formulas: the Ru column says so; use a "
+             "workbook with the xl-fide functions (xl-fide crosstable --formulas udf). Only "
+             "games played over the board (1 ½ 0) against rated opponents are rated; "
+             "forfeits (+ -) and byes count as points only. The event is taken as the player's "
+             "rating period: K × n ≤ 700 and one rounding."),
+)
+
+
 def _build_help(ws: Any, geo: _Geometry) -> None:
     lines: list[tuple[str, str]] = [
         ("title", "xl-fide: FIDE rating cross-table"),
@@ -923,12 +1004,17 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
                  "xl_fide.udfs."),
         ("text", "3. On the xlwings ribbon tab click 'Import Functions', then save the file as "
                  "an .xlsm workbook (Excel Macro-Enabled Workbook)."),
-        ("text", "4. Cells that showed #NAME? now compute. If they still show #NAME?, macros are "
-                 "blocked or Import Functions was not run; 'xl-fide doctor' checks the set-up."),
+        ("text", "4. In the VBA editor (Alt+F11): Tools > References, tick xlwings. Then press "
+                 "Ctrl+Alt+F9. Cells that showed #NAME? now compute. If they still show #NAME?, "
+                 "macros are blocked or Import Functions was not run; 'xl-fide doctor' checks "
+                 "the set-up."),
         ("label", "Turning the functions on: xlwings Lite (Excel on the web, macOS, Windows)"),
-        ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: add "
-                 "the URL of the xl-fide wheel (pip wheel . -w dist builds it). 3. main.py:  from xl_fide.udfs import *  . 4. Restart; "
-                 "the same formulas compute."),
+        ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: "
+                 "xlwings>=0.36.7 and the URL of the xl-fide wheel (pip wheel . -w dist builds "
+                 "it); restart. 3. main.py:  from xl_fide.udfs import *  and  from "
+                 "xl_fide.lite import *  . 4. Review > Unprotect Sheet (Crosstable, Event), run "
+                 "the script fide_bind_formulas (formulas already in the file stay #NAME? in "
+                 "Lite until written again), protect the sheets again."),
         ("label", "Without the add-in"),
         ("text", "The functions show #NAME?. A workbook filled by 'xl-fide crosstable' has a "
                  "Report sheet with the values computed by xl-fide when the file was written."),
@@ -950,9 +1036,13 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
                     "Swiss: per round the opponent's number (No), colour (w/b) and result.")),
         ("label", "Columns"),
     ]
+    if geo.formulas == "native":
+        lines = [lines[0], *_NATIVE_HELP, *lines[-3:]]
     for spec in PLAYER_COLS + geo.standings + RATING_COLS:
-        lines.append(("text", f"{spec.header}: {spec.help}"
-                              + (f"  [name {spec.name}]" if spec.name else "")))
+        text = f"{spec.header}: {spec.help}" + (f"  [name {spec.name}]" if spec.name else "")
+        if geo.formulas == "native":
+            text = text.replace("(one FIDE_K array formula)", "(a native formula)")
+        lines.append(("text", text))
     lines.append(("label", "Defined names"))
     lines.append(("text", "Each column above has a defined name covering the players' rows "
                           "(e.g. Rating, KFactor, Change, NewRating), for formulas and other tools."))
@@ -991,19 +1081,23 @@ def _cell_value(code: str) -> Any:
     return _CELL_OF_CODE.get(code, code)
 
 
-def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any = None,
-                  *, rows: int | None = None, rounds: int | None = None) -> Workbook:
+def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
+                  *, rows: int | None = None, rounds: int | None = None,
+                  formulas: str = "udf") -> Workbook:
     """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
 
     ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
     :class:`~xl_fide.report.Report` already built (default ``build_report(tournament)``);
     the K values it did not take from the K rule (``--k``, a rating list) are written as K
     overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
-    (blank rows and rounds). Formulas stay live.
+    (blank rows and rounds). Formulas stay live. ``formulas``: ``udf`` or ``native``
+    (see :func:`build_template`); ``native`` raises :class:`InputError` naming the rule
+    edition when the native formulas cannot express it (:func:`xl_fide.native.require`).
     """
-    from .report import build_report
     if report is None:
         report = build_report(tournament)
+    if _native.check_formulas(formulas) == "native":
+        _native.require(report.edition)
     layout = layout or choose_layout(tournament)
     players = sorted(tournament.players, key=lambda p: p.start_rank)
     n = len(players)
@@ -1016,15 +1110,15 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
             raise InputError("this event is not a single round robin (some players did not "
                              "meet exactly once): use the swiss layout")
         n_rounds = n_rows - 1
-    wb = build_template(layout, n_rows, n_rounds)
-    geo = _Geometry(layout, n_rows, n_rounds)
+    wb = build_template(layout, n_rows, n_rounds, formulas=formulas)
+    geo = _Geometry(layout, n_rows, n_rounds, formulas)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
     k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows
-                 if row.k_source not in ("rating", "rating and birth year")}
+                 if row.k_source is not KSource.RULE}
     # a rating the report took from --player-data (none in the file) goes into Ro
     rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
     for i, p in enumerate(players):
@@ -1070,7 +1164,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Any
     return wb
 
 
-def _fill_event(ws: Any, t: Tournament, report: Any) -> None:
+def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
     values = {
         "name": t.name or None, "city": t.city or None, "federation": t.federation or None,
         "start": t.start_date, "end": t.end_date, "tc": report.time_control.value,
@@ -1092,22 +1186,18 @@ def _num(value: Decimal | int | None) -> Any:
     return value
 
 
-def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
-    ws = wb.create_sheet(REPORT, index=2)
-    _text(ws, 1, 1, "Report", "title")
-    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
-                    f"are on the {CROSS} sheet.", "subtitle")
-    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
-    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
-                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
-    heads = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
-             ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
-             ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
-             ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
-             ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
-             ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
-             ("Note", 64, "val_text")]
-    hr = 5
+_REPORT_HEADS = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
+                 ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
+                 ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
+                 ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
+                 ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
+                 ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
+                 ("Note", 64, "val_text")]
+
+
+def _report_rows(ws: Any, hr: int, report: Report) -> int:
+    """The header at row ``hr`` and one row per player below; returns the last row."""
+    heads = _REPORT_HEADS
     for c, (h, width, _) in enumerate(heads, 1):
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
@@ -1124,17 +1214,37 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
             res.K, res.change / 100 if res.change is not None else None,
             res.rating_change, res.new_rating, res.Rp,
             res.initial.Ru if res.initial is not None else None,
-            (res.initial.reason if res.initial is not None else None) or None,
+            (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
         for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
             _text(ws, r, c, value, style)
-    r = hr + len(report.rows) + 2
+    return hr + len(report.rows)
+
+
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
+    ws = wb.create_sheet(REPORT, index=2)
+    _text(ws, 1, 1, "Report", "title")
+    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
+                    f"are on the {CROSS} sheet.", "subtitle")
+    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
+    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
+                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
+    hr = 5
+    r = _report_rows(ws, hr, report) + 2
     notes = list(report.notes)
     if renumbered:
         notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
     if notes or report.warnings:
         _text(ws, r, 1, "Notes", "label")
         for note in notes + [f"warning: {w}" for w in report.warnings]:
+            r += 1
+            _text(ws, r, 1, note, "subtitle")
+    for i, month in enumerate(report.months, 1):   # an event over 30 days: interim reports
+        r += 2
+        _text(ws, r, 1, f"Month {i} of {len(report.months)}: {month.event_name}   ·   "
+                        f"rules {month.edition.id}", "label")
+        r = _report_rows(ws, r + 1, month) + 1
+        for note in month.notes:
             r += 1
             _text(ws, r, 1, note, "subtitle")
     ws.freeze_panes = f"A{hr + 1}"
@@ -1144,30 +1254,34 @@ def _build_report_sheet(wb: Workbook, report: Any, renumbered: bool) -> None:
 # ================================================================================== save
 
 def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """Write ``wb`` to ``path`` atomically (temporary file in the same directory, then
-    rename). Refuses to overwrite an existing file unless ``force``
-    (:class:`WorkbookExistsError`); never leaves a partial file."""
+    """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide.files.write_atomic`:
+    built in memory, then created exclusively). Refuses to overwrite an existing file
+    unless ``force`` (:class:`WorkbookExistsError`); never leaves a partial file."""
     path = Path(path)
+    _check_kind(path)
     if path.exists() and not force:
-        raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
+    buffer = io.BytesIO()
+    wb.save(buffer)
     try:
-        wb.save(tmp)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        if path.exists() and not force:
-            raise WorkbookExistsError(f"{path}: file exists (use --force to overwrite)")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+        return write_atomic(path, buffer.getvalue(), force=force)
+    except OutputExistsError:
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
+
+
+#: Macro-enabled kinds: openpyxl cannot write the VBA project they must hold, and
+#: Excel refuses to open a macro-less package with such a name.
+_MACRO_SUFFIXES = (".xlsm", ".xltm", ".xlam")
+
+
+def _check_kind(path: Path) -> None:
+    """A macro-enabled name is refused (:class:`~xl_fide.errors.InputError`) before
+    anything is written."""
+    suffix = path.suffix.lower()
+    if suffix in _MACRO_SUFFIXES:
+        raise InputError(f"{path}: cannot write a macro workbook ({suffix}); write .xlsx, "
+                         "open it in Excel, click Import Functions on the xlwings tab, "
+                         "then save it as .xlsm")
 
 
 def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
@@ -1192,20 +1306,14 @@ def _whole(value: Any, sheet: str, row: int, col: int, what: str,
     value = _resolved(value)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    number: Any = value
-    if isinstance(value, str):
-        text = value.strip()
-        number = int(text) if text.isdigit() else None
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    if isinstance(number, bool) or not isinstance(number, int) or (
-            minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+    try:
+        return as_int(value, what, minimum=minimum, maximum=maximum)
+    except InputError:
         limits = ""
         if minimum is not None and maximum is not None:
             limits = f" from {minimum} to {maximum}"
         raise WorkbookError(f"{_where(sheet, row, col)}: {what} must be a whole number{limits}, "
-                            f"got {value!r}")
-    return number
+                            f"got {quote_value(value)}") from None
 
 
 def _str(value: Any) -> str:
@@ -1228,8 +1336,7 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
     if isinstance(value, str):
         if not value.strip():
             return None
-        from .trf import parse_date as trf_date     # the TRF formats: 2025/11/15, 15/11/2025
-        found, _ = trf_date(value)
+        found, _ = parse_date_text(value)         # the TRF formats: 2025/11/15, 15/11/2025
         if found is not None:
             return found
         raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date like 2025-11-15, "
@@ -1410,7 +1517,6 @@ def _read_cells(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
     tc_word = _str(ev("tc")).lower()
     tc_text = _str(ev("tc_text"))
     tournament_tc = tc_text
-    from .report import guess_time_control
     guessed = guess_time_control(tc_text) if tc_text else None
     if tc_word and (guessed is None or guessed.value != tc_word):
         tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"

@@ -1,0 +1,357 @@
+"""xl_fide.lite: the xlwings Lite scripts, run against a stand-in for xlwings' Book API.
+
+There is no xlwings Lite here. The stand-in below implements the part of xlwings'
+public Book/Sheet/Range API the scripts use, with xlwings' semantics (a nested list
+assigned to a cell fills the block from it; a scalar assigned to a range fills every
+cell; ``options(ndim=2)`` always gives rows) and records the order of writes, so the
+tests can check what Lite would be asked to do. Issue 15, #1: formulas that were in
+the file when Lite registered the functions stay #NAME?; the scripts write them again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pyrun import run_python
+from openpyxl.utils import get_column_letter, range_boundaries
+
+from xl_fide import lite
+from xl_fide.errors import InputError
+from xl_fide.report import build_report
+from xl_fide.trf import read_trf
+from xl_fide.workbook import CROSS, EVENT, REPORT, build_template, fill_workbook
+
+ROOT = Path(__file__).resolve().parents[1]
+TRF_DIR = ROOT / "tests" / "data" / "trf"
+
+
+class FakeRange:
+    def __init__(self, sheet: "FakeSheet", ref: str, ndim: int | None = None) -> None:
+        self.sheet, self.ref, self.ndim = sheet, ref, ndim
+        self.c1, self.r1, self.c2, self.r2 = range_boundaries(ref if ":" in ref else f"{ref}:{ref}")
+
+    def options(self, ndim=None):
+        return FakeRange(self.sheet, self.ref, ndim)
+
+    @property
+    def value(self):
+        rows = [[self.sheet.cells.get((r, c)) for c in range(self.c1, self.c2 + 1)]
+                for r in range(self.r1, self.r2 + 1)]
+        if self.ndim == 2:
+            return rows
+        if len(rows) == 1 and len(rows[0]) == 1:
+            return rows[0][0]
+        if len(rows) == 1:
+            return rows[0]
+        if all(len(r) == 1 for r in rows):
+            return [r[0] for r in rows]
+        return rows
+
+    @value.setter
+    def value(self, value):
+        self.sheet.book.log.append(("write", self.sheet.name, self.ref))
+        if isinstance(value, list):
+            rows = value if value and isinstance(value[0], list) else [value]
+            for i, row in enumerate(rows):
+                for j, v in enumerate(row):
+                    self.sheet.put(self.r1 + i, self.c1 + j, v)
+        else:
+            for r in range(self.r1, self.r2 + 1):
+                for c in range(self.c1, self.c2 + 1):
+                    self.sheet.put(r, c, value)
+
+    def clear_contents(self):
+        self.sheet.book.log.append(("clear", self.sheet.name, self.ref))
+        for r in range(self.r1, self.r2 + 1):
+            for c in range(self.c1, self.c2 + 1):
+                self.sheet.cells.pop((r, c), None)
+
+    @property
+    def number_format(self):
+        return self.sheet.formats.get((self.r1, self.c1), "General")
+
+    @number_format.setter
+    def number_format(self, fmt):
+        for r in range(self.r1, self.r2 + 1):
+            for c in range(self.c1, self.c2 + 1):
+                self.sheet.formats[(r, c)] = fmt
+
+
+class FakeSheet:
+    def __init__(self, book: "FakeBook", name: str) -> None:
+        self.book, self.name = book, name
+        self.cells: dict[tuple[int, int], object] = {}
+        self.formats: dict[tuple[int, int], str] = {}
+        self.api = None                      # xlwings Lite: no COM object
+
+    def put(self, r, c, v):
+        if v is None or v == "":
+            self.cells.pop((r, c), None)
+        else:
+            self.cells[(r, c)] = v
+
+    def __getitem__(self, ref):
+        return FakeRange(self, ref)
+
+    def range(self, ref):
+        return FakeRange(self, ref)
+
+    @property
+    def used_range(self):
+        if not self.cells:
+            return FakeRange(self, "A1")
+        rows = [r for r, _ in self.cells]
+        cols = [c for _, c in self.cells]
+        return FakeRange(self, f"A1:{get_column_letter(max(cols))}{max(rows)}")
+
+    def activate(self):
+        self.book.active = self.name
+
+
+class FakeSheets:
+    def __init__(self, book):
+        self.book, self.items = book, []
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __getitem__(self, name):
+        return next(s for s in self.items if s.name == name)
+
+    def add(self, name=None, before=None, after=None):
+        assert name not in [s.name for s in self.items]
+        sheet = FakeSheet(self.book, name)
+        index = self.items.index(after) + 1 if after is not None else 0
+        self.items.insert(index, sheet)
+        return sheet
+
+
+class FakeNames:
+    def __init__(self):
+        self.refers_to: dict[str, str] = {}
+
+    def add(self, name, refers_to):
+        self.refers_to[name] = refers_to
+
+
+class FakeBook:
+    def __init__(self, *sheet_names):
+        self.log: list = []
+        self.sheets = FakeSheets(self)
+        self.names = FakeNames()
+        self.active = None
+        for name in reversed(sheet_names or ("Sheet1",)):
+            self.sheets.add(name=name)
+
+
+def _opened_in_excel(wb) -> FakeBook:
+    """A FakeBook holding an openpyxl workbook as Excel shows it after opening: every
+    cell of a legacy array formula's range is part of the array."""
+    book = FakeBook(*[ws.title for ws in wb])
+    for ws in wb:
+        sheet = book.sheets[ws.title]
+        for row in ws.iter_rows():
+            for cell in row:
+                v = cell.value
+                if hasattr(v, "ref"):
+                    c1, r1, c2, r2 = range_boundaries(v.ref)
+                    for r in range(r1, r2 + 1):
+                        for c in range(c1, c2 + 1):
+                            sheet.put(r, c, "{" + v.text + "}")
+                elif v is not None:
+                    sheet.put(cell.row, cell.column, v)
+    book.log.clear()
+    return book
+
+
+def _template_formulas(wb):
+    return {(s, ref.split(":")[0]): text for s, ref, text in lite.fide_formulas(wb)}
+
+
+# ---------------------------------------------------------- #1 formulas bind in Lite
+
+@pytest.mark.parametrize("layout, players, rounds", [("roundrobin", 6, 5), ("swiss", 12, 7)])
+def test_bind_formulas_writes_every_fide_formula_again(layout, players, rounds):
+    wb = build_template(layout, players, rounds)
+    book = _opened_in_excel(wb)
+    message = lite.bind_formulas(book)
+    wanted = list(lite.fide_formulas(wb))
+    # the K rule column, the rating block and FIDE_VERSION() at least
+    assert {text.split("(")[0] for _, _, text in wanted} >= {
+        "=FIDE_K", "=FIDE_VERSION", "=FIDE_EVENT" if layout == "roundrobin" else "=FIDE_EVENT_SWISS"}
+    assert message.startswith(f"wrote {len(wanted)} FIDE_* formulas")
+    for sheet_name, ref, text in wanted:
+        sheet = book.sheets[sheet_name]
+        c1, r1, c2, r2 = range_boundaries(ref if ":" in ref else f"{ref}:{ref}")
+        assert sheet.cells[(r1, c1)] == text                      # a dynamic-array formula
+        spill = [(r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)][1:]
+        assert all(p not in sheet.cells for p in spill), ref     # else #SPILL!
+        # the legacy array is cleared as a whole before its top-left is written
+        i = book.log.index(("clear", sheet_name, ref))
+        assert book.log[i + 1] == ("write", sheet_name, ref.split(":")[0])
+
+
+def test_bind_formulas_needs_an_xl_fide_workbook():
+    with pytest.raises(InputError, match="no 'Crosstable' sheet"):
+        lite.bind_formulas(FakeBook())
+
+
+def test_bind_formulas_un_and_re_protects_where_the_host_can():
+    wb = build_template("roundrobin", 4, 3)
+    book = _opened_in_excel(wb)
+    calls = []
+
+    class ComSheet:               # classic Excel's Worksheet through COM
+        ProtectContents = True
+
+        def Unprotect(self):
+            calls.append("unprotect")
+
+        def Protect(self, **kw):
+            calls.append("protect")
+
+    for sheet in book.sheets:
+        sheet.api = ComSheet()
+    lite.bind_formulas(book)
+    n = len(list(lite.fide_formulas(wb)))
+    assert calls == ["unprotect", "protect"] * n
+
+
+# ------------------------------------------------------------ a new cross-table
+
+def test_new_crosstable_asks_for_sizes_then_builds_it():
+    book = FakeBook()
+    assert "set Layout, Players and Rounds" in lite.new_crosstable(book)
+    setup = book.sheets[lite.SETUP_SHEET]
+    assert setup["A1:A3"].value == ["Layout", "Players", "Rounds"]
+    setup["B1"].value, setup["B2"].value, setup["B3"].value = "roundrobin", 6, 99
+    assert lite.new_crosstable(book) == "added a roundrobin cross-table: 6 players, 5 rounds"
+    wb = build_template("roundrobin", 6, 5)
+    names = [s.name for s in book.sheets]
+    assert names[:4] == ["Crosstable", "Event", "Tables", "Help"] and "xlwings.conf" not in names
+    assert book.active == CROSS
+    # every formula of the template, FIDE_* or native, at its cell; defined names too
+    for (sheet_name, cell), text in _template_formulas(wb).items():
+        c1, r1, _, _ = range_boundaries(f"{cell}:{cell}")
+        assert book.sheets[sheet_name].cells[(r1, c1)] == text
+    assert set(book.names.refers_to) == set(wb.defined_names)
+    assert book.names.refers_to["ResultCodes"].startswith("='Tables'!")
+    # result cells Text, like the template (issue 15, #4)
+    ws = wb[CROSS]
+    cross = book.sheets[CROSS]
+    assert cross.formats[(5, 14)] == ws.cell(5, 14).number_format == "@"
+    # a second run refuses: the sheets exist
+    with pytest.raises(InputError, match="already has a sheet named 'Crosstable'"):
+        lite.new_crosstable(book)
+
+
+def test_copy_keeps_text_that_looks_like_a_formula_as_text():
+    wb = build_template("swiss", 4, 2)
+    wb[CROSS]["C5"].value = "=HYPERLINK(1)"        # a name typed with a leading =
+    wb[CROSS]["C5"].data_type = "s"
+    book = FakeBook()
+    lite.copy_workbook(wb, book)
+    assert book.sheets[CROSS].cells[(5, 3)] == "'=HYPERLINK(1)"
+
+
+def test_bad_sizes_are_one_message():
+    book = FakeBook(lite.SETUP_SHEET)
+    setup = book.sheets[lite.SETUP_SHEET]
+    setup["B1"].value, setup["B2"].value, setup["B3"].value = "swiss", 2.5, 9
+    with pytest.raises(InputError, match=r"xl-fide!B2 \(Players\) must be a whole number"):
+        lite.new_crosstable(book)
+    setup["B2"].value = 5000
+    with pytest.raises(InputError, match="players must be a whole number from 2 to 2000"):
+        lite.new_crosstable(book)
+
+
+# ------------------------------------------------------------ from pasted TRF text
+
+@pytest.mark.parametrize("name", ["san_viator_2018_swiss.trf", "mini_trf2026.trf"])
+def test_crosstable_from_pasted_trf(name):
+    path = TRF_DIR / name
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    book = FakeBook(lite.TRF_SHEET)
+    trf = book.sheets[lite.TRF_SHEET]
+    trf["A1"].value = [[line] for line in lines]        # a paste: one line per row
+    message = lite.crosstable_from_trf(book)
+    t = read_trf(path)
+    assert message.startswith(f"added the cross-table of {len(t.players)} players")
+    wb = fill_workbook(t, report=build_report(t))
+    # the Report sheet and the Crosstable cells are those xl-fide crosstable writes
+    for sheet_name in (REPORT, CROSS, EVENT):
+        ws, sheet = wb[sheet_name], book.sheets[sheet_name]
+        for row in ws.iter_rows():
+            for cell in row:
+                got = sheet.cells.get((cell.row, cell.column))
+                want = lite._value_out(cell)
+                assert got == (None if want == "" else want), (sheet_name, cell.coordinate)
+
+
+def test_trf_text_from_cells():
+    assert lite.trf_text([["012 Open"], [None], ["XXR", 9.0]]) == "012 Open\n\nXXR\t9\n"
+    with pytest.raises(InputError, match="no sheet named 'TRF'"):
+        lite.crosstable_from_trf(FakeBook())
+    with pytest.raises(InputError, match="is empty"):
+        lite.crosstable_from_trf(FakeBook(lite.TRF_SHEET))
+
+
+# ------------------------------------------- importing without xlwings Lite or PRO
+
+_STUB = r'''
+import sys, types
+xw = types.ModuleType("xlwings")
+xw.func = xw.arg = xw.ret = xw.script = (
+    lambda *a, **k: a[0] if len(a) == 1 and callable(a[0]) and not k else (lambda f: f))
+xw.Book = type("Book", (), {})
+sys.modules["xlwings"] = xw
+class NoPro:                                # any import of xlwings.pro fails loudly
+    def find_spec(self, name, path=None, target=None):
+        if name.startswith("xlwings.pro") or name == "xlwings.server":
+            raise ImportError("xlwings.pro must not be imported")
+sys.meta_path.insert(0, NoPro())
+import xl_fide.lite as lite, xl_fide.udfs as udfs
+names = {}
+exec("from xl_fide.udfs import *\nfrom xl_fide.lite import *", names)
+print(sorted(n for n in names if not n.startswith("__")))
+'''
+
+
+def test_lite_imports_with_stub_decorators_and_without_xlwings_pro():
+    names = eval(run_python(_STUB)[-1])
+    assert set(lite.__all__) <= set(names)
+    assert {n for n in names if n.startswith("FIDE_")} == set(__import__("xl_fide.udfs").udfs.__all__)
+
+
+def test_real_xlwings_here_keeps_pro_out():
+    # `import xlwings` itself loads xlwings.pro.utils; ours must add nothing of PRO
+    code = ("import sys\n"
+            "pro = lambda: {m for m in sys.modules if m.startswith(('xlwings.pro', 'xlwings.server'))}\n"
+            "import xlwings\nbefore = pro()\nimport xl_fide.lite, xl_fide.udfs\n"
+            "print(sorted(pro() - before))")
+    assert run_python(code) == ["[]"]
+
+
+def test_scripts_take_the_book_as_lite_documents():
+    # "a function argument with the xlwings.Book type hint" (lite.xlwings.org, Scripts)
+    import typing
+
+    import xlwings as xw
+    for name in lite.__all__:
+        hints = typing.get_type_hints(getattr(lite, name))
+        assert list(hints.values()) == [xw.Book], name
+
+
+def test_readme_main_py_brings_functions_and_scripts():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    lite_part = text[text.index("## Excel on Mac and the web with xlwings Lite"):]
+    code = [line.strip() for line in lite_part.splitlines()
+            if line.strip().startswith("from xl_fide.")]
+    assert code[:2] == ["from xl_fide.udfs import *  # noqa: F401,F403",
+                        "from xl_fide.lite import *  # noqa: F401,F403"]
+    names: dict = {}
+    exec("\n".join(code[:2]), names)
+    assert set(lite.__all__) <= set(names)
+    for name in lite.__all__:
+        assert f"`{name}`" in lite_part

@@ -1,0 +1,231 @@
+"""A rating period of several events (FIDE B.02 §8.3.3, §8.3.4, §8.2): numbers worked out
+by hand from the articles, PD from table 8.1.2, in the comments.
+
+The events are small TRFs built here: each game is (round, white, black, result).
+"""
+
+from pathlib import Path
+
+import pytest
+
+from trf_lines import player_line, trf
+from xl_fide.errors import InputError
+from xl_fide.period import PeriodSpanError, build_period
+from xl_fide.trf import parse_trf
+
+
+def event(name, start, players, games, end=None, round_dates=None):
+    """A TRF of ``players`` (rank -> (name, rating or None, birth year or "")) and
+    ``games`` ((round, white rank, black rank, white's result '1' '=' '0'))."""
+    rounds = max(g[0] for g in games)
+    cells = {rank: [(0, "-", "Z")] * rounds for rank in players}
+    other = {"1": "0", "0": "1", "=": "="}
+    for rnd, w, b, res in games:
+        cells[w][rnd - 1] = (b, "w", res)
+        cells[b][rnd - 1] = (w, "b", other[res])
+    head = {"012": name, "042": start, "052": end or start, "062": str(len(players)),
+            "122": "90 min + 30 sec"}
+    extra = []
+    if round_dates:
+        extra.append("132" + " " * 88 + "".join(f"{d:<10}" for d in round_dates).rstrip())
+    lines = [player_line(rank, nm, rating, birth=f"{by}/01/01" if by else "",
+                         rounds=cells[rank])
+             for rank, (nm, rating, by) in players.items()]
+    return parse_trf(trf(head, lines, extra), source=name + ".trf")
+
+
+def player(report, name):
+    (p,) = [p for p in report.players if p.name == name]
+    return p
+
+
+# --- K is capped over the whole period (§8.3.3) ----------------------------------------
+
+def two_events_of_nine_games(first_score, second_score):
+    """A junior (1600, born 2010: K 40 in 2025) plays nine 1600s in each of two events."""
+    others = {i: (f"Opp {i}", 1600, "") for i in range(2, 11)}
+    players = {1: ("Junior", 1600, 2010), **others}
+
+    def games(results):
+        return [(r, 1, r + 1, res) for r, res in enumerate(results, 1)]
+
+    a = event("A", "2025/11/03", players, games(first_score))
+    b = event("B", "2025/11/17", players, games(second_score))
+    return build_period([a, b])
+
+
+def test_k_is_capped_over_the_whole_period_not_per_event():
+    # Equal ratings: PD .50 each game. Event A 6.5/9 -> ΣΔR 6.5 - 4.5 = +2.00; event B
+    # 5/9 -> +0.50. K 40 (junior under 2300, B.02 §8.3.3); n = 18 games in the period:
+    # 40 x 18 = 720 > 700 -> K = 700 // 18 = 38. Per event (n = 9, 360 <= 700) it
+    # would stay 40 and give 80 + 20 = +100.
+    # Period: 38 x 2.50 = 95.00 -> +95 -> 1695; shown per event 38 x 2.00 = 76.00 and
+    # 38 x 0.50 = 19.00.
+    rep = two_events_of_nine_games(["1", "1", "1", "1", "1", "1", "=", "0", "0"],
+                                   ["1", "1", "1", "1", "=", "=", "0", "0", "0"])
+    c = player(rep, "Junior").change
+    assert (c.K_given, c.K, c.N) == (40, 38, 18)
+    assert [e.sum_delta_R for e in c.events] == [200, 50]
+    assert [c.event_change(i) for i in range(2)] == [7600, 1900]
+    assert (c.change, c.rating_change, c.new_rating) == (9500, 95, 1695)
+
+
+# --- one rounding for the period (§8.3.4) -----------------------------------------------
+
+def test_the_period_is_rounded_once():
+    # 2400 (K 10: rating 2400, §8.3.3) in each event: beats 2350 (D 50 -> PD .57, +.43),
+    # loses to 2450 (D -50 -> PD .43, -.43), draws 2210 (D 190 -> PD .75, -.25):
+    # ΣΔR -.25 per event, K x ΣΔR -2.50. Rounded per event -3 + -3 = -6; the period's
+    # total -5.00 rounds once to -5 -> 2395 (B.02 §8.3.4).
+    players = {1: ("Top", 2400, ""), 2: ("P2350", 2350, ""), 3: ("P2450", 2450, ""),
+               4: ("P2210", 2210, "")}
+    games = [(1, 1, 2, "1"), (2, 3, 1, "1"), (3, 1, 4, "=")]
+    rep = build_period([event("A", "2025/11/03", players, games),
+                        event("B", "2025/11/20", players, games)])
+    c = player(rep, "Top").change
+    assert c.K == 10
+    assert [c.event_change(i) for i in range(2)] == [-250, -250]
+    assert (c.change, c.rating_change, c.new_rating) == (-500, -5, 2395)
+
+
+# --- the rule edition changes inside a period (§8.3.1 by each event's start) -----------
+
+def test_each_event_uses_the_rules_of_its_start_date():
+    # A starts 26 Feb 2024 and ends 1 Mar (rules of 1 Jan 2022: the 400-point rule in one
+    # game per event, the largest difference); B starts 4 Mar 2024 (rules of 1 Mar 2024:
+    # every game). Both end in March: one period. In each, 2600 beats 2100 (D 500) and
+    # 2150 (D 450). (Ratings from 2000 up: the 1 Mar 2024 adjustment leaves them alone.)
+    # A: only the 2100 game is capped: D 400 -> PD .92 (+.08); 2150: D 450 -> PD .94
+    #    (+.06): ΣΔR +.14.
+    # B: both capped: +.08 + .08 = +.16.
+    # K 10 (2600, §8.3.3): 10 x .30 = 3.00 -> +3 -> 2603. (Both events by the 2024 rules
+    # would give 10 x .32 = 3.20; both by the 2022 rules 10 x .28 = 2.80.)
+    players = {1: ("Q", 2600, ""), 2: ("Low", 2100, ""), 3: ("Mid", 2150, "")}
+    games = [(1, 1, 2, "1"), (2, 3, 1, "0")]
+    a = event("A", "2024/02/26", players, games, end="2024/03/01")
+    b = event("B", "2024/03/04", players, games)
+    rep = build_period([b, a])                      # any order: sorted by start date
+    assert [e[2] for e in rep.events] == ["FIDE-2022-01-01-standard", "FIDE-2024-03-01-standard"]
+    c = player(rep, "Q").change
+    assert [e.sum_delta_R for e in c.events] == [14, 16]
+    assert [[g.capped for g in e.games] for e in c.events] == [[True, False], [True, True]]
+    assert (c.K, c.change, c.new_rating) == (10, 300, 2603)
+
+
+# --- a player who gets a first rating in the period is unrated for opponents ---------
+
+def test_a_newly_rated_player_counts_as_unrated_for_opponents():
+    # X is unrated on the list before the period. Event A: X draws five 1600s; event B:
+    # X loses to Y (1800). X's results are pooled (B.02 §8.2, 2024 rule): 6 games,
+    # Ra = (5 x 1600 + 1800 + 2 x 1800) / 8 = 13400 / 8 = 1675, W = 2.5,
+    # p = (2.5 + 1) / 8 = .4375 -> .44 -> dp -43 -> Ru 1632.
+    # For Y the game against X is not rated: X is unrated in this period even though X
+    # gets a rating at its end (§8.2.4): N 0, no change, 1800.
+    # Each 1600 (K 20): a draw with an unrated player is not rated either: N 0.
+    pa = {1: ("X", None, ""), **{i: (f"R{i}", 1600, "") for i in range(2, 7)}}
+    a = event("A", "2025/11/03", pa, [(r, 1, r + 1, "=") for r in range(1, 6)])
+    b = event("B", "2025/11/20", {1: ("X", None, ""), 2: ("Y", 1800, "")}, [(1, 2, 1, "1")])
+    rep = build_period([a, b])
+    x = player(rep, "X")
+    assert x.change is None and x.event_names == ("A", "B")
+    assert (x.initial.N, x.initial.W_half, x.initial.p, x.initial.Ru) == (6, 5, 44, 1632)
+    y = player(rep, "Y").change
+    assert (y.N, y.change, y.new_rating) == (0, 0, 1800)
+    assert player(rep, "R2").change.N == 0
+
+
+def test_a_rating_shown_later_in_the_period_does_not_make_a_player_rated():
+    # The same as above, but the second file shows X with 1500 (X has no rating on the
+    # list before the period, so the file's 1500 is not FIDE's): X stays unrated for the
+    # whole period (§8.2.4), Ru 1632 as above; Y's game against X is not rated.
+    pa = {1: ("X", None, ""), **{i: (f"R{i}", 1600, "") for i in range(2, 7)}}
+    a = event("A", "2025/11/03", pa, [(r, 1, r + 1, "=") for r in range(1, 6)])
+    b = event("B", "2025/11/20", {1: ("X", 1500, ""), 2: ("Y", 1800, "")}, [(1, 2, 1, "1")])
+    rep = build_period([a, b])
+    x = player(rep, "X")
+    assert x.change is None and x.initial.Ru == 1632
+    assert player(rep, "Y").change.N == 0
+    assert any("X: unrated in A, shown as 1500 in B" in n for n in rep.notes)
+
+
+# --- the period's new rating and the floor (§7.2.1) ---------------------------------------
+
+@pytest.mark.parametrize("Ro,published", [(1419, False), (1420, True)])
+def test_period_new_rating_below_1400_is_not_published(Ro, published):
+    # 2025 (floor 1400). The player (K 20) loses to an equal rating in each of two events:
+    # PD .50 -> -.50 x 20 = -10.00 per event, -20 in the period: 1419 -> 1399 (below
+    # 1400: not published, shown as unrated), 1420 -> 1400 (published).
+    players = {1: ("Low", Ro, ""), 2: ("Same", Ro, "")}
+    games = [(1, 2, 1, "1")]
+    rep = build_period([event("A", "2025/11/03", players, games),
+                        event("B", "2025/11/20", players, games)])
+    c = player(rep, "Low").change
+    assert (c.new_rating, c.published) == (Ro - 20, published)
+
+
+# --- issue 10: the same event twice, a FIDE id twice, events of different periods ------
+
+SAN = Path(__file__).parent / "data" / "trf" / "san_viator_2018_swiss.trf"
+GROS = Path(__file__).parent / "data" / "trf" / "gros_2010_swiss_after_round4.trf"
+
+
+def test_the_same_event_in_other_bytes_is_refused():
+    # issue 10 #2: the same file with CRLF line endings (other bytes, the same event:
+    # name, dates, players) would count every game twice.
+    text = SAN.read_bytes()
+    crlf = text.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    assert crlf != text
+    a = parse_trf(text, source="a.trf")
+    b = parse_trf(crlf, source="b.trf")
+    with pytest.raises(InputError, match="same event as a.trf"):
+        build_period([a, b])
+
+
+def test_a_fide_id_listed_twice_is_flagged_not_merged():
+    # issue 10 #3: two rows with FIDE id 123 in one event would be merged into one player.
+    players = [player_line(1, "A", 1800, fide_id=123, rounds=[(2, "w", "1")]),
+               player_line(2, "B", 1800, fide_id=123, rounds=[(1, "b", "0")])]
+    t = parse_trf(trf({"012": "E", "042": "2025/11/01", "122": "90 min"}, players), source="e.trf")
+    with pytest.raises(InputError, match="FIDE id 123 is listed twice.*start ranks 1 and 2"):
+        build_period([t])
+
+
+def test_events_of_different_months_are_refused_unless_spanned():
+    # issue 10 #4: a FIDE rating period is one calendar month by the event's end date.
+    # San Viator ends in 2018, Gros in 2010: refused; with span=True pooled, with a note.
+    a = parse_trf(SAN.read_bytes(), source="san.trf")
+    b = parse_trf(GROS.read_bytes(), source="gros.trf")
+    with pytest.raises(PeriodSpanError, match="different rating periods"):
+        build_period([a, b])
+    rep = build_period([a, b], span=True)
+    assert any("pooled on purpose" in n for n in rep.notes)
+    # an event starting 28 Feb and ending 2 Mar is in March with one ending 20 Mar
+    players = {1: ("A", 2000, ""), 2: ("B", 2000, "")}
+    games = [(1, 1, 2, "=")]
+    feb = event("F", "2025/02/28", players, games, end="2025/03/02")
+    mar = event("M", "2025/03/10", players, games, end="2025/03/20")
+    assert len(build_period([feb, mar]).events) == 2
+    apr = event("P", "2025/03/30", players, games, end="2025/04/02")
+    with pytest.raises(PeriodSpanError):
+        build_period([feb, apr])
+
+
+# --- issue 12 #7: rapid/blitz, a standard rating counts (R&B §7.2.1) -------------------
+
+def test_rapid_period_counts_a_standard_rating():
+    # Two rapid events (15 min + 10 s) in November 2025. B has no rapid rating in the
+    # files, standard 2100 on the list: B counts as rated with 2100 (R&B §7.2.1).
+    # A (2000, K 20) loses to B in each: D -100 -> PD .36 -> -.36 x 20 = -7.20 per event,
+    # -14.40 in the period -> -14 -> 1986. B (K 20 by the rule, 2100): +.36 x 2 x 20 =
+    # +14.40 -> +14 -> 2114.
+    from xl_fide.players import PlayerData, PlayerDirectory
+    directory = PlayerDirectory([PlayerData(22, "B", standard_rating=2100)])
+    head = {"122": "15 min + 10 sec"}
+    players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),
+               player_line(2, "B", None, fide_id=22, rounds=[(1, "b", "1")])]
+    a = parse_trf(trf({"012": "R1", "042": "2025/11/01", **head}, players), source="r1.trf")
+    b = parse_trf(trf({"012": "R2", "042": "2025/11/15", **head}, players), source="r2.trf")
+    rep = build_period([a, b], players=directory)
+    ca, cb = player(rep, "A").change, player(rep, "B").change
+    assert (ca.N, ca.change, ca.new_rating) == (2, -1440, 1986)
+    assert (cb.Ro, cb.N, cb.new_rating) == (2100, 2, 2114)

@@ -1,0 +1,276 @@
+"""The seam from a tournament to the engine: typed inputs for one event.
+
+A :class:`~xl_fide.trf.Tournament` (read from a TRF or from a workbook) becomes what
+the engine rates: the rule edition in force at the start (FIDE B.02 §8.3) for the
+event's time control (TRF-2026 ``222`` coded field, else the ``122`` text), the rated
+games (:attr:`~xl_fide.trf.Game.is_played`: ``1 = 0`` against a real opponent), and
+each player's rating and K with where K came from (:class:`KSource`). The report, the
+rating period, the what-if and the workbook all start here, so a rule is applied in
+one place. No I/O, no clock: callers pass ``today`` when a date may be missing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from typing import TYPE_CHECKING, Mapping
+
+from .adjustments import adjusted_for_rules
+from .editions import RuleEdition, TimeControl, guess_time_control, rules_for
+from .event import Entrant, effective_rating
+from .rating import birth_year_problem, k_factor
+from .results import GameResult
+
+if TYPE_CHECKING:
+    from .players import PlayerData, PlayerDirectory
+    from .trf import Game, Tournament, TrfPlayer
+
+
+class KSource(StrEnum):
+    """Where a player's K came from (FIDE B.02 §8.3.3 is the rule; the others override it)."""
+
+    GIVEN = "given"           # one K given for every rated player (the caller's option)
+    SHEET = "K set"           # a K typed in a workbook's players block
+    LIST = "rating list"      # the K of the player data (a FIDE list or a CSV)
+    RULE = "rating"           # FIDE B.02 §8.3.3 from rating, birth year, games, peak
+
+
+class TimeControlSource(StrEnum):
+    """Where the event's time control came from."""
+
+    GIVEN = "given"           # the caller's option
+    CODED = "222"             # TRF-2026 coded time control (e.g. 5400+30)
+    TEXT = "122"              # the free text of the 122 record
+    DEFAULT = "default"       # nothing readable: standard
+
+
+@dataclass(frozen=True)
+class EventRules:
+    """The event's date, time control and rule edition (FIDE B.02 §8.3).
+
+    ``date`` is the rules date (``None``: none known, the newest edition);
+    ``period_year`` the year the junior K rule counts from (``None`` when no date is
+    known and the caller gave no ``today``).
+    """
+
+    date: _dt.date | None
+    time_control: TimeControl
+    time_control_source: TimeControlSource
+    edition: RuleEdition
+    period_year: int | None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerK:
+    """A rated player's K before the 700 cap and its source; ``birth_year`` is the one
+    the K rule used (``None`` when unknown or not the rule's K)."""
+
+    K: int
+    source: KSource
+    birth_year: int | None = None
+    note: str = ""            # e.g. an implausible birth year left out of the K rule
+
+
+@dataclass(frozen=True)
+class CrossTable:
+    """One event in the engine's terms, in start-rank order.
+
+    ``entrants`` feed :func:`~xl_fide.event.rate_crosstable`; ``k``, ``points`` and
+    ``players`` are parallel to it (``k`` is ``None`` for an unrated player;
+    ``points`` under the event's scoring system); ``matched`` counts the players
+    found in the player data (``None`` without player data).
+    """
+
+    rules: EventRules
+    entrants: tuple[Entrant, ...]
+    k: tuple[PlayerK | None, ...]
+    points: tuple[Decimal, ...]
+    players: tuple[TrfPlayer, ...]
+    notes: tuple[str, ...]
+    matched: int | None = None
+
+    @property
+    def edition(self) -> RuleEdition:
+        return self.rules.edition
+
+
+def coded_time_control(tournament: Tournament) -> str:
+    """The TRF-2026 ``222`` coded time control of the file (``""`` if none)."""
+    for rec in tournament.records:
+        if rec.kind == "header" and rec.tag == "222":
+            return rec.text[4:].strip()
+    return ""
+
+
+def event_time_control(tournament: Tournament) -> tuple[TimeControl | None, TimeControlSource]:
+    """The time control the file states: the ``222`` coded field first (machine
+    readable), else the ``122`` text; ``(None, DEFAULT)`` when neither is readable."""
+    coded = coded_time_control(tournament)
+    if coded:
+        tc = guess_time_control("", coded)
+        if tc is not None:
+            return tc, TimeControlSource.CODED
+    tc = guess_time_control(tournament.time_control or "")
+    if tc is not None:
+        return tc, TimeControlSource.TEXT
+    return None, TimeControlSource.DEFAULT
+
+
+def event_rules(tournament: Tournament, *, event_date: _dt.date | None = None,
+                time_control: TimeControl | str | None = None,
+                today: _dt.date | None = None) -> EventRules:
+    """The rules for ``tournament`` (FIDE B.02 §8.3: those in force at its start).
+
+    ``event_date`` overrides the file's start date; ``time_control`` the file's 222/122
+    records. ``today`` only gives the junior rule's year when no date is known.
+    Raises :class:`~xl_fide.errors.RuleError` for a time control that is not one.
+    """
+    notes: list[str] = []
+    date = event_date or tournament.start_date
+    if date is None:
+        notes.append("no start date in the file: the newest rules used (give the event date)")
+    if time_control is not None:
+        tc, source = TimeControl.parse(time_control), TimeControlSource.GIVEN
+    else:
+        guessed, source = event_time_control(tournament)
+        if guessed is None:
+            notes.append("time control not recognised in the file: standard assumed "
+                         "(give the time control)")
+        tc = guessed or TimeControl.STANDARD
+    edition = rules_for(date, tc)
+    if date is not None and date < edition.in_force:
+        notes.append(f"event of {date.isoformat()} predates the oldest rules we hold: "
+                     f"{edition.id} used")
+    year_from = date or today
+    if year_from is None:
+        notes.append("no event date: birth years not used for K (FIDE B.02 §8.3.3 junior rule)")
+    return EventRules(date, tc, source, edition, year_from.year if year_from else None,
+                      tuple(notes))
+
+
+def rated_games(tournament: Tournament, player: TrfPlayer) -> list[Game]:
+    """The player's games within the event's rounds that can be rated
+    (:attr:`~xl_fide.trf.Game.is_played`); rated opponents are the engine's business."""
+    return [g for g in counted_games(tournament, player) if g.is_played]
+
+
+def counted_games(tournament: Tournament, player: TrfPlayer) -> list[Game]:
+    """The player's round cells within the event's rounds (beyond them: not counted)."""
+    rounds = tournament.rounds
+    return [g for g in player.games if not rounds or g.round <= rounds]
+
+
+def norm_games(tournament: Tournament, start_rank: int,
+               ratings: Mapping[int, int | None]) -> list[tuple[int | None, float]]:
+    """What-if input for a title norm: the player's played games so far as
+    ``(opponent's rating or None, score 0/0.5/1)``; ``ratings`` by start rank.
+    Raises :class:`~xl_fide.errors.TrfError` for a start rank that is not a player."""
+    return [(ratings.get(g.opponent), g.score_half_points / 2)
+            for g in rated_games(tournament, tournament.player(start_rank))
+            if g.opponent is not None]
+
+
+def game_cell(game: Game) -> tuple[int | None, GameResult]:
+    """The engine's ``(opponent, GameResult)`` of one round cell; an unplayed cell
+    counts points only (forfeits, byes, unrated short games)."""
+    if game.is_played:
+        return game.opponent, GameResult(game.score_half_points, True, game.code)
+    return None, GameResult(0, False, game.code)
+
+
+def _first(field: str, *sources: object) -> int | None:
+    for src in sources:
+        value = getattr(src, field, None) if src is not None else None
+        if value is not None:
+            return int(value)
+    return None
+
+
+def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
+             sheet: PlayerData | None = None, data: PlayerData | None = None,
+             birth_year: int | None = None) -> PlayerK:
+    """A rated player's K and its source (FIDE B.02 §8.3.3).
+
+    Precedence: ``k`` given for everyone; a K typed in the sheet (``sheet.k``); the
+    K of the player data (``data.k``); else :func:`~xl_fide.rating.k_factor` from the
+    rating, the birth year (the file's, else the data's), career games and peak rating
+    (the sheet's, else the data's).
+    """
+    if k is not None:
+        return PlayerK(k, KSource.GIVEN)
+    if sheet is not None and sheet.k:
+        return PlayerK(sheet.k, KSource.SHEET)
+    if data is not None and data.k:
+        return PlayerK(data.k, KSource.LIST)
+    birth = birth_year or (data.birth_year if data is not None else None)
+    if rules.period_year is None:
+        birth = None
+    note = ""
+    problem = birth_year_problem(birth, rules.period_year) if birth and rules.period_year else None
+    if problem:   # not an age: the junior rule cannot apply (never a silent K 40)
+        birth, note = None, f"{problem}: not used for K (FIDE B.02 §8.3.3)"
+    K = k_factor(rating, birth_year=birth, period_year=rules.period_year if birth else None,
+                 career_games=_first("career_games", sheet, data),
+                 peak_rating=_first("peak_rating", sheet, data), edition=rules.edition)
+    return PlayerK(K, KSource.RULE, birth, note)
+
+
+def crosstable(tournament: Tournament, *, event_date: _dt.date | None = None,
+               time_control: TimeControl | str | None = None, k: int | None = None,
+               players: PlayerDirectory | None = None,
+               inputs: Mapping[int, PlayerData] | None = None,
+               today: _dt.date | None = None) -> CrossTable:
+    """``tournament`` as engine inputs (FIDE B.02 §7, §8.2-§8.3).
+
+    ``event_date``/``time_control``: see :func:`event_rules`; ``k`` forces K for every
+    rated player; ``players`` supplies ratings, K, birth years, career games and peak
+    ratings by FIDE id or name; ``inputs`` maps a start rank to a sheet's
+    ``PlayerData`` (``k`` typed by hand, ``career_games``, ``peak_rating``).
+    Only ``1 = 0`` games against a real opponent are rated; byes and forfeits count
+    as points only.
+    """
+    rules = event_rules(tournament, event_date=event_date, time_control=time_control,
+                        today=today)
+    notes = list(rules.notes)
+    entrants: list[Entrant] = []
+    ks: list[PlayerK | None] = []
+    points: list[Decimal] = []
+    matched = 0
+    for p in tournament.players:
+        data = players.get(p.fide_id, p.name) if players is not None else None
+        matched += data is not None
+        rating = p.rating if p.rating is not None else (data.rating if data is not None else None)
+        standard = data.standard_rating if data is not None and \
+            rules.time_control is not TimeControl.STANDARD else None
+        if p.rating is not None:   # the file's list is the one at its start: adjust if the
+            # rules' date is past a one-off adjustment (1 Oct 2022, 1 Mar 2024)
+            rating, adjusted = adjusted_for_rules(rating, tournament.start_date, rules.date,
+                                                  rules.time_control, standard)
+            if adjusted:
+                notes.append(f"player {p.start_rank}: {adjusted}")
+        rating, note = effective_rating(rating, rules.edition, standard)
+        if note:
+            notes.append(f"player {p.start_rank}: {note}")
+        pk = None
+        if rating is not None:
+            pk = choose_k(rating, rules, k=k, sheet=inputs.get(p.start_rank) if inputs else None,
+                          data=data, birth_year=p.birth_year)
+            if pk.note:
+                notes.append(f"player {p.start_rank}: {pk.note}")
+        games = counted_games(tournament, p)
+        entrants.append(Entrant(p.start_rank, rating, pk.K if pk else None,
+                                tuple(game_cell(g) for g in games), p.name))
+        ks.append(pk)
+        points.append(sum((tournament.points_for(g) for g in games), Decimal(0)))
+    if players is not None:
+        notes.append(f"player data: {matched} of {len(tournament.players)} players found")
+    if k is None and inputs is None and any(pk is not None and pk.source is KSource.RULE
+                                            for pk in ks):
+        notes.append("K from rating and birth year (FIDE B.02 §8.3.3); career games are not "
+                     "in a TRF: a player with fewer than 30 games has K 40 (give player data "
+                     "or K)")
+    return CrossTable(rules, tuple(entrants), tuple(ks), tuple(points), tuple(tournament.players),
+                      tuple(notes), matched if players is not None else None)

@@ -1,0 +1,215 @@
+"""Presenters: the report and the rating period as text, CSV and JSON.
+
+Formatting only: the numbers come from :mod:`xl_fide.report` and
+:mod:`xl_fide.period`; nothing here computes a rating. :func:`escape_controls`
+makes any text safe to print on a terminal.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import unicodedata
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from .rounding import hundredths_to_str
+
+if TYPE_CHECKING:
+    from .period import PeriodReport
+    from .report import Report, ReportRow
+
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def escape_controls(text: str, keep: str = "\n\t") -> str:
+    """``text`` with control characters (C0, DEL, C1, bidirectional overrides) shown as
+    ``\\xNN``/``\\uNNNN``, so a name from a file cannot drive the terminal (ANSI
+    escapes, carriage returns). Characters in ``keep`` stay as they are."""
+    if text.isprintable() and not any(ch in _BIDI for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ch in keep or not (unicodedata.category(ch) == "Cc" or ch in _BIDI):
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}")
+    return "".join(out)
+
+
+def _h(value: int | None) -> float | None:
+    return None if value is None else value / 100
+
+
+def _points(value: Decimal) -> float | int:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def row_dict(row: ReportRow) -> dict[str, Any]:
+    """The JSON object of one player (keys fixed by the report format)."""
+    r = row.result
+    return {
+        "start_rank": r.start_rank,
+        "name": r.name,
+        "rating": r.rating,
+        "k": r.K,
+        "points": _points(row.points),
+        "games_rated": r.N,
+        "score_rated": _points(Decimal(r.W_half) / 2),
+        "expected": _h(r.sum_PD),
+        "change": _h(r.change),
+        "rating_change": r.rating_change,
+        "new_rating": r.new_rating,
+        "published": r.published,
+        "performance": r.Rp,
+        "initial_rating": r.initial.Ru if r.initial is not None else None,
+    }
+
+
+def to_json(report: Report) -> str:
+    """The report as JSON: event metadata, ``players`` (see :func:`row_dict`), notes."""
+    doc = {
+        "event": report.event_name,
+        "event_date": report.event_date.isoformat() if report.event_date else None,
+        "time_control": report.time_control.value,
+        "rule_edition": report.edition.id,
+        "players": [row_dict(r) for r in report.rows],
+        "initial_rating_reasons": {
+            str(r.result.start_rank): r.result.initial.reason
+            for r in report.rows if r.result.initial is not None and r.result.initial.reason},
+        "notes": list(report.notes),
+        "warnings": list(report.warnings),
+    }
+    if report.months:   # an event over 30 days: the monthly (interim) reports FIDE rates
+        doc["months"] = [json.loads(to_json(m)) for m in report.months]
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+COLUMNS = ("No", "Name", "Ro", "K", "Pts", "N", "W", "ΣPD", "K×ΣΔR", "Chg", "New", "Rp", "Ru")
+
+
+def _fmt_points(value: Decimal) -> str:
+    """Points as an arbiter writes them: 5, 4.5, 17 (no trailing .0)."""
+    text = format(value.normalize(), "f") if value == value.to_integral_value() else format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def _cells(row: ReportRow) -> list[str]:
+    r = row.result
+    blank = ""
+    if r.initial is not None:
+        ru = str(r.initial.Ru) if r.initial.Ru is not None else "-"
+    else:
+        ru = blank
+    return [
+        str(r.start_rank), r.name, str(r.rating) if r.rating is not None else "unrated",
+        str(r.K) if r.K is not None else blank, _fmt_points(row.points),
+        str(r.N), _fmt_points(Decimal(r.W_half) / 2),
+        hundredths_to_str(r.sum_PD) if r.sum_PD is not None else blank,
+        ("+" if r.change and r.change > 0 else "") + hundredths_to_str(r.change)
+        if r.change is not None else blank,
+        (f"{r.rating_change:+d}" if r.rating_change else "0") if r.rating_change is not None else blank,
+        str(r.new_rating) if r.new_rating is not None else blank,
+        str(r.Rp) if r.Rp is not None else blank,
+        ru,
+    ]
+
+
+def _csv_text(text: str) -> str:
+    """Text a spreadsheet would run as a formula (= + - @ first) gets a leading quote."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def to_csv(report: Report) -> str:
+    """The report as CSV (header + one line per player; same columns as the table).
+
+    Names and notes starting with ``= + - @`` are written with a leading ``'`` so that a
+    spreadsheet opening the CSV shows them as text, never runs them as formulas.
+    """
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(list(COLUMNS) + ["note"])
+    for row in report.rows:
+        note = row.result.initial.reason if row.result.initial is not None else \
+            row.result.publication
+        cells = _cells(row)
+        cells[1] = _csv_text(cells[1])
+        w.writerow(cells + [_csv_text(note)])
+    return out.getvalue()
+
+
+def to_table(report: Report) -> str:
+    """The report as an aligned text table, with a header and the notes below it.
+
+    An event over 30 days split by month (``report.months``) shows each month's
+    interim report first, then the whole event as one period for comparison.
+    """
+    if report.months:
+        parts = [f"Month by month ({len(report.months)} interim reports, each month its own "
+                 "rating period):\n"]
+        parts += [f"[{i}/{len(report.months)}] " + to_table(m)
+                  for i, m in enumerate(report.months, 1)]
+        parts.append("As one rating period, for comparison only:\n"
+                     + to_table(dataclasses.replace(report, months=())))
+        return "\n".join(parts)
+    lines = [f"{report.event_name}".strip() or "(unnamed event)",
+             f"date {report.event_date.isoformat() if report.event_date else '?'}, "
+             f"{report.time_control.value}, rules {report.edition.id}"]
+    body = [list(COLUMNS)] + [_cells(r) for r in report.rows]
+    widths = [max(len(row[i]) for row in body) for i in range(len(COLUMNS))]
+    left = {1}
+    for row in body:
+        lines.append("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
+                               for i, c in enumerate(row)).rstrip())
+    reasons = [f"  {r.result.start_rank}: no Ru, {r.result.initial.reason}"
+               if r.result.initial.Ru is None else f"  {r.result.start_rank}: {r.result.initial.reason}"
+               for r in report.rows if r.result.initial is not None and r.result.initial.reason]
+    if reasons:
+        lines.append("Initial ratings:")
+        lines.extend(reasons)
+    if report.notes:
+        lines.append("Notes:")
+        lines.extend(f"  {n}" for n in report.notes)
+    return "\n".join(lines) + "\n"
+
+
+def format_report(report: Report, fmt: str = "table") -> str:
+    """``fmt``: ``table``, ``csv`` or ``json``."""
+    return {"table": to_table, "csv": to_csv, "json": to_json}[fmt](report)
+
+
+def format_period(report: PeriodReport) -> str:
+    """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
+    chg (ΣΔR), K, K·chg; then the total and its single rounding."""
+    lines = ["Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
+                                           for n, d, e in report.events)]
+    for p in report.players:
+        head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
+        if p.change is not None:
+            c = p.change
+            lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
+                                                        if c.K != c.K_given else ""))
+            for i, ev in enumerate(c.events):
+                opps = " ".join(f"{g.R_opp}:{'1' if g.score_half == 2 else '½' if g.score_half == 1 else '0'}"
+                                for g in ev.games if g.rated)
+                lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
+                             f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
+                             f"K·chg {hundredths_to_str(c.event_change(i))}")
+            lines.append(f"  total: K·chg {hundredths_to_str(c.change)} -> {c.rating_change:+d}, "
+                         f"new rating {c.new_rating}"
+                         + (f" ({c.publication}: listed as unrated)" if c.publication else ""))
+        else:
+            init = p.initial
+            if init is not None and init.Ru is not None:
+                lines.append(f"{head}: unrated, initial rating {init.Ru} ({init.N} games)")
+            else:
+                lines.append(f"{head}: unrated, no initial rating"
+                             + (f" ({init.reason})" if init is not None else ""))
+    lines.extend(f"note: {n}" for n in report.notes)
+    return "\n".join(lines) + "\n"
