@@ -57,7 +57,7 @@ from .players import PlayerData
 from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
-from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
+from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer, TrfWarning
 from .values import as_int, quote_value
 
 __all__ = [
@@ -759,9 +759,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
         for c, style in styles:
             _apply(ws.cell(r, c), style)
         ws.cell(r, geo.col["no"]).value = r - geo.first + 1
-        kset, krule = geo.cell("k_set", r), geo.cell("k_rule", r)
-        ws.cell(r, geo.col["k"]).value = (
-            f'=IF(ISNUMBER({kset}),{kset},IF(ISNUMBER({krule}),{krule},""))')
+        ws.cell(r, geo.col["k"]).value = _k_formula(geo, r)
     # K rule: ONE array formula over the column (FIDE_K is vectorised)
     kr = geo.column("k_rule", absolute=False)
     ws[kr.split(":")[0]] = ArrayFormula(
@@ -809,6 +807,12 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     ws.protection.sheet = True
     ws.protection.formatColumns = False
     ws.protection.formatRows = False
+
+
+def _k_formula(geo: _Geometry, r: int) -> str:
+    """The K cell of row ``r``: K set if given, else K rule."""
+    kset, krule = geo.cell("k_set", r), geo.cell("k_rule", r)
+    return f'=IF(ISNUMBER({kset}),{kset},IF(ISNUMBER({krule}),{krule},""))'
 
 
 def _result_colours(ws: Any, sqref: str, top_left: str) -> None:
@@ -1358,7 +1362,8 @@ def _resolved(value: Any) -> Any:
     return value
 
 
-def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None) -> list[list[Any]]:
+def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
+          formula_text: dict[tuple[int, int], str] | None = None) -> list[list[Any]]:
     """The cells of ``ws`` as rows of values; a formula is replaced by its saved result
     (from ``ws_values``, the same sheet read with ``data_only=True``), or by an
     :class:`_Unsaved` marker that raises when the cell is used."""
@@ -1371,6 +1376,8 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None) -> list[li
                 value = cell.value
                 if cell.data_type == "f" or isinstance(value, ArrayFormula):
                     formulas.add((r, c))
+                    if formula_text is not None:
+                        formula_text[(r, c)] = str(getattr(value, "text", value))
                 row.append(value)
             rows.append(row)
         while len(rows) < max_row:
@@ -1447,6 +1454,7 @@ class _Read:
     fields: dict[str, Any]
     players: list[TrfPlayer]
     inputs: dict[int, PlayerData]
+    warnings: list[str]
 
 
 def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent:
@@ -1475,29 +1483,55 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
     if layout == "roundrobin":
         rounds = n - 1
     geo = _Geometry(layout, n, rounds)
+    formulas: dict[tuple[int, int], str] = {}
     rows = _rows(wb[CROSS], geo.last, geo.block_last,
-                 values[CROSS] if values is not None else None)
+                 values[CROSS] if values is not None else None, formulas)
+    typed_k = _typed_k(rows, formulas, geo)
     original = _original(wb)
     t0 = schedule = None
     if original is not None:
         t0 = _original_tournament(original, source)
         schedule = _schedule(t0, original["ranks"]) if layout == "roundrobin" else None
-    cur = _read_cells(ev_rows, rows, geo, schedule)
+    cur = _read_cells(ev_rows, rows, geo, schedule, typed_k)
+    if cur.warnings and strict:
+        raise WorkbookError(f"{source}: {cur.warnings[0]}")
     if t0 is None:
         tournament = _build(cur, layout, source)
         ranks = list(range(1, geo.n + 1))
     else:
         assert original is not None
-        pri = _read_cells(*_pristine(ev_rows, rows, geo, original["cells"]), geo, schedule)
+        pri = _read_cells(*_pristine(ev_rows, rows, geo, original["cells"]), geo, schedule,
+                          typed_k)
         tournament, ranks = _merge(t0, original["ranks"], pri, cur, source,
                                    int(original["rounds"]))
     inputs = {ranks[i - 1]: d for i, d in cur.inputs.items()}
+    if cur.warnings:
+        tournament = dataclasses.replace(tournament, warnings=tuple(
+            TrfWarning(source, None, None, w) for w in cur.warnings))
     return WorkbookEvent(tournament, cur.fields["rules_date"], cur.fields["tc_word"] or None,
                          inputs)
 
 
+def _typed_k(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
+             geo: _Geometry) -> dict[int, int]:
+    """Row number -> a K typed over the K cell (a number, or a formula other than the
+    sheet's own): that is the K the sheet's rating block uses, so it is the K read."""
+    out = {}
+    kc = geo.col["k"]
+    for i in range(1, geo.n + 1):
+        r = geo.first + i - 1
+        text = formulas.get((r - 1, kc - 1))
+        if text is not None and text.replace(" ", "") == _k_formula(geo, r):
+            continue
+        k = _whole(rows[r - 1][kc - 1], CROSS, r, kc, "K", 1, 100)
+        if k is not None:
+            out[i] = k
+    return out
+
+
 def _read_cells(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
-                schedule: dict[tuple[int, int], tuple[int, str | None]] | None) -> _Read:
+                schedule: dict[tuple[int, int], tuple[int, str | None]] | None,
+                typed_k: dict[int, int]) -> _Read:
     def ev(key: str) -> Any:
         return ev_rows[EVENT_ROW[key] - 1][1]
 
@@ -1520,7 +1554,7 @@ def _read_cells(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
     guessed = guess_time_control(tc_text) if tc_text else None
     if tc_word and (guessed is None or guessed.value != tc_word):
         tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
-    players, inputs = _read_players(rows, geo, scoring, schedule)
+    players, inputs, warnings = _read_players(rows, geo, scoring, schedule, typed_k)
     fields = dict(
         name=_str(ev("name")), city=_str(ev("city")), federation=_str(ev("federation")),
         start_date=_date_value(ev("start"), EVENT, EVENT_ROW["start"], "start date"),
@@ -1529,7 +1563,7 @@ def _read_cells(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
         rounds=geo.rounds if geo.layout == "swiss" else None, scoring=scoring,
         rules_date=_date_value(ev("rules_date"), EVENT, EVENT_ROW["rules_date"], "rules date"),
         tc_word=tc_word)
-    return _Read(fields, players, inputs)
+    return _Read(fields, players, inputs, warnings)
 
 
 _TOURNAMENT_FIELDS = ("name", "city", "federation", "start_date", "end_date", "time_control",
@@ -1744,7 +1778,8 @@ def _result_code(value: Any, where: str) -> str | None:
 
 def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Decimal],
                   schedule: dict[tuple[int, int], tuple[int, str | None]] | None,
-                  ) -> tuple[list[TrfPlayer], dict[int, PlayerData]]:
+                  typed_k: dict[int, int],
+                  ) -> tuple[list[TrfPlayer], dict[int, PlayerData], list[str]]:
     c = {k: v - 1 for k, v in geo.col.items()}
     active: list[int] = []
     info: dict[int, dict[str, Any]] = {}
@@ -1765,8 +1800,8 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         k_set = _whole(row[c["k_set"]], CROSS, r, c["k_set"] + 1, "K set", 1, 100)
         games_n = _whole(row[c["games"]], CROSS, r, c["games"] + 1, "career games", 0)
         peak = _whole(row[c["peak"]], CROSS, r, c["peak"] + 1, "peak rating", 0, 4000)
-        inputs[i] = PlayerData(None, name or f"row {i}", k=k_set, career_games=games_n,
-                               peak_rating=peak or None)
+        inputs[i] = PlayerData(None, name or f"row {i}", k=typed_k.get(i, k_set),
+                               career_games=games_n, peak_rating=peak or None)
         info[i] = dict(
             title=_str(row[c["title"]]), name=name, federation=_str(row[c["fed"]]),
             fide_id=_whole(row[c["fide_id"]], CROSS, r, c["fide_id"] + 1, "FIDE id", 0),
@@ -1774,6 +1809,19 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         active.append(i)
     if not active:
         raise WorkbookError(f"{CROSS}!C{geo.first}: no players (the Name column is empty)")
+    warnings = []
+    row_of_id: dict[int, int] = {}
+    for i in active:
+        fid = info[i]["fide_id"]
+        if not fid:
+            continue
+        if fid in row_of_id:
+            j = row_of_id[fid]
+            warnings.append(f"{_where(CROSS, geo.first + i - 1, c['fide_id'] + 1)}: FIDE id "
+                            f"{fid} is on two rows: {geo.first + j - 1} (player {j}) and "
+                            f"{geo.first + i - 1} (player {i})")
+        else:
+            row_of_id[fid] = i
     games: dict[int, list[Game]] = {}
     if geo.layout == "roundrobin":
         games = _read_grid(rows, geo, active, schedule)
@@ -1784,7 +1832,7 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         gs = games[i]
         points = sum((scoring.get(g.code, DEFAULT_SCORING[g.code]) for g in gs), Decimal(0))
         out.append(TrfPlayer(start_rank=i, points=points, games=tuple(gs), **info[i]))
-    return out, {i: inputs[i] for i in active}
+    return out, {i: inputs[i] for i in active}, warnings
 
 
 _SHOWN = {"=": "½"}
