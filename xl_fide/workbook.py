@@ -30,6 +30,8 @@ import dataclasses
 import datetime as _dt
 import json
 import os
+import zipfile
+import zlib
 import io
 from copy import copy
 from dataclasses import dataclass
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from openpyxl import Workbook, load_workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Protection, Side
@@ -290,7 +293,15 @@ _FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 def safe_text(cell: Any, value: Any) -> None:
-    """Write ``value`` to ``cell``; text starting with = + - @ is kept as text, never a formula."""
+    """Write ``value`` to ``cell``; text starting with = + - @ is kept as text, never a formula.
+
+    Characters a sheet cannot hold (control characters) become U+FFFD; the cells where
+    that happened are listed in the workbook's ``xl_fide_replaced`` (a list of
+    ``Sheet!A1``), for a warning."""
+    if isinstance(value, str) and ILLEGAL_CHARACTERS_RE.search(value):
+        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+        cell.parent.parent.__dict__.setdefault("xl_fide_replaced", []).append(
+            f"{cell.parent.title}!{cell.coordinate}")
     cell.value = value
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
         cell.data_type = "s"
@@ -1164,7 +1175,8 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     except WorkbookError as exc:
         raise InputError(f"this event cannot be written as a workbook that reads back: "
                          f"{str(exc).replace('<workbook>: ', '')}") from None
-    _build_report_sheet(wb, report, renumbered)
+    replaced = list(getattr(wb, "xl_fide_replaced", ()))
+    _build_report_sheet(wb, report, renumbered, replaced)
     return wb
 
 
@@ -1225,7 +1237,8 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
     return hr + len(report.rows)
 
 
-def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
+                        replaced: Sequence[str] = ()) -> None:
     ws = wb.create_sheet(REPORT, index=2)
     _text(ws, 1, 1, "Report", "title")
     _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
@@ -1238,6 +1251,9 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
     notes = list(report.notes)
     if renumbered:
         notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
+    if replaced:
+        notes.append(f"characters a sheet cannot hold (control characters) were replaced by "
+                     f"\ufffd in {len(replaced)} cell(s): {', '.join(replaced[:10])}")
     if notes or report.warnings:
         _text(ws, r, 1, "Notes", "label")
         for note in notes + [f"warning: {w}" for w in report.warnings]:
@@ -1423,6 +1439,7 @@ def read_workbook_event(path: str | os.PathLike[str], *, strict: bool = False) -
     the first problem (a game whose two sides disagree, a bad value ...).
     """
     path = Path(path)
+    _check_zip(path)
 
     def load(data_only: bool) -> Any:
         try:
@@ -1441,9 +1458,58 @@ def read_workbook_event(path: str | os.PathLike[str], *, strict: bool = False) -
         raise
     try:
         return _read_book(wb, values, str(path), strict)
+    except XlFideError:
+        raise
+    except _DAMAGED as exc:      # lazily parsed parts: bad CRC, broken XML, bad tokens
+        raise WorkbookError(f"{path}: damaged workbook ({type(exc).__name__}: "
+                            f"{str(exc)[:200]})") from None
     finally:
         wb.close()
         values.close()
+
+
+#: Budgets of an .xlsx package, checked in its zip directory before it is parsed: our
+#: largest sheet (2000 players x 99 rounds) is 105 MB of XML at 8:1; zip bombs are
+#: 1,000:1 and more. Past a budget the file is refused (:class:`WorkbookError`).
+ZIP_MAX_MEMBERS = 10_000
+ZIP_MAX_TOTAL = 1 << 30                  # 1 GiB unpacked in all
+ZIP_MAX_SHEET = 512 << 20                # 512 MiB for one worksheet
+ZIP_MAX_OTHER = 64 << 20                 # 64 MiB for shared strings, styles and the rest
+ZIP_MAX_RATIO = 100                      # unpacked : packed, for members over 1 MiB
+
+#: What a damaged package raises while openpyxl reads it lazily.
+_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, SyntaxError, KeyError, ValueError,
+            TypeError, AttributeError, IndexError, UnicodeError, OverflowError)
+
+
+def _check_zip(path: Path) -> None:
+    """Refuse a package over the budgets above (zip bombs), or no zip at all, before
+    openpyxl reads a byte of XML; the sizes are those of the zip directory, which the
+    zip reader enforces while unpacking."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            members = z.infolist()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        raise WorkbookError(f"{path}: not an .xlsx workbook ({type(exc).__name__}: "
+                            f"{exc})") from None
+    if len(members) > ZIP_MAX_MEMBERS:
+        raise WorkbookError(f"{path}: {len(members)} parts in the package, more than the "
+                            f"{ZIP_MAX_MEMBERS:,} an .xlsx workbook may have here")
+    total = 0
+    for m in members:
+        total += m.file_size
+        sheet = m.filename.startswith("xl/worksheets/")
+        limit = ZIP_MAX_SHEET if sheet else ZIP_MAX_OTHER
+        if m.file_size > limit:
+            raise WorkbookError(f"{path}: part {m.filename} unpacks to {m.file_size:,} bytes, "
+                                f"more than the {limit >> 20} MiB allowed (zip bomb?)")
+        if m.file_size > 1 << 20 and m.file_size > ZIP_MAX_RATIO * max(m.compress_size, 1):
+            raise WorkbookError(f"{path}: part {m.filename} is compressed "
+                                f"{m.file_size // max(m.compress_size, 1):,}:1, more than the "
+                                f"{ZIP_MAX_RATIO}:1 allowed (zip bomb?)")
+    if total > ZIP_MAX_TOTAL:
+        raise WorkbookError(f"{path}: the package unpacks to {total:,} bytes, more than the "
+                            f"{ZIP_MAX_TOTAL >> 30} GiB allowed")
 
 
 @dataclass
@@ -1484,8 +1550,12 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
         rounds = n - 1
     geo = _Geometry(layout, n, rounds)
     formulas: dict[tuple[int, int], str] = {}
-    rows = _rows(wb[CROSS], geo.last, geo.block_last,
-                 values[CROSS] if values is not None else None, formulas)
+    ws = wb[CROSS]
+    widest = geo.block_first - 1 + (3 * MAX_ROUNDS if layout == "swiss" else MAX_ROUND_ROBIN)
+    max_row = min(max(_int_or(ws.max_row, 0), geo.last), FIRST_ROW + MAX_PLAYERS - 1)
+    max_col = min(max(_int_or(ws.max_column, 0), geo.block_last), widest)
+    rows = _rows(ws, max_row, max_col, values[CROSS] if values is not None else None, formulas)
+    _check_size_cells(rows, geo)
     typed_k = _typed_k(rows, formulas, geo)
     original = _original(wb)
     t0 = schedule = None
@@ -1510,6 +1580,67 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
             TrfWarning(source, None, None, w) for w in cur.warnings))
     return WorkbookEvent(tournament, cur.fields["rules_date"], cur.fields["tc_word"] or None,
                          inputs)
+
+
+def _int_or(value: Any, default: int) -> int:
+    return value if isinstance(value, int) else default
+
+
+def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
+    """The Rounds and Player rows cells of the Event sheet must not say more than the
+    Crosstable sheet has, nor less than is filled (that would drop results unseen)."""
+    def cell(r: int, c: int) -> Any:
+        row = rows[r - 1] if r - 1 < len(rows) else []
+        return row[c - 1] if c - 1 < len(row) else None
+
+    def filled(r: int, c: int) -> bool:
+        value = cell(r, c)
+        return value is not None and not (isinstance(value, str) and not value.strip())
+
+    no = geo.col["no"]
+    sheet_n = 0
+    while cell(geo.first + sheet_n, no) == sheet_n + 1:
+        sheet_n += 1
+    rounds_cell, rows_cell = f"{EVENT}!B{EVENT_ROW['rounds']}", f"{EVENT}!B{EVENT_ROW['players']}"
+    if geo.n > sheet_n:
+        raise WorkbookError(f"{rows_cell}: Player rows is {geo.n} but the {CROSS} sheet has "
+                            f"{sheet_n} player rows (make a bigger sheet: xl-fide template)")
+    inputs = [geo.col[k] for k in ("title", "name", "fed", "fide_id", "ro", "born", "games",
+                                   "peak", "k_set")]
+    if geo.layout == "swiss":
+        sheet_rounds = 0
+        while cell(HEADER_ROW, geo.round_col(sheet_rounds + 1, "opp")) == "Opp":
+            sheet_rounds += 1
+        if geo.rounds > sheet_rounds:
+            raise WorkbookError(f"{rounds_cell}: Rounds is {geo.rounds} but the {CROSS} sheet "
+                                f"has {sheet_rounds} rounds (make a bigger sheet: xl-fide "
+                                "template)")
+        block = range(geo.block_first, geo.round_col(sheet_rounds, "res") + 1)
+        for rnd in range(geo.rounds + 1, sheet_rounds + 1):
+            for r in range(geo.first, geo.first + sheet_n):
+                for part in ("opp", "col", "res"):
+                    if filled(r, geo.round_col(rnd, part)):
+                        raise WorkbookError(
+                            f"{rounds_cell}: Rounds is {geo.rounds}, but round {rnd} is filled "
+                            f"({_where(CROSS, r, geo.round_col(rnd, part))}): raise Rounds or "
+                            "clear that round")
+    else:
+        sheet_grid = 0
+        while cell(HEADER_ROW, geo.grid_col(sheet_grid + 1)) == sheet_grid + 1:
+            sheet_grid += 1
+        block = range(geo.block_first, geo.block_first + sheet_grid)
+        for r in range(geo.first, geo.last + 1):
+            for j in range(geo.n + 1, sheet_grid + 1):
+                if filled(r, geo.grid_col(j)):
+                    raise WorkbookError(
+                        f"{rows_cell}: Player rows is {geo.n}, but a result against player "
+                        f"{j} is filled ({_where(CROSS, r, geo.grid_col(j))})")
+    for r in range(geo.last + 1, geo.first + sheet_n):
+        for c in [*inputs, *block]:
+            if filled(r, c):
+                raise WorkbookError(f"{rows_cell}: Player rows is {geo.n}, but row {r} is "
+                                    f"filled ({_where(CROSS, r, c)}): raise Player rows or "
+                                    "clear that row")
 
 
 def _typed_k(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
