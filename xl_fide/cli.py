@@ -75,7 +75,7 @@ def _load_tournament(path: Path, strict: bool = False, encoding: str | None = No
     _check_kind(path)
     if _is_workbook(path):
         from .workbook import read_workbook
-        return read_workbook(path)
+        return read_workbook(path, strict=strict)
     from .trf import read_trf
     return read_trf(path, strict=strict, encoding=encoding)
 
@@ -90,7 +90,7 @@ def _load_event(path: Path, args: argparse.Namespace):
     if _is_workbook(path):
         from .workbook import read_workbook_event
         _check_kind(path)
-        book = read_workbook_event(path)
+        book = read_workbook_event(path, strict=args.strict)
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
@@ -273,12 +273,12 @@ def _remaining(text: str) -> list[int | None]:
 
 
 def cmd_whatif(args: argparse.Namespace) -> int:
-    from .report import build_report
+    from .report import build_report, rows_by_rank
     from .whatif import needed_for_change, needed_for_norm
     path = _input_path(args)
     t, options = _load_event(path, args)
     report = build_report(t, **options)
-    rows = {r.result.start_rank: r for r in report.rows}
+    rows = rows_by_rank(report)
     if args.player not in rows:
         raise CliError(f"--player {args.player}: no player with that start rank")
     res = rows[args.player].result
