@@ -75,7 +75,7 @@ def _load_tournament(path: Path, strict: bool = False, encoding: str | None = No
     _check_kind(path)
     if _is_workbook(path):
         from .workbook import read_workbook
-        return read_workbook(path)
+        return read_workbook(path, strict=strict)
     from .trf import read_trf
     return read_trf(path, strict=strict, encoding=encoding)
 
@@ -90,7 +90,7 @@ def _load_event(path: Path, args: argparse.Namespace):
     if _is_workbook(path):
         from .workbook import read_workbook_event
         _check_kind(path)
-        book = read_workbook_event(path)
+        book = read_workbook_event(path, strict=args.strict)
         options["event_date"] = options["event_date"] or book.rules_date
         options["time_control"] = options["time_control"] or book.time_control
         options["inputs"] = book.player_inputs
@@ -369,8 +369,9 @@ def _lists_parser(sub) -> None:
                     help="repeatable (default: all three)")
     dl.add_argument("--base-url", help="where FIDE's files are (default: "
                     "https://ratings.fide.com/download/)")
-    for p in (imp, show, dl):
-        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
+    for p in (imp, show, dl):      # SUPPRESS: 'lists -q import' keeps the -q given before
+        p.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS,
+                       help="no progress bar, no warnings")
 
 
 def build_parser() -> argparse.ArgumentParser:

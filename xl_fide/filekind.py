@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -115,7 +116,7 @@ def _sniff_zip(source: str | os.PathLike[str] | io.BytesIO) -> FileKind:
                 if info.file_size <= 1 << 20 and b"macroEnabled" in zf.read(info):
                     kind = "xlsm"
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, KeyError, ValueError,
-            NotImplementedError, RuntimeError, EOFError):
+            NotImplementedError, RuntimeError, EOFError, zlib.error):
         return _kind("bad-zip")
     return _kind(kind)
 

@@ -26,8 +26,12 @@ Public API: :func:`build_template`, :func:`write_default_templates`,
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
+import json
 import os
+import zipfile
+import zlib
 import io
 from copy import copy
 from dataclasses import dataclass
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from openpyxl import Workbook, load_workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Protection, Side
@@ -55,11 +60,12 @@ from .players import PlayerData
 from .report import KSource, Report, build_report
 from .results import VALIDATION_LIST, parse_result
 from .tables import dp_rows, pd_rows
-from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
+from .trf import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer, TrfWarning
 from .values import as_int, quote_value
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
+    "NATIVE_TEMPLATES",
     "WorkbookExistsError", "build_template", "write_default_templates", "fill_workbook",
     "choose_layout", "save_workbook", "read_workbook", "safe_text",
 ]
@@ -74,6 +80,9 @@ DEFAULT_TEMPLATES: dict[str, tuple[str, int, int]] = {
     "fide_roundrobin_10.xlsx": ("roundrobin", 10, 9),
     "fide_swiss_60x9.xlsx": ("swiss", 60, 9),
 }
+#: The same templates in native formulas (no add-in needed, :mod:`xl_fide.native`).
+NATIVE_TEMPLATES: dict[str, tuple[str, int, int]] = {
+    name.replace(".xlsx", "_native.xlsx"): size for name, size in DEFAULT_TEMPLATES.items()}
 
 CROSS, EVENT, REPORT, TABLES, HELP, CONF = (
     "Crosstable", "Event", "Report", "Tables", "Help", "xlwings.conf")
@@ -288,7 +297,15 @@ _FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 def safe_text(cell: Any, value: Any) -> None:
-    """Write ``value`` to ``cell``; text starting with = + - @ is kept as text, never a formula."""
+    """Write ``value`` to ``cell``; text starting with = + - @ is kept as text, never a formula.
+
+    Characters a sheet cannot hold (control characters) become U+FFFD; the cells where
+    that happened are listed in the workbook's ``xl_fide_replaced`` (a list of
+    ``Sheet!A1``), for a warning."""
+    if isinstance(value, str) and ILLEGAL_CHARACTERS_RE.search(value):
+        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+        cell.parent.parent.__dict__.setdefault("xl_fide_replaced", []).append(
+            f"{cell.parent.title}!{cell.coordinate}")
     cell.value = value
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
         cell.data_type = "s"
@@ -654,6 +671,9 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
         (ws if sheet == CROSS else calc).cell(r, c).value = value
     calc.sheet_state = "hidden"
     calc.protection.sheet = True
+    ws.cell(HEADER_ROW, geo.col["k_rule"]).comment = Comment(
+        "K by FIDE B.02 §8.3.3 from Ro, Born, Games and Peak (a native formula).", "xl-fide",
+        width=260, height=90)
     ev = wb[EVENT]
     _text(ev, EVENT_ROW["version"], 2, __version__)
     _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
@@ -669,6 +689,8 @@ def _native_layout(geo: _Geometry) -> _native.Layout:
         opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
         res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
         header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
+
+
 def _agreeing_pairs() -> list[tuple[str, str]]:
     """The TRF code pairs (``1 0``, ``= =``, ``+ -``, ``- -`` ...) that the two sides of
     one game may have, from :func:`xl_fide.results.pair_problem` (colours aside)."""
@@ -757,9 +779,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
         for c, style in styles:
             _apply(ws.cell(r, c), style)
         ws.cell(r, geo.col["no"]).value = r - geo.first + 1
-        kset, krule = geo.cell("k_set", r), geo.cell("k_rule", r)
-        ws.cell(r, geo.col["k"]).value = (
-            f'=IF(ISNUMBER({kset}),{kset},IF(ISNUMBER({krule}),{krule},""))')
+        ws.cell(r, geo.col["k"]).value = _k_formula(geo, r)
     # K rule: ONE array formula over the column (FIDE_K is vectorised)
     kr = geo.column("k_rule", absolute=False)
     ws[kr.split(":")[0]] = ArrayFormula(
@@ -807,6 +827,12 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     ws.protection.sheet = True
     ws.protection.formatColumns = False
     ws.protection.formatRows = False
+
+
+def _k_formula(geo: _Geometry, r: int) -> str:
+    """The K cell of row ``r``: K set if given, else K rule."""
+    kset, krule = geo.cell("k_set", r), geo.cell("k_rule", r)
+    return f'=IF(ISNUMBER({kset}),{kset},IF(ISNUMBER({krule}),{krule},""))'
 
 
 def _result_colours(ws: Any, sqref: str, top_left: str) -> None:
@@ -1146,7 +1172,20 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
                 if g.colour:
                     _text(ws, r, geo.round_col(g.round, "col"), g.colour)
                 _text(ws, r, geo.round_col(g.round, "res"), _cell_value(g.code))
-    _build_report_sheet(wb, report, renumbered)
+    from .trf import write_trf
+    try:
+        original: str | None = write_trf(tournament)
+    except InputError:          # an event built in code that no TRF can hold
+        original = None
+    if original is not None:
+        _write_original(wb, geo, original, [p.start_rank for p in players])
+    try:                        # never write a workbook that our own reader refuses
+        _read_book(wb, None, "<workbook>", strict=False)
+    except WorkbookError as exc:
+        raise InputError(f"this event cannot be written as a workbook that reads back: "
+                         f"{str(exc).replace('<workbook>: ', '')}") from None
+    replaced = list(getattr(wb, "xl_fide_replaced", ()))
+    _build_report_sheet(wb, report, renumbered, replaced)
     return wb
 
 
@@ -1207,7 +1246,8 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
     return hr + len(report.rows)
 
 
-def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
+                        replaced: Sequence[str] = ()) -> None:
     ws = wb.create_sheet(REPORT, index=2)
     _text(ws, 1, 1, "Report", "title")
     _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
@@ -1220,6 +1260,9 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool) -> None:
     notes = list(report.notes)
     if renumbered:
         notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
+    if replaced:
+        notes.append(f"characters a sheet cannot hold (control characters) were replaced by "
+                     f"\ufffd in {len(replaced)} cell(s): {', '.join(replaced[:10])}")
     if notes or report.warnings:
         _text(ws, r, 1, "Notes", "label")
         for note in notes + [f"warning: {w}" for w in report.warnings]:
@@ -1271,13 +1314,17 @@ def _check_kind(path: Path) -> None:
 
 
 def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
-    """(Re)write the shipped templates (:data:`DEFAULT_TEMPLATES`) into ``directory``."""
+    """(Re)write the shipped templates (:data:`DEFAULT_TEMPLATES`, then
+    :data:`NATIVE_TEMPLATES`) into ``directory``."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     out = []
     for filename, (layout, players, rounds) in DEFAULT_TEMPLATES.items():
         out.append(save_workbook(build_template(layout, players, rounds), directory / filename,
                                  force=True))
+    for filename, (layout, players, rounds) in NATIVE_TEMPLATES.items():
+        out.append(save_workbook(build_template(layout, players, rounds, formulas="native"),
+                                 directory / filename, force=True))
     return out
 
 
@@ -1344,26 +1391,33 @@ def _resolved(value: Any) -> Any:
     return value
 
 
-def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None) -> list[list[Any]]:
+def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
+          formula_text: dict[tuple[int, int], str] | None = None) -> list[list[Any]]:
     """The cells of ``ws`` as rows of values; a formula is replaced by its saved result
     (from ``ws_values``, the same sheet read with ``data_only=True``), or by an
     :class:`_Unsaved` marker that raises when the cell is used."""
 
-    def grid(sheet: Any) -> list[list[Any]]:
-        rows = [list(r) for r in sheet.iter_rows(min_row=1, max_row=max_row, max_col=max_col,
-                                                 values_only=True)]
+    def grid(sheet: Any) -> tuple[list[list[Any]], set[tuple[int, int]]]:
+        rows, formulas = [], set()
+        for r, cells in enumerate(sheet.iter_rows(min_row=1, max_row=max_row, max_col=max_col)):
+            row = []
+            for c, cell in enumerate(cells):
+                value = cell.value
+                if cell.data_type == "f" or isinstance(value, ArrayFormula):
+                    formulas.add((r, c))
+                    if formula_text is not None:
+                        formula_text[(r, c)] = str(getattr(value, "text", value))
+                row.append(value)
+            rows.append(row)
         while len(rows) < max_row:
             rows.append([])
-        return [r + [None] * (max_col - len(r)) for r in rows]
+        return [r + [None] * (max_col - len(r)) for r in rows], formulas
 
-    rows = grid(ws)
-    saved = grid(ws_values) if ws_values is not None else None
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            text = getattr(value, "text", value)
-            if isinstance(text, str) and text.startswith("="):
-                cached = saved[r][c] if saved is not None else None
-                row[c] = cached if cached is not None else _Unsaved(_where(ws.title, r + 1, c + 1))
+    rows, formulas = grid(ws)
+    saved = grid(ws_values)[0] if ws_values is not None else None
+    for r, c in formulas:
+        cached = saved[r][c] if saved is not None else None
+        rows[r][c] = cached if cached is not None else _Unsaved(_where(ws.title, r + 1, c + 1))
     return rows
 
 
@@ -1379,21 +1433,26 @@ class WorkbookEvent:
     player_inputs: dict[int, PlayerData]
 
 
-def read_workbook(path: str | os.PathLike[str]) -> Tournament:
+def read_workbook(path: str | os.PathLike[str], *, strict: bool = False) -> Tournament:
     """The tournament of a cross-table workbook (see :func:`read_workbook_event`)."""
-    return read_workbook_event(path).tournament
+    return read_workbook_event(path, strict=strict).tournament
 
 
-def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
+def read_workbook_event(path: str | os.PathLike[str], *, strict: bool = False) -> WorkbookEvent:
     """The tournament of a cross-table workbook (a template filled by a user, or a file
     written by :func:`fill_workbook`), ready for ``build_report`` and ``write_trf``, with
     the Event sheet's rules date and time control and the players' K inputs.
 
-    Reads only input cells. Round robin rounds and colours are not in the grid: they are
-    rebuilt by the circle method (Berger tables). Raises :class:`WorkbookError` naming
-    the sheet and cell of the first problem.
+    Reads only input cells. A workbook written by :func:`fill_workbook` from a TRF keeps
+    that TRF on its very hidden sheet ``TRF_original``: the tournament is that TRF with
+    only the cells the user changed applied (so ``write_trf`` gives the original lines
+    back where nothing was edited, and a round robin keeps its rounds and colours).
+    Without it, round robin rounds and colours follow FIDE's Berger tables (C.05
+    Annex 1) by row number. Raises :class:`WorkbookError` naming the sheet and cell of
+    the first problem (a game whose two sides disagree, a bad value ...).
     """
     path = Path(path)
+    _check_zip(path)
 
     def load(data_only: bool) -> Any:
         try:
@@ -1411,68 +1470,443 @@ def read_workbook_event(path: str | os.PathLike[str]) -> WorkbookEvent:
         wb.close()
         raise
     try:
-        for sheet in (EVENT, CROSS):
-            if sheet not in wb.sheetnames:
-                raise WorkbookError(f"{path}: no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)});"
-                                    " is this an xl-fide cross-table?")
-        ev_rows = _rows(wb[EVENT], SCORING_FIRST_ROW + len(_SCORING_CODES), 3, values[EVENT])
-
-        def ev(key: str) -> Any:
-            return ev_rows[EVENT_ROW[key] - 1][1]
-
-        for key, label, *_ in _EVENT_INPUTS + _EVENT_COMPUTED:
-            found = ev_rows[EVENT_ROW[key] - 1][0]
-            if _str(found) != label:
-                raise WorkbookError(f"{EVENT}!A{EVENT_ROW[key]}: expected {label!r}, got {found!r}"
-                                    " (sheet layout changed?)")
-        layout = _str(ev("layout"))
-        if layout not in LAYOUTS:
-            raise WorkbookError(f"{EVENT}!B{EVENT_ROW['layout']}: layout must be roundrobin or "
-                                f"swiss, got {ev('layout')!r}")
-        n = _whole(ev("players"), EVENT, EVENT_ROW["players"], 2, "player rows", 2, MAX_PLAYERS)
-        rounds = _whole(ev("rounds"), EVENT, EVENT_ROW["rounds"], 2, "rounds", 1, MAX_ROUNDS)
-        if n is None or rounds is None:
-            raise WorkbookError(f"{EVENT}!B{EVENT_ROW['players']}: player rows and rounds are "
-                                "needed")
-        if layout == "roundrobin":
-            rounds = n - 1
-        scoring = {}
-        for i, (code, _) in enumerate(_SCORING_CODES):
-            r = SCORING_FIRST_ROW + i
-            row = ev_rows[r - 1]
-            value = row[1]
-            if _str(row[0]).upper() != code:
-                raise WorkbookError(f"{EVENT}!A{r}: expected result code {code!r}, got {row[0]!r}")
-            if value is None or value == "":
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise WorkbookError(f"{EVENT}!B{r}: points for {code!r} must be a number, "
-                                    f"got {value!r}")
-            scoring[code] = Decimal(str(value))
-        geo = _Geometry(layout, n, rounds)
-        rows = _rows(wb[CROSS], geo.last, geo.block_last, values[CROSS])
-        tc_word = _str(ev("tc")).lower()
-        tc_text = _str(ev("tc_text"))
-        tournament_tc = tc_text
-        guessed = guess_time_control(tc_text) if tc_text else None
-        if tc_word and (guessed is None or guessed.value != tc_word):
-            tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
-        players, inputs = _read_players(rows, geo, scoring, layout)
-        rules_date = _date_value(ev("rules_date"), EVENT, EVENT_ROW["rules_date"], "rules date")
-        try:
-            tournament = Tournament.build(
-                name=_str(ev("name")), city=_str(ev("city")), federation=_str(ev("federation")),
-                start_date=_date_value(ev("start"), EVENT, EVENT_ROW["start"], "start date"),
-                end_date=_date_value(ev("end"), EVENT, EVENT_ROW["end"], "end date"),
-                time_control=tournament_tc, chief_arbiter=_str(ev("arbiter")),
-                players=players, rounds=rounds if layout == "swiss" else None,
-                scoring=scoring or None, source=str(path))
-        except InputError as exc:
-            raise WorkbookError(f"{path}: {exc}") from None
-        return WorkbookEvent(tournament, rules_date, tc_word or None, inputs)
+        return _read_book(wb, values, str(path), strict)
+    except XlFideError:
+        raise
+    except _DAMAGED as exc:      # lazily parsed parts: bad CRC, broken XML, bad tokens
+        raise WorkbookError(f"{path}: damaged workbook ({type(exc).__name__}: "
+                            f"{str(exc)[:200]})") from None
     finally:
         wb.close()
         values.close()
+
+
+#: Budgets of an .xlsx package, checked in its zip directory before it is parsed: our
+#: largest sheet (2000 players x 99 rounds) is 105 MB of XML at 8:1; zip bombs are
+#: 1,000:1 and more. Past a budget the file is refused (:class:`WorkbookError`).
+ZIP_MAX_MEMBERS = 10_000
+ZIP_MAX_TOTAL = 1 << 30                  # 1 GiB unpacked in all
+ZIP_MAX_SHEET = 512 << 20                # 512 MiB for one worksheet
+ZIP_MAX_OTHER = 64 << 20                 # 64 MiB for shared strings, styles and the rest
+ZIP_MAX_RATIO = 100                      # unpacked : packed, for members over 1 MiB
+
+#: What a damaged package raises while openpyxl reads it lazily.
+_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, SyntaxError, KeyError, ValueError,
+            TypeError, AttributeError, IndexError, UnicodeError, OverflowError)
+
+
+def _check_zip(path: Path) -> None:
+    """Refuse a package over the budgets above (zip bombs), or no zip at all, before
+    openpyxl reads a byte of XML; the sizes are those of the zip directory, which the
+    zip reader enforces while unpacking."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            members = z.infolist()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        raise WorkbookError(f"{path}: not an .xlsx workbook ({type(exc).__name__}: "
+                            f"{exc})") from None
+    if len(members) > ZIP_MAX_MEMBERS:
+        raise WorkbookError(f"{path}: {len(members)} parts in the package, more than the "
+                            f"{ZIP_MAX_MEMBERS:,} an .xlsx workbook may have here")
+    total = 0
+    for m in members:
+        total += m.file_size
+        sheet = m.filename.startswith("xl/worksheets/")
+        limit = ZIP_MAX_SHEET if sheet else ZIP_MAX_OTHER
+        if m.file_size > limit:
+            raise WorkbookError(f"{path}: part {m.filename} unpacks to {m.file_size:,} bytes, "
+                                f"more than the {limit >> 20} MiB allowed (zip bomb?)")
+        if m.file_size > 1 << 20 and m.file_size > ZIP_MAX_RATIO * max(m.compress_size, 1):
+            raise WorkbookError(f"{path}: part {m.filename} is compressed "
+                                f"{m.file_size // max(m.compress_size, 1):,}:1, more than the "
+                                f"{ZIP_MAX_RATIO}:1 allowed (zip bomb?)")
+    if total > ZIP_MAX_TOTAL:
+        raise WorkbookError(f"{path}: the package unpacks to {total:,} bytes, more than the "
+                            f"{ZIP_MAX_TOTAL >> 30} GiB allowed")
+
+
+@dataclass
+class _Read:
+    """What the input cells of a workbook say: event fields, players (start rank = row
+    number, opponents by row number) and the players' K inputs by row."""
+
+    fields: dict[str, Any]
+    players: list[TrfPlayer]
+    inputs: dict[int, PlayerData]
+    warnings: list[str]
+
+
+def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent:
+    for sheet in (EVENT, CROSS):
+        if sheet not in wb.sheetnames:
+            raise WorkbookError(f"{source}: no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)});"
+                                " is this an xl-fide cross-table?")
+    ev_rows = _rows(wb[EVENT], SCORING_FIRST_ROW + len(_SCORING_CODES), 3,
+                    values[EVENT] if values is not None else None)
+    for key, label, *_ in _EVENT_INPUTS + _EVENT_COMPUTED:
+        found = ev_rows[EVENT_ROW[key] - 1][0]
+        if _str(found) != label:
+            raise WorkbookError(f"{EVENT}!A{EVENT_ROW[key]}: expected {label!r}, got {found!r}"
+                                " (sheet layout changed?)")
+    layout = _str(ev_rows[EVENT_ROW["layout"] - 1][1])
+    if layout not in LAYOUTS:
+        raise WorkbookError(f"{EVENT}!B{EVENT_ROW['layout']}: layout must be roundrobin or "
+                            f"swiss, got {ev_rows[EVENT_ROW['layout'] - 1][1]!r}")
+    n = _whole(ev_rows[EVENT_ROW["players"] - 1][1], EVENT, EVENT_ROW["players"], 2,
+               "player rows", 2, MAX_PLAYERS)
+    rounds = _whole(ev_rows[EVENT_ROW["rounds"] - 1][1], EVENT, EVENT_ROW["rounds"], 2,
+                    "rounds", 1, MAX_ROUNDS)
+    if n is None or rounds is None:
+        raise WorkbookError(f"{EVENT}!B{EVENT_ROW['players']}: player rows and rounds are "
+                            "needed")
+    if layout == "roundrobin":
+        rounds = n - 1
+    geo = _Geometry(layout, n, rounds)
+    formulas: dict[tuple[int, int], str] = {}
+    ws = wb[CROSS]
+    widest = geo.block_first - 1 + (3 * MAX_ROUNDS if layout == "swiss" else MAX_ROUND_ROBIN)
+    max_row = min(max(_int_or(ws.max_row, 0), geo.last), FIRST_ROW + MAX_PLAYERS - 1)
+    max_col = min(max(_int_or(ws.max_column, 0), geo.block_last), widest)
+    rows = _rows(ws, max_row, max_col, values[CROSS] if values is not None else None, formulas)
+    _check_size_cells(rows, geo)
+    typed_k = _typed_k(rows, formulas, geo)
+    original = _original(wb)
+    t0 = schedule = None
+    if original is not None:
+        t0 = _original_tournament(original, source)
+        schedule = _schedule(t0, original["ranks"]) if layout == "roundrobin" else None
+    cur = _read_cells(ev_rows, rows, geo, schedule, typed_k)
+    if cur.warnings and strict:
+        raise WorkbookError(f"{source}: {cur.warnings[0]}")
+    if t0 is None:
+        tournament = _build(cur, layout, source)
+        ranks = list(range(1, geo.n + 1))
+    else:
+        assert original is not None
+        pri = _read_cells(*_pristine(ev_rows, rows, geo, original["cells"]), geo, schedule,
+                          typed_k)
+        tournament, ranks = _merge(t0, original["ranks"], pri, cur, source,
+                                   int(original["rounds"]))
+    inputs = {ranks[i - 1]: d for i, d in cur.inputs.items()}
+    if cur.warnings:
+        tournament = dataclasses.replace(tournament, warnings=tuple(
+            TrfWarning(source, None, None, w) for w in cur.warnings))
+    return WorkbookEvent(tournament, cur.fields["rules_date"], cur.fields["tc_word"] or None,
+                         inputs)
+
+
+def _int_or(value: Any, default: int) -> int:
+    return value if isinstance(value, int) else default
+
+
+def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
+    """The Rounds and Player rows cells of the Event sheet must not say more than the
+    Crosstable sheet has, nor less than is filled (that would drop results unseen)."""
+    def cell(r: int, c: int) -> Any:
+        row = rows[r - 1] if r - 1 < len(rows) else []
+        return row[c - 1] if c - 1 < len(row) else None
+
+    def filled(r: int, c: int) -> bool:
+        value = cell(r, c)
+        return value is not None and not (isinstance(value, str) and not value.strip())
+
+    no = geo.col["no"]
+    sheet_n = 0
+    while cell(geo.first + sheet_n, no) == sheet_n + 1:
+        sheet_n += 1
+    rounds_cell, rows_cell = f"{EVENT}!B{EVENT_ROW['rounds']}", f"{EVENT}!B{EVENT_ROW['players']}"
+    if geo.n > sheet_n:
+        raise WorkbookError(f"{rows_cell}: Player rows is {geo.n} but the {CROSS} sheet has "
+                            f"{sheet_n} player rows (make a bigger sheet: xl-fide template)")
+    inputs = [geo.col[k] for k in ("title", "name", "fed", "fide_id", "ro", "born", "games",
+                                   "peak", "k_set")]
+    if geo.layout == "swiss":
+        sheet_rounds = 0
+        while cell(HEADER_ROW, geo.round_col(sheet_rounds + 1, "opp")) == "Opp":
+            sheet_rounds += 1
+        if geo.rounds > sheet_rounds:
+            raise WorkbookError(f"{rounds_cell}: Rounds is {geo.rounds} but the {CROSS} sheet "
+                                f"has {sheet_rounds} rounds (make a bigger sheet: xl-fide "
+                                "template)")
+        block = range(geo.block_first, geo.round_col(sheet_rounds, "res") + 1)
+        for rnd in range(geo.rounds + 1, sheet_rounds + 1):
+            for r in range(geo.first, geo.first + sheet_n):
+                for part in ("opp", "col", "res"):
+                    if filled(r, geo.round_col(rnd, part)):
+                        raise WorkbookError(
+                            f"{rounds_cell}: Rounds is {geo.rounds}, but round {rnd} is filled "
+                            f"({_where(CROSS, r, geo.round_col(rnd, part))}): raise Rounds or "
+                            "clear that round")
+    else:
+        sheet_grid = 0
+        while cell(HEADER_ROW, geo.grid_col(sheet_grid + 1)) == sheet_grid + 1:
+            sheet_grid += 1
+        block = range(geo.block_first, geo.block_first + sheet_grid)
+        for r in range(geo.first, geo.last + 1):
+            for j in range(geo.n + 1, sheet_grid + 1):
+                if filled(r, geo.grid_col(j)):
+                    raise WorkbookError(
+                        f"{rows_cell}: Player rows is {geo.n}, but a result against player "
+                        f"{j} is filled ({_where(CROSS, r, geo.grid_col(j))})")
+    for r in range(geo.last + 1, geo.first + sheet_n):
+        for c in [*inputs, *block]:
+            if filled(r, c):
+                raise WorkbookError(f"{rows_cell}: Player rows is {geo.n}, but row {r} is "
+                                    f"filled ({_where(CROSS, r, c)}): raise Player rows or "
+                                    "clear that row")
+
+
+def _typed_k(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
+             geo: _Geometry) -> dict[int, int]:
+    """Row number -> a K typed over the K cell (a number, or a formula other than the
+    sheet's own): that is the K the sheet's rating block uses, so it is the K read."""
+    out = {}
+    kc = geo.col["k"]
+    for i in range(1, geo.n + 1):
+        r = geo.first + i - 1
+        text = formulas.get((r - 1, kc - 1))
+        if text is not None and text.replace(" ", "") == _k_formula(geo, r):
+            continue
+        k = _whole(rows[r - 1][kc - 1], CROSS, r, kc, "K", 1, 100)
+        if k is not None:
+            out[i] = k
+    return out
+
+
+def _read_cells(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
+                schedule: dict[tuple[int, int], tuple[int, str | None]] | None,
+                typed_k: dict[int, int]) -> _Read:
+    def ev(key: str) -> Any:
+        return ev_rows[EVENT_ROW[key] - 1][1]
+
+    scoring = {}
+    for i, (code, _) in enumerate(_SCORING_CODES):
+        r = SCORING_FIRST_ROW + i
+        row = ev_rows[r - 1]
+        value = _resolved(row[1])
+        if _str(row[0]).upper() != code:
+            raise WorkbookError(f"{EVENT}!A{r}: expected result code {code!r}, got {row[0]!r}")
+        if value is None or value == "":
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise WorkbookError(f"{EVENT}!B{r}: points for {code!r} must be a number, "
+                                f"got {value!r}")
+        scoring[code] = Decimal(str(value))
+    tc_word = _str(ev("tc")).lower()
+    tc_text = _str(ev("tc_text"))
+    tournament_tc = tc_text
+    guessed = guess_time_control(tc_text) if tc_text else None
+    if tc_word and (guessed is None or guessed.value != tc_word):
+        tournament_tc = tc_word if not tc_text else f"{tc_word} ({tc_text})"
+    players, inputs, warnings = _read_players(rows, geo, scoring, schedule, typed_k)
+    fields = dict(
+        name=_str(ev("name")), city=_str(ev("city")), federation=_str(ev("federation")),
+        start_date=_date_value(ev("start"), EVENT, EVENT_ROW["start"], "start date"),
+        end_date=_date_value(ev("end"), EVENT, EVENT_ROW["end"], "end date"),
+        time_control=tournament_tc, chief_arbiter=_str(ev("arbiter")),
+        rounds=geo.rounds if geo.layout == "swiss" else None, scoring=scoring,
+        rules_date=_date_value(ev("rules_date"), EVENT, EVENT_ROW["rules_date"], "rules date"),
+        tc_word=tc_word)
+    return _Read(fields, players, inputs, warnings)
+
+
+_TOURNAMENT_FIELDS = ("name", "city", "federation", "start_date", "end_date", "time_control",
+                      "chief_arbiter", "rounds")
+
+
+def _build(read: _Read, layout: str, source: str) -> Tournament:
+    f = read.fields
+    try:
+        return Tournament.build(players=read.players, scoring=f["scoring"] or None,
+                                source=source, **{k: f[k] for k in _TOURNAMENT_FIELDS})
+    except InputError as exc:
+        raise WorkbookError(f"{source}: {exc}") from None
+
+
+# ============================================================================ round trip
+#
+# A workbook filled from a TRF keeps, on the very hidden sheet TRF_original, the TRF text
+# (as write_trf gives it: the original lines, LF) and what fill_workbook wrote to each
+# input cell. Read back, the TRF is the starting point and only the cells whose value
+# differs from what was written are applied to it: nothing the sheet has no cell for
+# (sex, final rank, full birth dates, 092/112/132 records, XX* and team lines, TRF-2026
+# records, a round robin's rounds and colours) is lost, and unedited lines stay as they
+# were.
+
+ORIGINAL = "TRF_original"
+_ORIGINAL_FORMAT = "xl-fide TRF_original 1"
+_CHUNK = 30_000            # characters per cell (Excel holds at most 32,767)
+_COMPUTED_KEYS = ("no", "k_rule", "k")
+
+
+def _input_cells(geo: _Geometry) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(row, column) of the input cells of the Crosstable and Event sheets."""
+    computed = {geo.col[k] for k in _COMPUTED_KEYS}
+    cross = [(r, c) for r in range(geo.first, geo.last + 1)
+             for c in range(1, geo.block_last + 1) if c not in computed]
+    event = [(EVENT_ROW[key], 2) for key, *_ in _EVENT_INPUTS if key != "rounds"]
+    event += [(SCORING_FIRST_ROW + i, 2) for i in range(len(_SCORING_CODES))]
+    return cross, event
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return {"date": value.isoformat()[:10]}
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return _dt.date.fromisoformat(value["date"])
+    return value
+
+
+def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int]) -> None:
+    cross_cells, event_cells = _input_cells(geo)
+    cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
+    for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
+        ws = wb[sheet]
+        for r, c in where:
+            value = ws.cell(r, c).value
+            if value is not None:
+                cells[sheet][f"{_L(c)}{r}"] = _to_json(value)
+    payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,
+               "rounds": geo.rounds, "cells": cells}
+    # ASCII only, and no "_" (which an .xlsx reader may take for an _xHHHH_ escape)
+    data = json.dumps(payload, ensure_ascii=True, separators=(",", ":")).replace("_", "\\u005f")
+    ws = wb.create_sheet(ORIGINAL)
+    ws.sheet_state = "veryHidden"
+    _text(ws, 1, 1, "xl-fide: the TRF this workbook was made from and what was written to its "
+                    "cells, so that `xl-fide trf` changes only what you edited. Do not edit.")
+    for i in range(0, len(data), _CHUNK):
+        _text(ws, 2 + i // _CHUNK, 1, data[i:i + _CHUNK])
+    ws.protection.sheet = True
+
+
+def _original(wb: Any) -> dict[str, Any] | None:
+    if ORIGINAL not in wb.sheetnames:
+        return None
+    ws = wb[ORIGINAL]
+    try:
+        data = "".join(str(row[0]) for row in ws.iter_rows(min_row=2, max_col=1, values_only=True)
+                       if row and row[0] is not None)
+        payload = json.loads(data)
+        if payload.get("format") != _ORIGINAL_FORMAT:
+            raise ValueError(f"format {payload.get('format')!r}")
+        payload["cells"] = {sheet: {k: _from_json(v) for k, v in cells.items()}
+                            for sheet, cells in payload["cells"].items()}
+        payload["ranks"] = [int(r) for r in payload["ranks"]]
+        return payload
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise WorkbookError(f"{ORIGINAL}: the hidden copy of the original TRF is damaged "
+                            f"({type(exc).__name__}: {exc})") from None
+
+
+def _original_tournament(payload: dict[str, Any], source: str) -> Tournament:
+    from .trf import parse_trf
+    try:
+        return parse_trf(payload["trf"], source=f"{source} ({ORIGINAL})")
+    except XlFideError as exc:
+        raise WorkbookError(f"{ORIGINAL}: the hidden copy of the original TRF does not read "
+                            f"({exc})") from None
+
+
+def _pristine(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
+              cells: dict[str, dict[str, Any]]) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The two grids as fill_workbook wrote them: every input cell replaced by its value
+    at fill time (blank where nothing was written)."""
+    ev2 = [list(r) for r in ev_rows]
+    rows2 = [list(r) for r in rows]
+    cross_cells, event_cells = _input_cells(geo)
+    for grid, where, sheet in ((rows2, cross_cells, CROSS), (ev2, event_cells, EVENT)):
+        written = cells.get(sheet, {})
+        for r, c in where:
+            grid[r - 1][c - 1] = written.get(f"{_L(c)}{r}")
+    return ev2, rows2
+
+
+_PLAYER_FIELDS = ("title", "name", "federation", "fide_id", "rating", "birth_year")
+
+
+def _merge(t0: Tournament, ranks: list[int], pri: _Read, cur: _Read, source: str,
+           rounds_written: int) -> tuple[Tournament, list[int]]:
+    """``t0`` with the differences between ``pri`` (the cells as written) and ``cur``
+    (the cells now) applied; returns it and the start rank of each row."""
+    ranks = list(ranks)
+    pri_rows = {p.start_rank: p for p in pri.players}
+    cur_rows = {p.start_rank: p for p in cur.players}
+    last_row = max([len(ranks), *pri_rows, *cur_rows])
+    next_rank = max(ranks, default=0)
+    while len(ranks) < last_row:
+        next_rank += 1
+        ranks.append(next_rank)
+
+    def mapped(g: Game | None, rnd: int) -> Game:
+        if g is None:
+            return Game(rnd, None, None, "Z", explicit=False)
+        opp = ranks[g.opponent - 1] if g.opponent is not None else None
+        return Game(rnd, opp, g.colour, g.code, explicit=g.explicit)
+
+    players = {p.start_rank: p for p in t0.players}
+    for row in sorted(set(pri_rows) | set(cur_rows)):
+        rank = ranks[row - 1]
+        before, now = pri_rows.get(row), cur_rows.get(row)
+        if now is None:
+            players.pop(rank, None)
+            continue
+        if before is None or rank not in players:
+            new_games = tuple(mapped(g, g.round) for g in now.games)
+            players[rank] = dataclasses.replace(
+                now, start_rank=rank, games=new_games,
+                points=sum((t0.points_for(g) for g in new_games), Decimal(0)))
+            continue
+        p0 = players[rank]
+        updates: dict[str, Any] = {}
+        for name in _PLAYER_FIELDS:
+            if getattr(before, name) != getattr(now, name):
+                updates[name] = getattr(now, name)
+                if name == "birth_year":
+                    updates["birth_date"] = str(now.birth_year) if now.birth_year else ""
+        games: list[Game] = list(p0.games)
+        delta = Decimal(0)
+        for rnd in range(1, max(len(before.games), len(now.games)) + 1):
+            g_before, g_now = before.game(rnd), now.game(rnd)
+            if g_before == g_now:
+                continue
+            while len(games) < rnd:
+                games.append(Game(len(games) + 1, None, None, "Z", explicit=False))
+            games[rnd - 1] = mapped(g_now, rnd)
+            delta += (t0.points_for(g_now) if g_now else 0) - (
+                t0.points_for(g_before) if g_before else 0)
+        if games != list(p0.games):
+            updates["games"] = tuple(games)
+            if p0.points is not None:
+                updates["points"] = p0.points + delta
+        if updates:
+            players[rank] = dataclasses.replace(p0, **updates)
+    changes: dict[str, Any] = {}
+    for name in _TOURNAMENT_FIELDS:
+        if name == "rounds":
+            now_rounds = cur.fields["rounds"]
+            if now_rounds is not None and now_rounds != rounds_written:
+                changes["rounds"] = now_rounds
+        elif pri.fields[name] != cur.fields[name]:
+            changes[name] = cur.fields[name] or ("" if name not in ("start_date", "end_date")
+                                                 else None)
+            if name in ("start_date", "end_date"):
+                changes[name.replace("date", "date_text")] = ""
+    if pri.fields["scoring"] != cur.fields["scoring"]:
+        scoring = dict(t0.scoring)
+        for code in RESULT_CODES:
+            if pri.fields["scoring"].get(code) != cur.fields["scoring"].get(code):
+                scoring[code] = cur.fields["scoring"].get(code, DEFAULT_SCORING[code])
+        changes["scoring"] = scoring
+    fitted = sorted(players.values(), key=lambda p: p.start_rank)
+    try:
+        t = dataclasses.replace(t0, players=tuple(fitted), warnings=(), source=source, **changes)
+    except InputError as exc:
+        raise WorkbookError(f"{source}: {exc}") from None
+    return t, ranks
 
 
 def _result_code(value: Any, where: str) -> str | None:
@@ -1487,7 +1921,9 @@ def _result_code(value: Any, where: str) -> str | None:
 
 
 def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Decimal],
-                  layout: str) -> tuple[list[TrfPlayer], dict[int, PlayerData]]:
+                  schedule: dict[tuple[int, int], tuple[int, str | None]] | None,
+                  typed_k: dict[int, int],
+                  ) -> tuple[list[TrfPlayer], dict[int, PlayerData], list[str]]:
     c = {k: v - 1 for k, v in geo.col.items()}
     active: list[int] = []
     info: dict[int, dict[str, Any]] = {}
@@ -1508,8 +1944,8 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         k_set = _whole(row[c["k_set"]], CROSS, r, c["k_set"] + 1, "K set", 1, 100)
         games_n = _whole(row[c["games"]], CROSS, r, c["games"] + 1, "career games", 0)
         peak = _whole(row[c["peak"]], CROSS, r, c["peak"] + 1, "peak rating", 0, 4000)
-        inputs[i] = PlayerData(None, name or f"row {i}", k=k_set, career_games=games_n,
-                               peak_rating=peak or None)
+        inputs[i] = PlayerData(None, name or f"row {i}", k=typed_k.get(i, k_set),
+                               career_games=games_n, peak_rating=peak or None)
         info[i] = dict(
             title=_str(row[c["title"]]), name=name, federation=_str(row[c["fed"]]),
             fide_id=_whole(row[c["fide_id"]], CROSS, r, c["fide_id"] + 1, "FIDE id", 0),
@@ -1517,9 +1953,22 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         active.append(i)
     if not active:
         raise WorkbookError(f"{CROSS}!C{geo.first}: no players (the Name column is empty)")
+    warnings = []
+    row_of_id: dict[int, int] = {}
+    for i in active:
+        fid = info[i]["fide_id"]
+        if not fid:
+            continue
+        if fid in row_of_id:
+            j = row_of_id[fid]
+            warnings.append(f"{_where(CROSS, geo.first + i - 1, c['fide_id'] + 1)}: FIDE id "
+                            f"{fid} is on two rows: {geo.first + j - 1} (player {j}) and "
+                            f"{geo.first + i - 1} (player {i})")
+        else:
+            row_of_id[fid] = i
     games: dict[int, list[Game]] = {}
-    if layout == "roundrobin":
-        games = _read_grid(rows, geo, active)
+    if geo.layout == "roundrobin":
+        games = _read_grid(rows, geo, active, schedule)
     else:
         games = _read_rounds(rows, geo, active)
     out = []
@@ -1527,7 +1976,7 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         gs = games[i]
         points = sum((scoring.get(g.code, DEFAULT_SCORING[g.code]) for g in gs), Decimal(0))
         out.append(TrfPlayer(start_rank=i, points=points, games=tuple(gs), **info[i]))
-    return out, {i: inputs[i] for i in active}
+    return out, {i: inputs[i] for i in active}, warnings
 
 
 _SHOWN = {"=": "½"}
@@ -1557,24 +2006,47 @@ def _game_problem(a: int, b: int, code_a: str | None, code_b: str | None,
     return f"player {a} and player {b}{when}: {problem}"
 
 
-def _berger(players: list[int]) -> list[list[tuple[int, int]]]:
-    """Rounds of a single round robin by the circle method: per round (white, black) pairs;
-    a player paired with ``0`` has the bye."""
+def _berger(players: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """FIDE's Berger tables (FIDE Handbook C.05, Annex 1): per round the (white, black)
+    pairs of ``players`` taken as pairing numbers 1, 2, ... in order; with an odd number
+    of players the highest number is the bye, shown as ``0``.
+
+    Round 1 is 1-n, 2-(n-1) ...; each next round adds n/2 to every pairing number but n
+    (modulo n-1, within 1..n-1), and n's board changes colour: for 4 players the rounds
+    are 1-4 2-3, 4-3 1-2, 2-4 3-1.
+    """
     ps = list(players) + ([0] if len(players) % 2 else [])
     m = len(ps)
+    half = m // 2
+
+    def shift(x: int) -> int:
+        return x if x == m else (x - 1 + half) % (m - 1) + 1
+
+    boards = [(k, m + 1 - k) for k in range(1, half + 1)]
     rounds = []
-    for r in range(m - 1):
-        pairs = []
-        fixed, other = ps[-1], ps[r]
-        pairs.append((fixed, other) if r % 2 else (other, fixed))
-        for k in range(1, m // 2):
-            a, b = ps[(r + k) % (m - 1)], ps[(r - k) % (m - 1)]
-            pairs.append((a, b))
-        rounds.append(pairs)
+    for _ in range(m - 1):
+        rounds.append([(ps[w - 1], ps[b - 1]) for w, b in boards])
+        boards = [(shift(w), shift(b)) for w, b in boards]
+        boards[0] = (boards[0][1], boards[0][0])
     return rounds
 
 
-def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict[int, list[Game]]:
+def _schedule(t: Tournament, ranks: Sequence[int]) -> dict[tuple[int, int], tuple[int, str | None]]:
+    """Round robin: (row i, row j) -> (round, i's colour) of their game in ``t``."""
+    row_of = {rank: i for i, rank in enumerate(ranks, 1)}
+    out: dict[tuple[int, int], tuple[int, str | None]] = {}
+    for p in t.players:
+        i = row_of.get(p.start_rank)
+        for g in p.games:
+            j = row_of.get(g.opponent or 0)
+            if i is not None and j is not None and g.round and (i, j) not in out:
+                out[(i, j)] = (g.round, g.colour)
+    return out
+
+
+def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
+               schedule: dict[tuple[int, int], tuple[int, str | None]] | None = None,
+               ) -> dict[int, list[Game]]:
     codes: dict[tuple[int, int], str | None] = {}
     for i in range(1, geo.n + 1):
         r = geo.first + i - 1
@@ -1597,18 +2069,25 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict
                     a = _where(CROSS, geo.first + i - 1, geo.grid_col(j))
                     b = _where(CROSS, geo.first + j - 1, geo.grid_col(i))
                     raise WorkbookError(f"{a}: {problem} (see {b})")
-    schedule = _berger(active)
-    games: dict[int, list[Game]] = {i: [] for i in active}
-    for rnd, pairs in enumerate(schedule, 1):
-        for white, black in pairs:
-            for me, other, colour in ((white, black, "w"), (black, white, "b")):
-                if me == 0:
-                    continue
-                code = codes.get((me, other)) if other else None
-                if other == 0 or code is None:
-                    games[me].append(Game(rnd, None, None, "Z", explicit=False))
-                else:
-                    games[me].append(Game(rnd, other, colour, code))
+    if schedule is None or any((i, j) not in schedule for i in active for j in active if i != j):
+        schedule = {}
+        for rnd, pairs in enumerate(_berger(active), 1):
+            for white, black in pairs:
+                schedule[(white, black)] = (rnd, "w")
+                schedule[(black, white)] = (rnd, "b")
+    n_rounds = max((rnd for rnd, _ in schedule.values()), default=0)
+    games: dict[int, list[Game]] = {}
+    for i in active:
+        by_round = {schedule[(i, j)][0]: j for j in active if j != i and (i, j) in schedule}
+        out: list[Game] = []
+        for rnd in range(1, n_rounds + 1):
+            j = by_round.get(rnd, 0)
+            code = codes.get((i, j)) if j else None
+            if not j or code is None:
+                out.append(Game(rnd, None, None, "Z", explicit=False))
+            else:
+                out.append(Game(rnd, j, schedule[(i, j)][1], code))
+        games[i] = out
     return games
 
 

@@ -1,0 +1,205 @@
+"""TRF -> workbook -> TRF (issue 10 #7, #8): the original file comes back (same lines,
+same order, LF) when nothing was edited; where cells were edited, only the lines they
+belong to change. Round robins keep their rounds and colours from the TRF; a round robin
+without a TRF behind it is paired by FIDE's Berger tables (C.05 Annex 1)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from test_workbook import saved
+from test_workbook_truth import round_cell
+from xl_fide.report import build_report
+from xl_fide.trf import read_trf, write_trf
+from xl_fide.workbook import CROSS, EVENT, EVENT_ROW, ORIGINAL, _berger, build_template
+from xl_fide.workbook import fill_workbook, read_workbook, save_workbook
+
+DATA = Path(__file__).parent / "data" / "trf"
+TRF_FILES = sorted(DATA.glob("*.trf"))
+
+
+def original_lines(path):
+    """The file's lines as text (LF, CRLF or CR endings)."""
+    text = path.read_bytes().decode("utf-8")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def workbook_of(trf, tmp_path, name="book.xlsx", **kw):
+    t = read_trf(trf)
+    return t, saved(fill_workbook(t, report=build_report(t), **kw), tmp_path, name)
+
+
+def edit(path, sheet, cells):
+    wb = load_workbook(path)
+    for coord, value in cells.items():
+        wb[sheet][coord] = value
+    wb.save(path)
+
+
+@pytest.mark.parametrize("trf", TRF_FILES, ids=lambda p: p.stem)
+def test_unedited_workbook_gives_the_original_trf_back(trf, tmp_path):
+    _, path = workbook_of(trf, tmp_path)
+    text = write_trf(read_workbook(path))
+    assert text.endswith("\n") and "\r" not in text
+    assert text.split("\n")[:-1] == original_lines(trf)
+
+
+def test_the_original_is_kept_very_hidden(tmp_path):
+    _, path = workbook_of(DATA / "san_viator_2018_swiss.trf", tmp_path)
+    wb = load_workbook(path)
+    assert wb[ORIGINAL].sheet_state == "veryHidden"
+    assert "TRF" not in wb.sheetnames          # the visible name TRF is kept for the Lite paste-in
+
+
+def changed_lines(before, after):
+    assert len(before) == len(after)
+    return {i: (a, b) for i, (a, b) in enumerate(zip(before, after)) if a != b}
+
+
+def test_only_what_was_edited_changes_swiss(tmp_path):
+    trf = DATA / "san_viator_2018_swiss.trf"
+    t, path = workbook_of(trf, tmp_path)
+    # the first player who won in round 1 (over the board), and his opponent
+    me = next(p.start_rank for p in t.players if p.games[0].code == "1" and p.games[0].opponent)
+    opp = t.player(me).games[0].opponent
+    assert t.player(opp).games[0].code == "0"
+    edit(path, CROSS, {f"C{4 + me}": "Renamed, Player",
+                       round_cell(1, "res", me): 0, round_cell(1, "res", opp): 1})
+    before = original_lines(trf)
+    after = write_trf(read_workbook(path)).split("\n")[:-1]
+    changed = changed_lines(before, after)
+    lines = {p.start_rank: p.line - 1 for p in t.players}
+    assert sorted(changed) == sorted([lines[me], lines[opp]])
+    old3, new3 = changed[lines[me]]
+    # name (columns 15-47), points (81-84) one less, round 1 result (column 99) 1 -> 0;
+    # every other column as it was
+    assert new3[14:47].rstrip() == "Renamed, Player"
+    assert float(new3[80:84]) == float(old3[80:84]) - 1
+    assert (old3[98], new3[98]) == ("1", "0")
+    assert old3[:14] + old3[47:80] + old3[84:98] + old3[99:] == (
+        new3[:14] + new3[47:80] + new3[84:98] + new3[99:])
+    oldo, newo = changed[lines[opp]]
+    assert (oldo[98], newo[98]) == ("0", "1")
+    assert float(newo[80:84]) == float(oldo[80:84]) + 1
+
+
+def test_only_what_was_edited_changes_round_robin(tmp_path):
+    trf = DATA / "roundrobin_12_synthetic.trf"
+    t, path = workbook_of(trf, tmp_path)
+    back = read_workbook(path)
+    # rounds and colours of every game as in the TRF (not re-invented)
+    assert [(p.start_rank, p.games) for p in back.players] == [
+        (p.start_rank, p.games) for p in t.players]
+    g = t.player(1).games[0]                       # 1 beat 8 with black in round 1
+    assert (g.opponent, g.colour, g.code) == (8, "b", "1")
+    grid = 13                                      # column M: results against player 1
+    col = lambda j: chr(ord("A") + grid - 1 + j - 1)   # noqa: E731
+    edit(path, CROSS, {f"{col(8)}5": "½", f"{col(1)}12": "½"})
+    after = write_trf(read_workbook(path)).split("\n")[:-1]
+    changed = changed_lines(original_lines(trf), after)
+    assert sorted(changed) == [14, 21]             # the 001 lines of players 1 and 8
+    old1, new1 = changed[14]
+    assert new1[91:99] == "   8 b =" and old1[91:99] == "   8 b 1"
+    assert float(new1[80:84]) == float(old1[80:84]) - 0.5
+
+
+def test_event_sheet_edits_change_only_their_records(tmp_path):
+    trf = DATA / "gros_2010_swiss_after_round4.trf"
+    _, path = workbook_of(trf, tmp_path)
+    edit(path, EVENT, {f"B{EVENT_ROW['name']}": "Gros Open 2010",
+                       f"B{EVENT_ROW['city']}": "Donostia-San Sebastián"})
+    before = original_lines(trf)
+    changed = changed_lines(before, write_trf(read_workbook(path)).split("\n")[:-1])
+    assert {b for _, b in changed.values()} == {"012 Gros Open 2010", "022 Donostia-San Sebastián"}
+
+
+def test_libreoffice_resave_keeps_the_round_trip(office, tmp_path):
+    """A workbook opened and saved by LibreOffice (the hidden sheet and its long cells
+    survive) still gives the original TRF back."""
+    for trf in (DATA / "roundrobin_12_synthetic.trf", DATA / "mini_trf2026.trf"):
+        _, path = workbook_of(trf, tmp_path, f"{trf.stem}.xlsx")
+        resaved = tmp_path / f"{trf.stem}.lo.xlsx"
+        office.recalc(path, resaved)
+        assert write_trf(read_workbook(resaved)).split("\n")[:-1] == original_lines(trf)
+
+
+# --------------------------------------------------------------------------- Berger tables
+
+# FIDE Handbook C.05 Annex 1 (Berger tables), as published: "white-black" per board.
+BERGER = {
+    4: ["1-4 2-3", "4-3 1-2", "2-4 3-1"],
+    6: ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"],
+    8: ["1-8 2-7 3-6 4-5", "8-5 6-4 7-3 1-2", "2-8 3-1 4-7 5-6", "8-6 7-5 1-4 2-3",
+        "3-8 4-2 5-1 6-7", "8-7 1-6 2-5 3-4", "4-8 5-3 6-2 7-1"],
+    10: ["1-10 2-9 3-8 4-7 5-6", "10-6 7-5 8-4 9-3 1-2", "2-10 3-1 4-9 5-8 6-7",
+         "10-7 8-6 9-5 1-4 2-3", "3-10 4-2 5-1 6-9 7-8", "10-8 9-7 1-6 2-5 3-4",
+         "4-10 5-3 6-2 7-1 8-9", "10-9 1-8 2-7 3-6 4-5", "5-10 6-4 7-3 8-2 9-1"],
+    12: ["1-12 2-11 3-10 4-9 5-8 6-7", "12-7 8-6 9-5 10-4 11-3 1-2",
+         "2-12 3-1 4-11 5-10 6-9 7-8", "12-8 9-7 10-6 11-5 1-4 2-3",
+         "3-12 4-2 5-1 6-11 7-10 8-9", "12-9 10-8 11-7 1-6 2-5 3-4",
+         "4-12 5-3 6-2 7-1 8-11 9-10", "12-10 11-9 1-8 2-7 3-6 4-5",
+         "5-12 6-4 7-3 8-2 9-1 10-11", "12-11 1-10 2-9 3-8 4-7 5-6",
+         "6-12 7-5 8-4 9-3 10-2 11-1"],
+    14: ["1-14 2-13 3-12 4-11 5-10 6-9 7-8", "14-8 9-7 10-6 11-5 12-4 13-3 1-2",
+         "2-14 3-1 4-13 5-12 6-11 7-10 8-9", "14-9 10-8 11-7 12-6 13-5 1-4 2-3",
+         "3-14 4-2 5-1 6-13 7-12 8-11 9-10", "14-10 11-9 12-8 13-7 1-6 2-5 3-4",
+         "4-14 5-3 6-2 7-1 8-13 9-12 10-11", "14-11 12-10 13-9 1-8 2-7 3-6 4-5",
+         "5-14 6-4 7-3 8-2 9-1 10-13 11-12", "14-12 13-11 1-10 2-9 3-8 4-7 5-6",
+         "6-14 7-5 8-4 9-3 10-2 11-1 12-13", "14-13 1-12 2-11 3-10 4-9 5-8 6-7",
+         "7-14 8-6 9-5 10-4 11-3 12-2 13-1"],
+}
+
+
+def as_text(rounds):
+    return [" ".join(f"{w}-{b}" for w, b in pairs) for pairs in rounds]
+
+
+@pytest.mark.parametrize("n", sorted(BERGER))
+def test_berger_tables_as_published(n):
+    assert as_text(_berger(list(range(1, n + 1)))) == BERGER[n]
+
+
+@pytest.mark.parametrize("n", [3, 5, 7, 9, 11, 13, 15])
+def test_odd_counts_use_the_next_table_with_the_highest_number_as_bye(n):
+    """C.05 Annex 1: with an odd number of players, number n + 1 is a bye (shown 0)."""
+    got = _berger(list(range(1, n + 1)))
+    table = BERGER.get(n + 1)
+    if table is not None:
+        assert as_text(got) == [t.replace(f"-{n + 1}", "-0").replace(f"{n + 1}-", "0-")
+                                for t in table]
+    byes = [next(w or b for w, b in pairs if 0 in (w, b)) for pairs in got]
+    assert sorted(byes) == list(range(1, n + 1))            # each player one bye
+
+
+def test_sixteen_players():
+    """16: the construction of the tables (round 1 is 1-16, 2-15 ...; 16 alternates
+    colour; every pair meets once; nobody plays twice in a round)."""
+    rounds = _berger(list(range(1, 17)))
+    assert as_text(rounds)[0] == "1-16 2-15 3-14 4-13 5-12 6-11 7-10 8-9"
+    assert as_text(rounds)[1] == "16-9 10-8 11-7 12-6 13-5 14-4 15-3 1-2"
+    assert as_text(rounds)[-1] == "8-16 9-7 10-6 11-5 12-4 13-3 14-2 15-1"
+    pairs = [frozenset(p) for r in rounds for p in r]
+    assert len(pairs) == len(set(pairs)) == 16 * 15 // 2
+    assert all(len({x for p in r for x in p}) == 16 for r in rounds)
+
+
+def test_a_round_robin_template_is_paired_by_the_berger_tables(tmp_path):
+    """A round robin typed into an empty template (no TRF behind it): row numbers are the
+    pairing numbers. 4 players: round 2 is 4-3, 1-2."""
+    path = tmp_path / "rr.xlsx"
+    save_workbook(build_template("roundrobin", 4), path)
+    names = {f"C{4 + i}": f"P{i}" for i in range(1, 5)}
+    # results: everybody draws
+    grid = {f"{chr(ord('M') + j - 1)}{4 + i}": "½" for i in range(1, 5) for j in range(1, 5)
+            if i != j}
+    edit(path, CROSS, {**names, **grid})
+    t = read_workbook(path)
+    got = {}
+    for p in t.players:
+        for g in p.games:
+            if g.colour == "w":
+                got.setdefault(g.round, []).append(f"{p.start_rank}-{g.opponent}")
+    assert [" ".join(sorted(got[r])) for r in (1, 2, 3)] == ["1-4 2-3", "1-2 4-3", "2-4 3-1"]
