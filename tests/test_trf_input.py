@@ -188,7 +188,8 @@ def test_a_character_the_file_encoding_cannot_hold_is_an_error_naming_the_line()
     t = parse_trf(cp1252_file())
     p1 = dataclasses.replace(t.player(1), name="Łukasz")  # Ł is not in Windows-1252
     t2 = dataclasses.replace(t, players=(p1,) + t.players[1:])
-    with pytest.raises(InputError, match=r"line 2 of the TRF: 'Ł' cannot be written in cp1252"):
+    with pytest.raises(InputError, match=r"line 2 of the TRF: 'Ł' cannot be written in cp1252, "
+                       r"the encoding the file was read in; write it in another encoding"):
         trf.encode_trf(t2)
     assert "Łukasz" in trf.encode_trf(t2, encoding="utf-8").decode("utf-8")
 
@@ -584,3 +585,23 @@ def test_fuzz_cp1252_names_round_trip_byte_for_byte(name):
     t = parse_trf(data)
     assert t.player(1).name == name and t.encoding == "cp1252" and t.warnings == ()
     assert trf.encode_trf(t) == data
+
+
+def test_windows_1252_trf_through_a_workbook_comes_back_byte_for_byte(tmp_path, capsys):
+    # TRF (Windows-1252) -> crosstable -> trf BOOK.xlsx: the same bytes (issue 10 #9).
+    src = tmp_path / "w.trf"
+    src.write_bytes(cp1252_file())
+    book, back = tmp_path / "w.xlsx", tmp_path / "back.trf"
+    assert main(["crosstable", str(src), "-o", str(book), "-q"]) == 0
+    assert main(["trf", str(book), "-o", str(back), "-q"]) == 0
+    assert back.read_bytes() == cp1252_file()
+    # a name typed with a character Windows-1252 has not: refused, then written as asked
+    wb = openpyxl.load_workbook(book)
+    cell = next(c for row in wb["Crosstable"].iter_rows() for c in row if c.value == "Šaric–Žagar, Œ’é")
+    cell.value = "Łukasz, Œ"
+    wb.save(book)
+    capsys.readouterr()
+    assert main(["trf", str(book), "-o", str(back), "--force", "-q"]) == 2
+    assert "'Ł' cannot be written in cp1252" in capsys.readouterr().err
+    assert main(["trf", str(book), "-o", str(back), "--force", "-q", "--encoding", "utf-8"]) == 0
+    assert "Łukasz, Œ" in back.read_bytes().decode("utf-8")

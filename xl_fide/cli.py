@@ -210,7 +210,7 @@ def cmd_trf(args: argparse.Namespace) -> int:
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     out = Path(args.output)
     # in the encoding the TRF was read in, so nothing read is lost
-    write_text_atomic(out, encode_trf(t), force=args.force, inputs=[path])
+    write_text_atomic(out, encode_trf(t, encoding=args.encoding), force=args.force, inputs=[path])
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
 

@@ -1602,7 +1602,7 @@ def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | N
     file was read in (``Tournament.encoding``: ``utf-8``, ``utf-8-sig`` (with its byte
     order mark), ``cp1252``, ``latin-1``...; ``utf-8`` for a tournament built in code),
     so nothing read is lost. Raises InputError naming the player or record when a
-    character has no byte in that encoding (write ``encoding="utf-8"`` then).
+    character has no byte in that encoding (give ``encoding="utf-8"`` then).
     """
     text = write_trf(tournament, newline=newline)
     name = encoding or tournament.encoding or "utf-8"
@@ -1614,7 +1614,8 @@ def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | N
         line = text.count(newline, 0, exc.start) + 1
         bad = text[exc.start:exc.end]
         raise InputError(f"line {line} of the TRF: {bad!r} cannot be written in {name}, the "
-                         "encoding the file was read in; write it as UTF-8") from None
+                         "encoding the file was read in; write it in another encoding (UTF-8 holds "
+                         "every character)") from None
 
 
 def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, force: bool = False,

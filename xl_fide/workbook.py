@@ -1178,7 +1178,8 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     except InputError:          # an event built in code that no TRF can hold
         original = None
     if original is not None:
-        _write_original(wb, geo, original, [p.start_rank for p in players])
+        _write_original(wb, geo, original, [p.start_rank for p in players],
+                        tournament.encoding)
     try:                        # never write a workbook that our own reader refuses
         _read_book(wb, None, "<workbook>", strict=False)
     except WorkbookError as exc:
@@ -1761,7 +1762,8 @@ def _from_json(value: Any) -> Any:
     return value
 
 
-def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int]) -> None:
+def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
+                    encoding: str = "utf-8") -> None:
     cross_cells, event_cells = _input_cells(geo)
     cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
     for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
@@ -1771,7 +1773,7 @@ def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int]) -
             if value is not None:
                 cells[sheet][f"{_L(c)}{r}"] = _to_json(value)
     payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,
-               "rounds": geo.rounds, "cells": cells}
+               "rounds": geo.rounds, "cells": cells, "encoding": encoding}  # the TRF's bytes
     # ASCII only, and no "_" (which an .xlsx reader may take for an _xHHHH_ escape)
     data = json.dumps(payload, ensure_ascii=True, separators=(",", ":")).replace("_", "\\u005f")
     ws = wb.create_sheet(ORIGINAL)
@@ -1805,7 +1807,8 @@ def _original(wb: Any) -> dict[str, Any] | None:
 def _original_tournament(payload: dict[str, Any], source: str) -> Tournament:
     from .trf import parse_trf
     try:
-        return parse_trf(payload["trf"], source=f"{source} ({ORIGINAL})")
+        return parse_trf(payload["trf"], source=f"{source} ({ORIGINAL})",
+                         encoding=payload.get("encoding"))
     except XlFideError as exc:
         raise WorkbookError(f"{ORIGINAL}: the hidden copy of the original TRF does not read "
                             f"({exc})") from None
