@@ -11,7 +11,9 @@ fresh process, ``--repeat`` times, alternating:
 * **plain**: ``for line in open(path, "rb"): pass`` (the floor for any reader);
 * **xl_fide**: ``xl_fide.players.read_player_file(path, "standard", only=EVENT)``,
   with ``--event`` players of the list (ids spread over the file) plus one by name;
-* **full** (``--full``): the same without ``only`` (every record built), for scale.
+* **full** (``--full``): the same without ``only`` (every record built), for scale;
+* **import** (``--import``): ``ListStore.import_file`` of the whole list (3 kinds) into a
+  new store (``kept`` = rows stored).
 
 Prints the best time of each, the ratio xl_fide / plain, and the peak resident
 memory of the whole process (``ru_maxrss``) for each. Targets (issue 13): ratio
@@ -44,6 +46,14 @@ if mode == "plain":
     with open(path, "rb") as f:
         for line in f:
             n += 1
+elif mode == "import":
+    import os, tempfile
+    from xl_fide.lists import ListStore
+    with tempfile.TemporaryDirectory() as d:
+        store = ListStore(os.path.join(d, "lists.sqlite"))
+        n = sum(store.import_file(path, "2024-01").players.values())
+        size = os.path.getsize(store.path)
+        store.close()
 elif mode == "xl_fide":
     n = len(read_player_file(path, "standard", only=[tuple(p) for p in event]))
 else:
@@ -67,6 +77,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--list", help="an existing list in FIDE's TXT layout")
     ap.add_argument("--full", action="store_true", help="also time reading every record")
+    ap.add_argument("--import", dest="imp", action="store_true",
+                    help="also time 'lists import' of the file into a new store")
     args = ap.parse_args()
     tmp = None
     path = args.list
@@ -80,7 +92,8 @@ def main() -> None:
         step = max(1, players // args.event)
         event = [[100_000_000 + n, None] for n in range(0, players, step)][:args.event]
         event.append([None, "Nobody, Here"])             # one player matched by name
-        modes = ["plain", "xl_fide"] + (["full"] if args.full else [])
+        modes = ["plain", "xl_fide"] + (["full"] if args.full else []) + (
+            ["import"] if args.imp else [])
         runs: dict[str, list[dict]] = {m: [] for m in modes}
         for _ in range(args.repeat):
             for m in modes:

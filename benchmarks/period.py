@@ -47,7 +47,7 @@ except ImportError:          # pragma: no cover - the benchmark needs the 'bench
 def make_period(players: int, games: int, seed: int):
     """Ratings, K, and games (white, black, white's score in half points)."""
     rng = random.Random(seed)
-    ratings = [max(1000, min(2900, round(rng.gauss(1750, 350)))) for _ in range(players)]
+    ratings = [max(1400, min(2900, round(rng.gauss(1750, 350)))) for _ in range(players)]
     ks = [10 if R >= 2400 else (40 if rng.random() < 0.3 else 20) for R in ratings]
     white = rng.choices(range(players), k=games)
     black = rng.choices(range(players), k=games)

@@ -110,14 +110,19 @@ def test_every_argument_asks_xlwings_for_error_text(monkeypatch):
 
 def test_huge_number_text_is_answered_at_once():
     # in a subprocess so that a regression hangs the child, not the suite
-    code = ("from xl_fide.udfs import FIDE_EXPECTED\n"
+    code = ("from xl_fide.udfs import FIDE_EXPECTED, FIDE_DP\n"
+            "calls = [lambda t: FIDE_EXPECTED(t, 2000), lambda t: FIDE_EXPECTED(2000, 2000,\n"
+            "         'fide', 'standard', t), FIDE_DP]\n"
             "for text in ('1e999999999', '1e100000', '-1e100000'):\n"
-            "    try:\n        FIDE_EXPECTED(text, 2000)\n"
-            "    except ValueError as e:\n        print(len(str(e)), str(e))\n")
+            "    for call in calls:\n"
+            "        try:\n            call(text)\n"
+            "        except ValueError as e:\n            print(str(e))\n")
     lines = run_python(code)
-    assert len(lines) == 3
-    assert lines[0].endswith("rating is out of range, got '1e999999999'")
-    assert all("digits" not in line for line in lines)
+    assert len(lines) == 9
+    assert lines[0] == "rating must be at most 4000, got a number of more than 30 digits"
+    assert lines[1] == "event_date must be a date or an Excel date number, got '1e999999999'"
+    assert lines[2] == "p must be a number from 0 to 1, got '1e999999999'"
+    assert all("4300" not in line and len(line) < 100 for line in lines)
 
 
 def test_messages_are_bounded():

@@ -71,3 +71,30 @@ def test_shapes_as_classic_xlwings_passes_them():
     assert xl_formulas.as_xlwings(np.array([[2000]], dtype=object)) == 2000.0
     assert xl_formulas.as_xlwings(np.array([[1], [2]], dtype=object)) == [1.0, 2.0]
     assert xl_formulas.as_xlwings(np.array([[1, 2]], dtype=object)) == [1.0, 2.0]
+
+
+def test_results_typed_into_text_cells_compute(tmp_path):
+    """What a Text-formatted result cell holds after typing: the text ("1", "0", "½",
+    "1/2"). The points, the check and the rating block read it like the numbers."""
+    from test_workbook_lo import assert_checks_clean
+    from xl_fide.workbook import CROSS, _Geometry
+    t = read_trf(next(p for p in TRF_FILES if p.stem == "mini_trf2026"))
+    report = build_report(t)
+    wb = fill_workbook(t, report=report)
+    ws = wb[CROSS]
+    geo = _Geometry("swiss", len(t.players) if len(t.players) > 1 else 2, t.rounds)
+    typed = {1: "1", 0: "0", "½": "1/2"}
+    changed = 0
+    for r in range(geo.first, geo.first + len(t.players)):
+        for k in range(1, t.rounds + 1):
+            cell = ws.cell(r, geo.round_col(k, "res"))
+            if cell.value in typed:
+                cell.value = typed[cell.value]
+                changed += 1
+    assert changed > 0
+    path = save_workbook(wb, tmp_path / "typed.xlsx")
+    values, _ = xl_formulas.recalc(path)
+    formulas_wb = load_workbook(path)
+    assert_no_bad_cells(values)
+    assert_matches_report(values, formulas_wb, report)
+    assert_checks_clean(values, formulas_wb, len(t.players))

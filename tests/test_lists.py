@@ -17,7 +17,7 @@ import pytest
 
 from xl_fide.cli import main
 from xl_fide.errors import InputError
-from xl_fide.lists import (DownloadError, ListStore, Progress, default_store,
+from xl_fide.lists import (DownloadError, ListStore, Progress, StoreError, default_store,
                            download_lists, list_file_name)
 
 DATA = Path(__file__).parent / "data" / "players"
@@ -367,3 +367,53 @@ def test_download_refuses_a_damaged_zip_and_missing_files(store, server, capsys)
     assert code == 2 and "HTTP 404" in err and "not have published" in err
     with pytest.raises(DownloadError, match="only https://"):
         download_lists("2024-01", ["standard"], base_url="http://example.org/")
+
+
+def test_import_an_xml_list(store, capsys):
+    # combined.xml has the standard, rapid and blitz tags: three lists; its name gives no
+    # month. By eye: 4 players with a standard rating (Eriksen and Fischer have none).
+    code, out, err = run(capsys, "lists", "import", str(DATA / "combined.xml"),
+                         "--month", "2023-07")
+    assert code == 0 and "as the list of 2023-07: 4 standard" in out
+    assert ListStore().entry(9900055, "2023-07", "rapid").rating == 1540
+
+
+def test_player_field_for_a_worksheet_function(store, tmp_path):
+    from xl_fide.lists import StoreError, player_field
+    s = ListStore()
+    s.import_file(write_list(tmp_path / "a.txt", line(1001, "One, A", "2405", "3", "10",
+                                                      "1990")), month="2024-01")
+    s.import_file(write_list(tmp_path / "b.txt", line(1001, "One, A", "2390", "5", "10",
+                                                      "1990")), month="2024-02")
+    assert player_field(1001, "rating") == 2390                  # the newest list
+    assert player_field(1001.0, "rating", "2024-01") == 2405     # a cell's float id
+    assert player_field(1001, "peak_rating") == 2405
+    assert player_field(1001, "name") == "One, A"
+    assert player_field(1001, "k", "2024-01") == 10
+    with pytest.raises(StoreError, match="no standard list of 2023-12 stored"):
+        player_field(1001, "rating", "2023-12")
+    with pytest.raises(StoreError, match="FIDE id 7 is not on the standard list of 2024-02"):
+        player_field(7, "rating")
+    with pytest.raises(InputError, match="field must be one of"):
+        player_field(1001, "elo")
+
+
+def test_a_locked_or_damaged_store_is_one_line(store, tmp_path, capsys):
+    import sqlite3
+    good = write_list(tmp_path / "good.txt", line(1001, "One, A", "2000", "5", "20"))
+    assert run(capsys, "lists", "import", str(good), "--month", "2024-03")[0] == 0
+    other = sqlite3.connect(store, timeout=0)
+    other.execute("BEGIN EXCLUSIVE")                 # another import under way
+    try:
+        s = ListStore()
+        s.timeout = 0.1
+        with pytest.raises(StoreError, match="in use by another xl-fide.*locked"):
+            s.import_file(good, month="2024-04")
+    finally:
+        other.rollback()
+        other.close()
+    data = bytearray(store.read_bytes())
+    data[200:4000] = b"\xff" * 3800                  # pages of the store overwritten
+    store.write_bytes(bytes(data))
+    code, _, err = run(capsys, "lists", "show", "1001")
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err

@@ -222,11 +222,13 @@ def test_bind_formulas_un_and_re_protects_where_the_host_can():
 
 def test_new_crosstable_asks_for_sizes_then_builds_it():
     book = FakeBook()
-    assert "set Layout, Players and Rounds" in lite.new_crosstable(book)
+    assert "set Layout, Players, Rounds and Formulas" in lite.new_crosstable(book)
     setup = book.sheets[lite.SETUP_SHEET]
-    assert setup["A1:A3"].value == ["Layout", "Players", "Rounds"]
+    assert setup["A1:A4"].value == ["Layout", "Players", "Rounds", "Formulas"]
+    assert setup["B4"].value == "udf"
     setup["B1"].value, setup["B2"].value, setup["B3"].value = "roundrobin", 6, 99
-    assert lite.new_crosstable(book) == "added a roundrobin cross-table: 6 players, 5 rounds"
+    assert lite.new_crosstable(book) == ("added a roundrobin cross-table: 6 players, "
+                                         "5 rounds, udf formulas")
     wb = build_template("roundrobin", 6, 5)
     names = [s.name for s in book.sheets]
     assert names[:4] == ["Crosstable", "Event", "Tables", "Help"] and "xlwings.conf" not in names
@@ -244,6 +246,23 @@ def test_new_crosstable_asks_for_sizes_then_builds_it():
     # a second run refuses: the sheets exist
     with pytest.raises(InputError, match="already has a sheet named 'Crosstable'"):
         lite.new_crosstable(book)
+
+
+def test_native_workbooks_have_nothing_to_bind_and_copy_whole():
+    from xl_fide.native import CALC
+    wb = build_template("swiss", 6, 3, formulas="native")
+    book = _opened_in_excel(wb)
+    before = {s.name: dict(s.cells) for s in book.sheets}
+    assert "wrote 0 FIDE_* formulas" in lite.bind_formulas(book)
+    assert {s.name: s.cells for s in book.sheets} == before       # nothing rewritten
+    book = FakeBook(lite.SETUP_SHEET)
+    setup = book.sheets[lite.SETUP_SHEET]
+    setup["A1"].value = [["Layout", "swiss"], ["Players", 6], ["Rounds", 3],
+                         ["Formulas", "native"]]
+    assert lite.new_crosstable(book).endswith("native formulas")
+    assert CALC in [s.name for s in book.sheets]                  # the helper sheet too
+    assert not any("FIDE_" in str(v) for s in book.sheets for v in s.cells.values()
+                   if str(v).startswith("="))
 
 
 def test_copy_keeps_text_that_looks_like_a_formula_as_text():

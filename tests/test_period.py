@@ -14,7 +14,7 @@ from xl_fide.period import PeriodSpanError, build_period
 from xl_fide.trf import parse_trf
 
 
-def event(name, start, players, games, end=None, round_dates=None):
+def event(name, start, players, games, end=None):
     """A TRF of ``players`` (rank -> (name, rating or None, birth year or "")) and
     ``games`` ((round, white rank, black rank, white's result '1' '=' '0'))."""
     rounds = max(g[0] for g in games)
@@ -25,13 +25,10 @@ def event(name, start, players, games, end=None, round_dates=None):
         cells[b][rnd - 1] = (w, "b", other[res])
     head = {"012": name, "042": start, "052": end or start, "062": str(len(players)),
             "122": "90 min + 30 sec"}
-    extra = []
-    if round_dates:
-        extra.append("132" + " " * 88 + "".join(f"{d:<10}" for d in round_dates).rstrip())
     lines = [player_line(rank, nm, rating, birth=f"{by}/01/01" if by else "",
                          rounds=cells[rank])
              for rank, (nm, rating, by) in players.items()]
-    return parse_trf(trf(head, lines, extra), source=name + ".trf")
+    return parse_trf(trf(head, lines), source=name + ".trf")
 
 
 def player(report, name):
@@ -229,3 +226,37 @@ def test_rapid_period_counts_a_standard_rating():
     ca, cb = player(rep, "A").change, player(rep, "B").change
     assert (ca.N, ca.change, ca.new_rating) == (2, -1440, 1986)
     assert (cb.Ro, cb.N, cb.new_rating) == (2100, 2, 2114)
+
+
+def test_a_trf_and_its_own_workbook_are_the_same_event(tmp_path):
+    # issue 10 #2: the workbook written from a TRF is the same event in another format.
+    from xl_fide.workbook import fill_workbook, read_workbook, save_workbook
+    t = parse_trf(SAN.read_bytes(), source="san.trf")
+    book = save_workbook(fill_workbook(t), tmp_path / "san.xlsx")
+    with pytest.raises(InputError, match="same event as san.trf"):
+        build_period([t, read_workbook(book)])
+
+
+def test_ro_of_a_march_2024_period_is_the_adjusted_list_rating():
+    # An event from 26 Feb to 1 Mar 2024 is in the March 2024 period. Its games are rated
+    # with the February ratings (its start, 2022 rules): 1500 beats 1500, PD .50 ->
+    # +.50 x 20 = +10. The list before the period is March's, adjusted:
+    # 1500 + 0.4 x 500 = 1700 -> new rating 1710 (B.02 §8.3.4: list rating + change).
+    players = {1: ("P", 1500, ""), 2: ("Q", 1500, "")}
+    a = event("A", "2024/02/26", players, [(1, 1, 2, "1")], end="2024/03/01")
+    rep = build_period([a], k=20)
+    p = player(rep, "P").change
+    assert (p.Ro, p.events[0].Ro, p.change, p.new_rating) == (1700, 1500, 1000, 1710)
+    assert any("1500 -> 1700" in n for n in rep.notes)
+
+
+def test_the_period_floor_is_that_of_the_list_after_it():
+    # An event from 26 Feb to 1 Mar 2024 (February rules: floor 1000) is in the March
+    # period, whose list has the floor 1400 (B.02 §7.2.1). P: February 1009, Ro of the
+    # period adjusted: 1009 + round(0.4 x 991 = 396.4) = 1405; P loses to Q (1009): PD .50
+    # -> -.50 x 20 = -10 -> 1395: below 1400, not published (by the February floor 1000
+    # it would be).
+    players = {1: ("P", 1009, ""), 2: ("Q", 1009, "")}
+    a = event("A", "2024/02/26", players, [(1, 2, 1, "1")], end="2024/03/01")
+    p = player(build_period([a], k=20), "P").change
+    assert (p.Ro, p.new_rating, p.published) == (1405, 1395, False)

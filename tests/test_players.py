@@ -8,6 +8,7 @@ from those files, as each comment says; none comes from running the reader.
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import zipfile
@@ -541,3 +542,32 @@ def test_time_control_reaches_the_reader_in_the_cli(tmp_path, capsys):
     assert code == 0
     alvarez = next(p for p in __import__("json").loads(out)["players"] if p["start_rank"] == 1)
     assert alvarez["k"] == 20       # the rapid K of the list, not its standard K 10
+
+
+def _zip_of(path, name):
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(path, name)
+    return raw.getvalue()
+
+
+ZIPS = [_zip_of(COMBINED_TXT, "players_list_foa.txt"), _zip_of(COMBINED_XML, "list.xml"),
+        _zip_of(CSV, "players.csv")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(range(len(ZIPS))), st.lists(st.tuples(st.integers(0, 10_000),
+                                                             st.integers(1, 255)),
+                                                   min_size=1, max_size=4),
+       st.booleans())
+def test_fuzz_corrupted_zips_are_player_file_errors(which, flips, only):
+    # issue 11: every failure to read a list is a PlayerFileError (exit 2, one line)
+    data = bytearray(ZIPS[which])
+    for pos, value in flips:
+        data[pos % len(data)] ^= value
+    try:
+        read_player_file(bytes(data), only=[(9900011, "x")] if only else None)
+    except PlayerFileError as exc:
+        assert "\n" not in str(exc)
+    except XlFideError:
+        pass

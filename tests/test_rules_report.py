@@ -160,3 +160,14 @@ def test_period_takes_this_months_part_of_a_long_event():
                for n in rep.notes)
     a = next(p for p in rep.players if p.name == "A").change
     assert (a.Ro, a.change, a.new_rating) == (2002, -2000, 1982)
+
+
+def test_readme_lists_what_is_not_modelled():
+    # issue 12 #9: no "to the letter"; the known differences name what is not modelled.
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "to the letter" not in text
+    known = text.split("## Known differences", 1)[1]
+    for needle in ("26 months", "§6.1/§6.2", "minimum time per player", "unequal time",
+                   "team events", "ambiguities kept", "highest opponent + 736"):
+        assert needle in known, needle

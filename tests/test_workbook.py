@@ -31,8 +31,8 @@ from xl_fide.report import build_report, row_dict
 from xl_fide.tables import dp_rows, pd_rows
 from xl_fide.trf import Game, Tournament, TrfPlayer, read_trf, write_trf
 from xl_fide.workbook import (
-    CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, REPORT, TABLES, WorkbookExistsError,
-    build_template, choose_layout, fill_workbook, read_workbook, save_workbook,
+    CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, NATIVE_TEMPLATES, REPORT, TABLES,
+    WorkbookExistsError, build_template, choose_layout, fill_workbook, read_workbook, save_workbook,
     write_default_templates,
 )
 
@@ -211,7 +211,7 @@ def test_committed_templates_are_what_the_code_builds(filename, tmp_path):
 
 def test_write_default_templates(tmp_path):
     paths = write_default_templates(tmp_path)
-    assert sorted(p.name for p in paths) == sorted(DEFAULT_TEMPLATES)
+    assert sorted(p.name for p in paths) == sorted([*DEFAULT_TEMPLATES, *NATIVE_TEMPLATES])
     assert all(p.stat().st_size > 0 for p in paths)
 
 

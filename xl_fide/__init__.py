@@ -11,6 +11,7 @@ The engine is pure Python and exact (ratings ``int``, scores in half points, PD 
 * performances: :func:`performance_rating`, :func:`norm_performance`,
   :func:`tournament_performance_rating`, :func:`perfect_tournament_performance`
 * whole events: :func:`rate_crosstable`; many players at once: :func:`rate_period_batch`
+* one-off list adjustments: :func:`adjust_2024` (1 Mar 2024), :func:`adjust_rb_2022` (1 Oct 2022)
 """
 
 from .adjustments import adjust_2024, adjust_rb_2022

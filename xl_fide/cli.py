@@ -274,12 +274,12 @@ def _remaining(text: str) -> list[int | None]:
 
 
 def cmd_whatif(args: argparse.Namespace) -> int:
-    from .report import build_report
+    from .report import build_report, rows_by_rank
     from .whatif import needed_for_change, needed_for_norm
     path = _input_path(args)
     t, options = _load_event(path, args)
     report = build_report(t, **options)
-    rows = {r.result.start_rank: r for r in report.rows}
+    rows = rows_by_rank(report)
     if args.player not in rows:
         raise CliError(f"--player {args.player}: no player with that start rank")
     res = rows[args.player].result

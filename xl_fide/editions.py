@@ -155,7 +155,6 @@ def _editions() -> tuple[RuleEdition, ...]:
 
 EDITIONS: tuple[RuleEdition, ...] = _editions()
 _BY_ID = {e.id: e for e in EDITIONS}
-CURRENT_DATE = max(e.in_force for e in EDITIONS)
 
 
 def edition(edition_id: str) -> RuleEdition:

@@ -16,7 +16,7 @@ rating period (K x n <= 700 cap over its rated games, one rounding).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .editions import RuleEdition, rules_for
 from .errors import InputError
@@ -186,27 +186,3 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
                 start_rank=e.start_rank, name=e.name, rating=None, points_half=points,
                 N=N, W_half=W_half, Rp=Rp, initial=init))
     return tuple(out)
-
-
-def results_from_grid(grid: Sequence[Sequence[object]], parse) -> list[tuple[tuple[int | None, GameResult | None], ...]]:
-    """Round-robin grid (row i, column j = result of i against j) to per-round tuples.
-
-    ``parse`` turns a cell into a GameResult or None (e.g. :func:`results.parse_result`).
-    Cell (i, i) is ignored. Start ranks are 1-based row numbers.
-    """
-    rows: list[tuple[tuple[int | None, GameResult | None], ...]] = []
-    for i, row in enumerate(grid):
-        cells: list[tuple[int | None, GameResult | None]] = []
-        for j, value in enumerate(row):
-            if i == j:
-                continue
-            cells.append((j + 1, parse(value)))
-        rows.append(tuple(cells))
-    return rows
-
-
-def iter_rated_pairs(result: PlayerResult) -> Iterable[tuple[int, int]]:
-    """``(R_opp, score_half)`` of the rated games of a result (for what-if and norms)."""
-    if result.calc is not None:
-        return [(g.R_opp, g.score_half) for g in result.calc.rated_games]
-    return []

@@ -32,9 +32,11 @@ def _event_kind(tournament: Any, time_control: Any) -> str:
     then the file's 222/122 records, else standard)."""
     if time_control is not None:
         return str(getattr(time_control, "value", time_control))
+    if tournament is None:
+        return "standard"
     from .crosstable import event_time_control
-    guessed = event_time_control(tournament)[0] if tournament is not None else None
-    return guessed.value if guessed is not None else "standard"
+    found, _source = event_time_control(tournament)
+    return found.value if found is not None else "standard"
 
 
 def _pairs(tournaments: Iterable[Any]) -> list[tuple[int | None, str | None]]:
@@ -155,6 +157,20 @@ class ImportResult:
     replaced: tuple[str, ...]
 
 
+def _sql_errors(method: Any) -> Any:
+    """Turn the errors of SQLite (a locked or damaged store) into a :class:`StoreError`."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(self: ListStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: the list store cannot be used ({exc})") from None
+
+    return wrapper
+
+
 class ListStore:
     """Monthly FIDE rating lists in one SQLite file (standard library ``sqlite3``).
 
@@ -163,6 +179,9 @@ class ListStore:
     transaction, and a file that cannot be read leaves the store as it was.
     Raises :class:`StoreError` for a file that is not a store.
     """
+
+    #: Seconds to wait for another process's import to end.
+    timeout = 10.0
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_store()
@@ -176,10 +195,11 @@ class ListStore:
                 return None
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None)
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.timeout)
             conn.executescript(_SCHEMA)
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: not a list store ({exc})") from None
+            what = "in use by another xl-fide" if "locked" in str(exc) else "not a list store"
+            raise StoreError(f"{self.path}: {what} ({exc})") from None
         self._conn = conn
         return conn
 
@@ -196,6 +216,7 @@ class ListStore:
 
     # -- reading --------------------------------------------------------------
 
+    @_sql_errors
     def lists(self) -> list[StoredList]:
         """Every stored list, by month then kind (standard, rapid, blitz)."""
         conn = self._connect(False)
@@ -211,6 +232,7 @@ class ListStore:
         """The stored months of one kind, oldest first."""
         return [s.month for s in self.lists() if s.kind == kind]
 
+    @_sql_errors
     def entry(self, fide_id: int, month: str, kind: str) -> ListEntry | None:
         """The player on the list of ``month`` and ``kind``, or None (not on it)."""
         conn = self._connect(False)
@@ -232,6 +254,7 @@ class ListStore:
                     out.append(found)
         return out
 
+    @_sql_errors
     def player(self, fide_id: int) -> dict[str, Any] | None:
         """Name, federation, sex, title and birth year from the newest list holding them."""
         conn = self._connect(False)
@@ -244,6 +267,7 @@ class ListStore:
         return dict(zip(("name", "federation", "sex", "title", "birth_year"), row[:5]),
                     month=_month_text(row[5]))
 
+    @_sql_errors
     def peak(self, fide_id: int, kind: str, up_to: str) -> int | None:
         """The highest rating of the player on the stored lists of ``kind`` up to month
         ``up_to`` (for the 2400 rule of FIDE B.02 §8.3.3: K 10 for good)."""
@@ -260,6 +284,7 @@ class ListStore:
 
     # -- writing --------------------------------------------------------------
 
+    @_sql_errors
     def import_file(self, path: str | os.PathLike[str], month: str | None = None,
                     time_control: str | None = None, progress: Any = None) -> ImportResult:
         """Store a FIDE list (TXT, XML, a zip of one, or a CSV) as the list of ``month``.
@@ -746,3 +771,49 @@ def event_list_data(tournaments: Sequence[Any], time_control: Any = None,
     if missing:
         notes.append(f"not on the {kind} list of {ro_month}: player(s) {', '.join(missing)}")
     return PlayerDirectory(players.values(), notes=notes)
+
+
+# --- one value, for a worksheet function (FIDE_PLAYER) ---------------------------------
+
+#: The fields :func:`player_field` answers.
+PLAYER_FIELDS = ("rating", "games", "k", "birth_year", "flag", "name", "federation", "title",
+                 "peak_rating")
+
+
+def player_field(fide_id: Any, field: str, month: str | None = None, kind: str = "standard",
+                 store: ListStore | None = None) -> int | str | None:
+    """One value of a player on a stored list: ``field`` one of :data:`PLAYER_FIELDS`,
+    ``month`` "YYYY-MM" (default: the newest stored list of ``kind``). None when the
+    player is on that list without that value (no rating...). ``peak_rating`` is the
+    highest rating of the stored lists up to ``month`` (FIDE B.02 §8.3.3).
+    Raises :class:`InputError` (bad id, field or month) or :class:`StoreError` (the
+    month, or the player on it, not stored): short messages a cell can show.
+    """
+    if isinstance(fide_id, float) and fide_id.is_integer():
+        fide_id = int(fide_id)
+    if type(fide_id) is not int or fide_id <= 0:
+        raise InputError(f"a FIDE id is a whole number, got {fide_id!r}")
+    if field not in PLAYER_FIELDS:
+        raise InputError(f"field must be one of {', '.join(PLAYER_FIELDS)}, got {field!r}")
+    if kind not in RATING_KINDS:
+        raise InputError(f"time control must be one of {', '.join(RATING_KINDS)}, got {kind!r}")
+    store = store or ListStore()
+    months = store.months(kind)
+    if month is None:
+        if not months:
+            raise StoreError(f"no {kind} list stored: xl-fide lists download")
+        month = months[-1]
+    elif month not in months:
+        _month_number(month)
+        raise StoreError(f"no {kind} list of {month} stored: xl-fide lists download "
+                         f"--month {month}")
+    entry = store.entry(fide_id, month, kind)
+    if entry is None:
+        raise StoreError(f"FIDE id {fide_id} is not on the {kind} list of {month}")
+    if field == "peak_rating":
+        return store.peak(fide_id, kind, month)
+    if field in ("name", "federation", "title"):
+        person = store.player(fide_id) or {}
+        return person.get(field)
+    value: int | str | None = getattr(entry, field)
+    return value

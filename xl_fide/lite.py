@@ -15,7 +15,8 @@ add-in's Run button or F5; lite.xlwings.org "Custom Scripts"):
 * :func:`fide_bind_formulas` - re-writes every FIDE_* formula of the active workbook's
   cross-table (a workbook made by ``xl-fide template`` or ``xl-fide crosstable``);
 * :func:`fide_new_crosstable` - builds a new round-robin or Swiss cross-table (the
-  same sheets as ``xl-fide template``) from the sizes on a sheet named ``xl-fide``;
+  same sheets as ``xl-fide template``, FIDE_* or native formulas) from the sizes on a
+  sheet named ``xl-fide``;
 * :func:`fide_crosstable_from_trf` - fills a cross-table from the TRF text pasted into
   column A of a sheet named ``TRF`` (as ``xl-fide crosstable``).
 
@@ -55,11 +56,13 @@ __all__ = ["fide_bind_formulas", "fide_new_crosstable", "fide_crosstable_from_tr
 
 SETUP_SHEET = "xl-fide"
 TRF_SHEET = "TRF"
-#: Sheets copied into the open workbook (``xlwings.conf`` is for classic Excel only).
-_COPIED = ("Crosstable", "Event", "Report", "Tables", "Help")
+#: Sheets not copied into the open workbook (``xlwings.conf`` is for classic Excel).
+_NOT_COPIED = ("xlwings.conf",)
 _SETUP = (("Layout", "swiss", "roundrobin or swiss"),
           ("Players", 20, "player rows (2 to 2000; a round robin at most 60)"),
-          ("Rounds", 9, "Swiss rounds (1 to 99); a round robin has players - 1"))
+          ("Rounds", 9, "Swiss rounds (1 to 99); a round robin has players - 1"),
+          ("Formulas", "udf", "udf (the FIDE_* functions) or native (Excel's own "
+                              "functions: no add-in needed)"))
 
 
 # ------------------------------------------------------------------ the scripts
@@ -75,7 +78,7 @@ def fide_bind_formulas(book: xw.Book):
 @script
 def fide_new_crosstable(book: xw.Book):
     """Add a new cross-table (Crosstable, Event, Tables, Help sheets) sized by the sheet
-    ``xl-fide`` (Layout, Players, Rounds in B1:B3; made on the first run)."""
+    ``xl-fide`` (Layout, Players, Rounds, Formulas in B1:B4; made on the first run)."""
     print(new_crosstable(book))
 
 
@@ -105,7 +108,10 @@ def bind_formulas(book: Any) -> str:
     layout = event[f"B{wbk.EVENT_ROW['layout']}"].value
     players = _whole(event[f"B{wbk.EVENT_ROW['players']}"].value, "Event: Player rows")
     rounds = _whole(event[f"B{wbk.EVENT_ROW['rounds']}"].value, "Event: Rounds")
-    template = wbk.build_template(str(layout or "").strip().lower(), players, rounds)
+    from .native import CALC
+    formulas = "native" if CALC in names else "udf"     # native workbooks have no FIDE_*
+    template = wbk.build_template(str(layout or "").strip().lower(), players, rounds,
+                                  formulas=formulas)
     written = 0
     for sheet_name, ref, text in fide_formulas(template):
         sheet = book.sheets[sheet_name]
@@ -113,7 +119,8 @@ def bind_formulas(book: Any) -> str:
             sheet.range(ref).clear_contents()          # a legacy array cannot be edited
             sheet.range(ref.split(":")[0]).value = text
         written += 1
-    return f"wrote {written} FIDE_* formulas ({layout}, {players} players, {rounds} rounds)"
+    return (f"wrote {written} FIDE_* formulas ({layout}, {players} players, {rounds} rounds, "
+            f"{formulas} formulas)")
 
 
 def new_crosstable(book: Any) -> str:
@@ -123,17 +130,18 @@ def new_crosstable(book: Any) -> str:
     if SETUP_SHEET not in _sheet_names(book):
         setup = book.sheets.add(name=SETUP_SHEET)
         setup["A1"].value = [list(row) for row in _SETUP]
-        return (f"made the sheet {SETUP_SHEET!r}: set Layout, Players and Rounds in B1:B3, "
-                "then run fide_new_crosstable again")
+        return (f"made the sheet {SETUP_SHEET!r}: set Layout, Players, Rounds and Formulas "
+                "in B1:B4, then run fide_new_crosstable again")
     setup = book.sheets[SETUP_SHEET]
     layout = str(setup["B1"].value or "").strip().lower()
     players = _whole(setup["B2"].value, f"{SETUP_SHEET}!B2 (Players)")
     rounds = _whole(setup["B3"].value, f"{SETUP_SHEET}!B3 (Rounds)")
+    formulas = str(setup["B4"].value or "udf").strip().lower()
     if layout == "roundrobin":
         rounds = players - 1
-    template = wbk.build_template(layout, players, rounds)
+    template = wbk.build_template(layout, players, rounds, formulas=formulas)
     copy_workbook(template, book)
-    return f"added a {layout} cross-table: {players} players, {rounds} rounds"
+    return f"added a {layout} cross-table: {players} players, {rounds} rounds, {formulas} formulas"
 
 
 def crosstable_from_trf(book: Any) -> str:
@@ -206,7 +214,7 @@ def copy_workbook(template: Any, book: Any) -> None:
     xlwings ``book``: values, formulas (arrays as dynamic arrays), number formats, and
     the defined names. Refuses (InputError) when a sheet of the same name exists."""
     existing = set(_sheet_names(book))
-    sheets = [ws for ws in template if ws.title in _COPIED]
+    sheets = [ws for ws in template if ws.title not in _NOT_COPIED]
     clash = [ws.title for ws in sheets if ws.title in existing]
     if clash:
         raise InputError(f"this workbook already has a sheet named {clash[0]!r}: start from "

@@ -37,14 +37,13 @@ from typing import Iterator, Mapping, Sequence
 from .editions import EDITIONS, Cap400, InitialRule, RuleEdition
 from .errors import InputError
 from .initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
-from .rating import EXEMPT_RATING, K_CAP_PRODUCT, RB_600_DIFFERENCE, RB_600_TOP
+from .rating import (
+    EXEMPT_RATING, JUNIOR_AGE, JUNIOR_RATING, K10_RATING, K_CAP_PRODUCT, K_DEFAULT, K_NEW,
+    K_TOP, MAX_AGE, NEW_PLAYER_GAMES, RB_600_DIFFERENCE, RB_600_TOP,
+)
 
 CALC = "Calc"
 FORMULAS = ("udf", "native")
-
-# K factor (FIDE B.02 §8.3.3), as the engine's k_factor applies it
-K_NEW, K_DEFAULT, K_TOP = 40, 20, 10
-K10_RATING, JUNIOR_RATING, JUNIOR_AGE, NEW_PLAYER_GAMES = 2400, 2300, 18, 30
 
 Cell = tuple[str, int, int, object]
 
@@ -239,11 +238,16 @@ def pd_hundredths(ro: str, r_opp: str, cap: str, pd_from: str, pd_high: str) -> 
 def k_rule(ro: str, born: str, games: str, peak: str, k20: str, year: str) -> str:
     """K by FIDE B.02 §8.3.3 as :func:`xl_fide.rating.k_factor` decides it: rapid/blitz
     before 1 Oct 2022 20; a rating or peak ever 2400+ 10; a junior (period year minus
-    birth year <= 18) under 2300 40; fewer than 30 games 40; else 20. Blank rating: ""."""
+    birth year <= 18) whose rating and peak stay under 2300 40; fewer than 30 games 40;
+    else 20. Blank rating: ""; a birth year after the period's year or more than 120
+    years before it: #N/A (a data error, never K 40)."""
+    highest = f"MAX({ro},N({peak}))"
+    bad_born = f"AND(ISNUMBER({born}),OR({born}>{year},{year}-{born}>{MAX_AGE}))"
+    junior = f"AND(ISNUMBER({born}),{year}-{born}<={JUNIOR_AGE},{highest}<{JUNIOR_RATING})"
+    new = f"AND(ISNUMBER({games}),{games}<{NEW_PLAYER_GAMES})"
     return (f'=IF({ro}="","",IF(ISNUMBER({ro}),IF({k20}=1,{K_DEFAULT},'
-            f"IF(OR({ro}>={K10_RATING},AND(ISNUMBER({peak}),{peak}>={K10_RATING})),{K_TOP},"
-            f"IF(AND(ISNUMBER({born}),{year}-{born}<={JUNIOR_AGE},{ro}<{JUNIOR_RATING}),{K_NEW},"
-            f"IF(AND(ISNUMBER({games}),{games}<{NEW_PLAYER_GAMES}),{K_NEW},{K_DEFAULT})))),NA()))")
+            f"IF({highest}>={K10_RATING},{K_TOP},IF({bad_born},NA(),"
+            f"IF(OR({junior},{new}),{K_NEW},{K_DEFAULT})))),NA()))")
 
 
 def _rb_ok(ro: str, r_opp: str) -> str:
@@ -293,7 +297,8 @@ def _calc_header(lay: Layout, R: _Refs) -> Iterator[Cell]:
             yield (CALC, SWITCH_ROW, i,
                    f"=IF(ISNUMBER({lay.date}),YEAR({lay.date}),YEAR(TODAY()))")
         elif i == S_MSG:
-            yield (CALC, SWITCH_ROW, i, f'=IFERROR(INDEX({col(i)},{match}),"")')
+            yield (CALC, SWITCH_ROW, i, f'=IFERROR(INDEX({col(i)},{match}),"no rule edition '
+                                        f"for the Event sheet's date and time control\")")
         else:
             yield (CALC, SWITCH_ROW, i, f"=IFERROR(INDEX({col(i)},{match}),0)")
     yield (CALC, table_first - 1, 1, "Rule editions (switches of the native formulas)")
@@ -386,11 +391,12 @@ def _games(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
                 x = (f'IF(AND({res}<>"",{_played(res, lay.codes)},{opp}>0,{_rb_ok(B, opp)}),'
                      f"{opp},0)")
         else:
-            o = f"{R.x}{_L(lay.opp_cols[g])}{row}"
+            # the opponent's number (a number typed as text counts, as in FIDE_EVENT_SWISS)
+            o = f"IFERROR(--{R.x}{_L(lay.opp_cols[g])}{row},0)"
             res = f"{R.x}{_L(lay.res_cols[g])}{row}"
             opp = f"INDEX({R.ro_col()},{o})"
-            x = (f'IF(AND(ISNUMBER({o}),{res}<>""),IF(AND({o}>=1,{o}<={lay.n}),'
-                 f"IF(AND({_played(res, lay.codes)},{opp}>0,{_rb_ok(B, opp)}),{opp},0),0),0)")
+            x = (f'IF(AND({res}<>"",{o}>=1,{o}<={lay.n},{o}=INT({o})),'
+                 f"IF(AND({_played(res, lay.codes)},{opp}>0,{_rb_ok(B, opp)}),{opp},0),0)")
         X = f"{_L(x1 + g)}{row}"
         yield (CALC, row, x1 + g, f"={x}" if res else 0)
         yield (CALC, row, y1 + g,

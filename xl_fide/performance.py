@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .errors import InputError
 from .rounding import fraction_half_up, round_half_up
@@ -189,12 +189,3 @@ def norm_performance(opponents: Sequence[int | None], score: object, title: str)
         ("Rp", Rp >= rule.min_Rp, f"Rp {Rp} (at least {rule.min_Rp})"),
     )
     return NormResult(rule.title, N, W_half, Ra, p, Rp, raised, checks)
-
-
-def opponents_and_score(games: Iterable[tuple[object, object]]) -> tuple[list[int], float]:
-    """Split ``(R_opp, score)`` pairs into ratings and total points (helper for callers)."""
-    ratings, half = [], 0
-    for R_opp, s in games:
-        ratings.append(as_rating(R_opp, "opponent rating"))
-        half += as_half_points(s)
-    return ratings, half / 2

@@ -15,8 +15,9 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
+from .adjustments import adjusted_for_rules
 from .crosstable import EventRules, choose_k, event_rules, rated_games
-from .editions import RuleEdition, TimeControl
+from .editions import RuleEdition, TimeControl, rules_for
 from .errors import InputError
 from .event import effective_rating
 from .initial import InitialRating, initial_rating
@@ -254,6 +255,7 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
+    month = max((m for m in (rating_month(t) for t in events) if m is not None), default=None)
     last = events[-1].start_date if events else None
     year = period_year or (last.year if last else (today.year if today else None))
     out = []
@@ -269,6 +271,15 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
             out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
         rules = (first_rated or entry.events[0])[2]
+        from_file = data is None or data.rating is None
+        if first_rated is not None and from_file and month is not None:
+            # Ro is the list before the period: a file from before a one-off adjustment
+            # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
+            Ro, adjusted = adjusted_for_rules(Ro, rules.date, _dt.date(month[0], month[1], 1),
+                                              rules.time_control)
+            if adjusted:
+                notes.append(f"{entry.name}: Ro {adjusted}")
+            assert Ro is not None
         pk = choose_k(Ro, dataclasses.replace(rules, period_year=year), k=k, data=data,
                       birth_year=entry.birth_year)
         if pk.note:
@@ -277,6 +288,9 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
             (name, R if R is not None else Ro, r.edition, games)
             for name, R, r, games in entry.events]
         change = rate_period(Ro, evs, pk.K)
+        if month is not None:   # published on the list after the period: its floor (§7.2.1)
+            listed = rules_for(_dt.date(month[0], month[1], 1), rules.time_control)
+            change = dataclasses.replace(change, edition_id=listed.id)
         out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 

@@ -37,7 +37,6 @@ import itertools
 import operator
 import os
 import re
-import unicodedata
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -659,22 +658,25 @@ def _row_maker(layouts: dict, scan: _Scan):
     if any(a < hi and b > lo for a, b in others if b > a):
         return None                 # number columns not side by side: the full reader
     digits = re.compile(r"[0-9 ]*").fullmatch
-    spans = [sp for kind in kinds for sp in kind[1:]]
+    # all the slices of a line in one C call: id, name, federation, sex, title,
+    # birth year, flag, then rating, games, K of each kind
+    text_spans = [(i0, i1), (n0, n1), (f0, f1), (s0, s1), (t0, t1), (b0, b1), (g0, g1)]
+    cut = operator.itemgetter(*(slice(a, b) for a, b in
+                                text_spans + [sp for kind in kinds for sp in kind[1:]]))
     names = [kind[0] for kind in kinds]
+    strip = str.strip
 
     def make(line: str) -> ListRow | None:
-        fid = line[i0:i1].strip()
-        if not (fid.isdigit() and fid.isascii() and fid.strip("0")
-                and digits(line, lo, hi)):
+        if not digits(line, lo, hi):
             return None
-        values = [int(v) if v.strip() else None for v in (line[a:b] for a, b in spans)]
+        fid, name, fed, sex, title, born, flag, *numbers = map(strip, cut(line))
+        if not (fid.isdigit() and fid.isascii() and fid.strip("0")):
+            return None
+        values = [int(v) if v else None for v in numbers]
         per = {kind: (values[3 * n] or None, values[3 * n + 1], values[3 * n + 2] or None)
                for n, kind in enumerate(names)}
-        born = line[b0:b1].strip()
-        title = line[t0:t1].strip()
-        return (int(fid), line[n0:n1].strip(), line[f0:f1].strip(), line[s0:s1].strip(),
-                _OLD_TITLES.get(title, title), int(born) or None if born else None,
-                line[g0:g1].strip(), per)
+        return (int(fid), name, fed, sex, _OLD_TITLES.get(title, title),
+                int(born) or None if born else None, flag, per)
 
     return make
 

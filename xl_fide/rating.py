@@ -278,12 +278,8 @@ def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
         except (TypeError, ValueError):
             raise InputError(f"game {i} must be (opponent rating, score), got {game!r}") from None
         out.append((as_rating(R_opp, f"opponent rating of game {i}"),
-                    _score_half(score, f"score of game {i}")))
+                    as_half_points(score, f"score of game {i}")))
     return out
-
-
-def _score_half(score: object, name: str) -> int:
-    return as_half_points(score, name)
 
 
 def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
@@ -376,9 +372,10 @@ class PeriodChange:
     """A rated player's change over a rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``K`` applies to the whole period, capped over all its rated games; the period's
-    total K x ΣΔR (hundredths) is rounded **once**. ``edition_id``: the newest
-    edition among the events (its floor decides whether the new rating is
-    published, B.02 §7.2.1); empty means today's rules.
+    total K x ΣΔR (hundredths) is rounded **once**. ``edition_id``: the rules whose
+    floor decides whether the new rating is published (B.02 §7.2.1): by default the
+    newest edition among the events (a caller knowing the period's month passes
+    that month's); empty means today's rules.
     """
 
     Ro: int

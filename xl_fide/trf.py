@@ -101,7 +101,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, NoReturn
+from typing import Any, Iterable, Mapping, NoReturn, TypeVar, overload
 
 from xl_fide.dates import parse_date_text as parse_date
 from xl_fide.dates import parse_yy_mm_dd as _parse_yy_mm_dd
@@ -437,6 +437,7 @@ def _freeze_scoring(scoring: Mapping[str, Any] | None) -> Mapping[str, Decimal]:
 
 
 _MISSING: Any = object()
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -488,7 +489,13 @@ class Tournament:
         object.__setattr__(self, "_by_rank", MappingProxyType({p.start_rank: p for p in self.players}))
 
     # -- lookups -------------------------------------------------------------
-    def player(self, start_rank: int, default: Any = _MISSING) -> TrfPlayer:
+    @overload
+    def player(self, start_rank: int) -> TrfPlayer: ...
+
+    @overload
+    def player(self, start_rank: int, default: _T) -> TrfPlayer | _T: ...
+
+    def player(self, start_rank: int, default: Any = _MISSING) -> Any:
         """Return the player with this start rank.
 
         Raises TrfError (naming the file) when there is none, unless ``default`` is
@@ -1301,9 +1308,14 @@ def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = Fal
     TRF16 / TRF-2026 (FIDE Handbook C.04 Annex 2), JaVaFo TRF(x).
 
     Args:
-        text: the file content; bytes are decoded as UTF-8 (BOM allowed), UTF-16 with a
-            BOM, else Latin-1, unless ``encoding`` is given.
+        text: the file content; bytes are decoded in ``encoding`` when given, else
+            detected (module docstring: UTF-8 with or without BOM, UTF-16 with a BOM,
+            Windows-1252, Latin-1).
         source: the name used in warnings and errors.
+        encoding: for bytes, the encoding to decode them with; for text, the encoding
+            it was read in (e.g. a TRF kept as text whose file was Windows-1252), which
+            ``Tournament.encoding`` records for :func:`encode_trf`. Default: detected
+            (bytes), ``utf-8`` (text).
         strict: raise TrfError at the first problem instead of collecting warnings.
 
     Raises:
@@ -1324,7 +1336,14 @@ def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = Fal
             raise _wrong_kind(exc, data, source) from None
     if not isinstance(text, str):
         raise TrfError(f"expected the file content as str or bytes, got {type(text).__name__}", source)
-    return _parse(text.removeprefix("\ufeff"), source, strict, "utf-8")
+    used = "utf-8"
+    if encoding is not None:
+        try:
+            used = codecs.lookup(encoding).name
+        except LookupError:
+            raise TrfError(f"unknown encoding {encoding!r}; expected e.g. utf-8, cp1252, latin-1",
+                           source) from None
+    return _parse(text.removeprefix("\ufeff"), source, strict, used)
 
 
 # First two bytes of the file kinds that can never be a TRF (zip, OLE2, PDF, RTF, gzip,

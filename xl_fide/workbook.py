@@ -65,6 +65,7 @@ from .values import as_int, quote_value
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
+    "NATIVE_TEMPLATES",
     "WorkbookExistsError", "build_template", "write_default_templates", "fill_workbook",
     "choose_layout", "save_workbook", "read_workbook", "safe_text",
 ]
@@ -79,6 +80,9 @@ DEFAULT_TEMPLATES: dict[str, tuple[str, int, int]] = {
     "fide_roundrobin_10.xlsx": ("roundrobin", 10, 9),
     "fide_swiss_60x9.xlsx": ("swiss", 60, 9),
 }
+#: The same templates in native formulas (no add-in needed, :mod:`xl_fide.native`).
+NATIVE_TEMPLATES: dict[str, tuple[str, int, int]] = {
+    name.replace(".xlsx", "_native.xlsx"): size for name, size in DEFAULT_TEMPLATES.items()}
 
 CROSS, EVENT, REPORT, TABLES, HELP, CONF = (
     "Crosstable", "Event", "Report", "Tables", "Help", "xlwings.conf")
@@ -667,6 +671,9 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
         (ws if sheet == CROSS else calc).cell(r, c).value = value
     calc.sheet_state = "hidden"
     calc.protection.sheet = True
+    ws.cell(HEADER_ROW, geo.col["k_rule"]).comment = Comment(
+        "K by FIDE B.02 §8.3.3 from Ro, Born, Games and Peak (a native formula).", "xl-fide",
+        width=260, height=90)
     ev = wb[EVENT]
     _text(ev, EVENT_ROW["version"], 2, __version__)
     _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
@@ -705,7 +712,9 @@ def _vocabulary() -> list[tuple[Any, Any]]:
         if key in seen:
             continue
         seen.add(key)
-        out.append((e, parse_result(e)))
+        result = parse_result(e)
+        if result is not None:             # every vocabulary entry is a result
+            out.append((e, result))
     order = {2: 0, 1: 1, 0: 2}
     out.sort(key=lambda er: (order[er[1].half_points], not er[1].played))
     return out
@@ -1326,13 +1335,17 @@ def _check_kind(path: Path) -> None:
 
 
 def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
-    """(Re)write the shipped templates (:data:`DEFAULT_TEMPLATES`) into ``directory``."""
+    """(Re)write the shipped templates (:data:`DEFAULT_TEMPLATES`, then
+    :data:`NATIVE_TEMPLATES`) into ``directory``."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     out = []
     for filename, (layout, players, rounds) in DEFAULT_TEMPLATES.items():
         out.append(save_workbook(build_template(layout, players, rounds), directory / filename,
                                  force=True))
+    for filename, (layout, players, rounds) in NATIVE_TEMPLATES.items():
+        out.append(save_workbook(build_template(layout, players, rounds, formulas="native"),
+                                 directory / filename, force=True))
     return out
 
 
