@@ -191,7 +191,8 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
     report = build_report(t, **options)
-    wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas)
+    wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas,
+                       order=args.order)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
     return EXIT_OK
@@ -416,6 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-o", "--output", required=True, help="the .xlsx to write")
     c.add_argument("--layout", choices=["roundrobin", "swiss"],
                    help="default: round robin if everyone met everyone, else Swiss")
+    c.add_argument("--order", choices=["start", "rank"], default="start",
+                   help="rows by start rank (default) or by final rank")
     c.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     _formulas_option(c)
     c.set_defaults(func=cmd_crosstable)

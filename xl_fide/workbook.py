@@ -721,12 +721,19 @@ def _vocabulary() -> list[tuple[Any, Any]]:
 
 
 def _page_setup(ws: Any, *, landscape: bool, title_rows: str | None = None,
-                title_cols: str | None = None) -> None:
+                title_cols: str | None = None, fit_width: bool = True) -> None:
+    """Print set-up: A4; one page wide (``fit_width``) or, for the wide cross-table, at
+    100 % over as many pages as it takes, title rows and columns repeated on each."""
     ws.page_setup.orientation = "landscape" if landscape else "portrait"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    if fit_width:
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+    else:
+        ws.page_setup.scale = 100
+        ws.page_setup.pageOrder = "overThenDown"     # a row's pages one after the other
+        ws.sheet_properties.pageSetUpPr.fitToPage = False
     ws.print_options.gridLines = False
     ws.page_margins.left = ws.page_margins.right = 0.4
     ws.page_margins.top = ws.page_margins.bottom = 0.5
@@ -823,7 +830,8 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     ws.row_dimensions[HEADER_ROW].height = 30
     ws.sheet_view.zoomScale = 90
     ws.print_area = f"A1:{_L(geo.last_col)}{geo.last}"
-    _page_setup(ws, landscape=True, title_rows=f"{GROUP_ROW}:{HEADER_ROW}", title_cols="A:C")
+    _page_setup(ws, landscape=True, title_rows=f"{GROUP_ROW}:{HEADER_ROW}", title_cols="A:C",
+                fit_width=False)
     ws.protection.sheet = True
     ws.protection.formatColumns = False
     ws.protection.formatRows = False
@@ -1107,7 +1115,7 @@ def _cell_value(code: str) -> Any:
 
 def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
                   *, rows: int | None = None, rounds: int | None = None,
-                  formulas: str = "udf") -> Workbook:
+                  formulas: str = "udf", order: str = "start") -> Workbook:
     """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
 
     ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
@@ -1117,16 +1125,26 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     (blank rows and rounds). Formulas stay live. ``formulas``: ``udf`` or ``native``
     (see :func:`build_template`); ``native`` raises :class:`InputError` naming the rule
     edition when the native formulas cannot express it (:func:`xl_fide.native.require`).
+    ``order``: the rows by start rank (``start``) or by final rank (``rank``: the TRF's
+    rank, else points, then start rank); with ``rank`` the No column is the rank and the
+    opponents are given by it, as in a cross-table printed by rank (the TRF's start ranks
+    are kept for ``xl-fide trf``).
     """
+    if order not in ("start", "rank"):
+        raise InputError(f"order must be start or rank, got {order!r}")
     if report is None:
         report = build_report(tournament)
     if _native.check_formulas(formulas) == "native":
         _native.require(report.edition)
     layout = layout or choose_layout(tournament)
     players = sorted(tournament.players, key=lambda p: p.start_rank)
+    if order == "rank":
+        ranked = all(p.rank for p in players)
+        players.sort(key=lambda p: ((p.rank or 0) if ranked else -tournament.score(p),
+                                    p.start_rank))
     n = len(players)
     number = {p.start_rank: i + 1 for i, p in enumerate(players)}
-    renumbered = any(p.start_rank != i + 1 for i, p in enumerate(players))
+    renumbered = order == "start" and any(p.start_rank != i + 1 for i, p in enumerate(players))
     n_rows = max(n, rows or 0, 2)
     n_rounds = max(tournament.rounds or 0, rounds or 0, 1)
     if layout == "roundrobin":
@@ -1186,7 +1204,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
         raise InputError(f"this event cannot be written as a workbook that reads back: "
                          f"{str(exc).replace('<workbook>: ', '')}") from None
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
-    _build_report_sheet(wb, report, renumbered, replaced)
+    _build_report_sheet(wb, report, renumbered, replaced, order)
     return wb
 
 
@@ -1248,7 +1266,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
 
 
 def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
-                        replaced: Sequence[str] = ()) -> None:
+                        replaced: Sequence[str] = (), order: str = "start") -> None:
     ws = wb.create_sheet(REPORT, index=2)
     _text(ws, 1, 1, "Report", "title")
     _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
@@ -1261,6 +1279,9 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
     notes = list(report.notes)
     if renumbered:
         notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
+    if order == "rank":
+        notes.append("Crosstable rows are in rank order: No is the rank, and opponents are "
+                     "given by it; the TRF start ranks are kept for xl-fide trf")
     if replaced:
         notes.append(f"characters a sheet cannot hold (control characters) were replaced by "
                      f"\ufffd in {len(replaced)} cell(s): {', '.join(replaced[:10])}")

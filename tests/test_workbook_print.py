@@ -1,0 +1,97 @@
+"""Printing a filled cross-table (issue 10, printing): A4 landscape at 100 % (not one page
+shrunk to 5 pt), over several pages with the title rows and the player columns repeated;
+rows by start rank or by final rank (`--order rank|start`). The pages are rendered by
+LibreOffice to PDF and PNG (artifacts/print/) for a person to look at."""
+from __future__ import annotations
+
+import re
+import shutil
+import statistics
+import subprocess
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from test_workbook import saved
+from xl_fide.cli import main
+from xl_fide.trf import read_trf, write_trf
+from xl_fide.workbook import CROSS, fill_workbook, read_workbook
+
+DATA = Path(__file__).parent / "data" / "trf"
+A4_LANDSCAPE = (842, 595)        # points, rounded
+
+
+def test_crosstable_prints_at_100_percent_with_titles_repeated(tmp_path):
+    ws = load_workbook(saved(fill_workbook(read_trf(DATA / "san_viator_2018_swiss.trf")),
+                             tmp_path))[CROSS]
+    assert ws.page_setup.orientation == "landscape"
+    assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4)
+    assert not ws.sheet_properties.pageSetUpPr.fitToPage       # before: one page wide
+    assert int(ws.page_setup.scale) == 100
+    assert ws.print_title_rows.replace("$", "") == "3:4"
+    assert ws.print_title_cols.replace("$", "") == "A:C"
+
+
+def words(pdf, page):
+    """(text, height in points) of each word on a page of ``pdf`` (pdftotext -bbox)."""
+    out = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return [(m.group(5), float(m.group(4)) - float(m.group(2))) for m in re.finditer(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+        out)]
+
+
+def pages(pdf):
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                          check=True).stdout
+    size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", info)
+    return int(re.search(r"Pages:\s+(\d+)", info).group(1)), (
+        round(float(size.group(1))), round(float(size.group(2))))
+
+
+@pytest.mark.parametrize("trf, order", [("san_viator_2018_swiss.trf", "start"),
+                                        ("roundrobin_12_synthetic.trf", "rank")])
+def test_rendered_pages_are_readable(office, tmp_path, artifacts_dir, trf, order):
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils missing")
+    t = read_trf(DATA / trf)
+    path = saved(fill_workbook(t, order=order), tmp_path, f"{Path(trf).stem}-{order}.xlsx")
+    out = artifacts_dir / "print"
+    out.mkdir(exist_ok=True)
+    pdf = out / f"{path.stem}.pdf"
+    office.to_pdf(path, pdf, sheet=CROSS, fit_width=False)     # the workbook's own set-up
+    n, size = pages(pdf)
+    assert size == A4_LANDSCAPE
+    heights = []
+    for page in range(1, n + 1):
+        ws = words(pdf, page)
+        assert "Name" in {w for w, _ in ws}, f"page {page}: no title row / player columns"
+        heights += [h for _, h in ws]
+    # a word box is about 1.15 x the font size: 8 pt text gives boxes of 9 pt or more
+    assert statistics.median(heights) >= 9, statistics.median(heights)
+    if trf.startswith("san_viator"):
+        assert n >= 4          # 137 rows x a wide sheet: several pages, not one of 5 pt
+    for old in out.glob(f"{path.stem}-*.png"):
+        old.unlink()
+    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "2", str(pdf),
+                    str(out / path.stem)], check=True)
+    assert list(out.glob(f"{path.stem}-*.png"))
+
+
+def test_rank_order_rows_and_the_round_trip(tmp_path, capsys):
+    """--order rank: row 1 is the winner (rank 1 in the TRF), opponents by row; the TRF
+    written back is the original."""
+    trf = DATA / "san_viator_2018_swiss.trf"
+    out = tmp_path / "rank.xlsx"
+    assert main(["crosstable", str(trf), "-o", str(out), "--order", "rank"]) == 0
+    capsys.readouterr()
+    t = read_trf(trf)
+    ws = load_workbook(out)[CROSS]
+    by_rank = sorted(t.players, key=lambda p: (p.rank, p.start_rank))
+    assert [ws.cell(5 + i, 3).value for i in range(5)] == [p.name for p in by_rank[:5]]
+    # row 1's round 1 opponent is given by that opponent's row (his rank position)
+    first = by_rank[0].games[0]
+    row_of = {p.start_rank: i + 1 for i, p in enumerate(by_rank)}
+    assert ws.cell(5, 13).value == row_of[first.opponent]
+    assert write_trf(read_workbook(out)) == write_trf(t)
