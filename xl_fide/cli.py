@@ -369,8 +369,9 @@ def _lists_parser(sub) -> None:
                     help="repeatable (default: all three)")
     dl.add_argument("--base-url", help="where FIDE's files are (default: "
                     "https://ratings.fide.com/download/)")
-    for p in (imp, show, dl):
-        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
+    for p in (imp, show, dl):      # SUPPRESS: 'lists -q import' keeps the -q given before
+        p.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS,
+                       help="no progress bar, no warnings")
 
 
 def build_parser() -> argparse.ArgumentParser:
