@@ -43,7 +43,9 @@ def test_report_json_and_csv(capsys):
     doc = json.loads(out)
     assert code == 0 and len(doc["players"]) == 137 and doc["players"][0]["new_rating"] == 1752
     code, out, _ = run(capsys, "report", str(SAN), "--format", "csv", "--k", "40")
-    assert code == 0 and out.splitlines()[2].split(",")[8] == "-12.80"   # player 2 at K 40
+    # player 2 at K 40 as one period (the comparison lines after the months): -.32 x 40
+    row = next(r.split(",") for r in out.splitlines() if r.startswith("event (comparison only),2,"))
+    assert code == 0 and row[9] == "-12.80"
 
 
 def test_report_event_date_and_time_control_change_the_rules(capsys):
@@ -80,7 +82,7 @@ def test_output_is_never_overwritten_without_force(tmp_path, capsys):
     code, _, err = run(capsys, "report", "--example", "--format", "csv", "-o", str(out))
     assert code == 2 and "exists" in err and out.read_text() == "keep me"
     code, _, _ = run(capsys, "report", "--example", "--format", "csv", "-o", str(out), "--force")
-    assert code == 0 and out.read_text().startswith("No,Name")
+    assert code == 0 and out.read_text().startswith("month,No,Name")   # rated by month
 
 
 def test_input_is_never_written(tmp_path, capsys):
@@ -247,3 +249,92 @@ def test_error_lines_escape_control_characters(tmp_path, capsys):
     # a file name is printed as given: it must not drive the terminal either
     code, out, err = run(capsys, "report", str(tmp_path / "no\x1b[2Jsuch.trf"))
     assert code == 2 and "\x1b" not in err and "no\\x1b[2Jsuch.trf: no such file" in err
+
+
+def test_report_csv_of_an_event_over_30_days_carries_the_months(capsys):
+    # H10 #1: San Viator runs 49 days over April and May: rated month by month. The CSV
+    # leads with a month column; the whole-event lines are marked as the comparison.
+    import csv
+    code, out, _ = run(capsys, "report", str(SAN), "--format", "csv")
+    rows = list(csv.reader(out.splitlines()))
+    assert code == 0 and rows[0][:2] == ["month", "No"]
+    p2 = {r[0]: r for r in rows[1:] if r[1] == "2"}
+    assert list(p2) == ["2018-04", "2018-05", "event (comparison only)"]
+    col = {name: i for i, name in enumerate(rows[0])}
+    # April by hand (see test_report_example_table): ΣPD 2.32, +13.60 -> +14 -> 1745
+    april = p2["2018-04"]
+    assert (april[col["ΣPD"]], april[col["Chg"]], april[col["New"]]) == ("2.32", "+14", "1745")
+    # May starts from April's 1745 and shows what the table's May report shows
+    _, table, _ = run(capsys, "report", str(SAN))
+    may_line = next(line for line in table.split("[2/2]")[1].splitlines()
+                    if line.split()[:1] == ["2"])
+    may = p2["2018-05"]
+    assert may[col["Ro"]] == "1745" and may[col["New"]] in may_line.split()
+    assert may[col["Chg"]] in may_line.split() and may[col["New"]] != "1725"
+    # the one period by hand (test_report.py): ΣPD 5.32, -6.40 -> -6 -> 1725
+    whole = p2["event (comparison only)"]
+    assert (whole[col["ΣPD"]], whole[col["Chg"]], whole[col["New"]]) == ("5.32", "-6", "1725")
+    # an event of one month keeps the plain columns
+    _, out, _ = run(capsys, "report", str(DATA / "mini_trf2026.trf"), "--format", "csv")
+    assert out.splitlines()[0] == "No,Name,Ro,K,Pts,N,W,ΣPD,K×ΣΔR,Chg,New,Rp,Ru,note,K from"
+
+
+def test_report_says_where_each_k_came_from(tmp_path, capsys):
+    # H10 #2 (issue 10): 20 typed into player 1's K set cell (Crosstable sheet); player 2
+    # (2210, born 2008) has K from the rule; players 3 and 4 are unrated: no K.
+    from openpyxl import load_workbook
+    mini = DATA / "mini_trf2026.trf"
+    book = tmp_path / "mini.xlsx"
+    assert main(["crosstable", str(mini), "-o", str(book), "-q"]) == 0
+    wb = load_workbook(book)
+    ws = wb["Crosstable"]
+    header = [c.value for c in ws[4]]
+    ws.cell(row=5, column=header.index("K set") + 1, value=20)
+    wb.save(book)
+    capsys.readouterr()
+    code, out, err = run(capsys, "report", str(book), "--format", "json")
+    players = json.loads(out)["players"]
+    assert code == 0, err
+    assert [(p["k"], p["k_source"]) for p in players][:2] == [(20, "sheet"), (40, "rule")]
+    assert [p["k_source"] for p in players][2:] == [None, None]
+    code, out, _ = run(capsys, "report", str(book), "--format", "csv")
+    assert [line.rsplit(",", 1)[1] for line in out.splitlines()] == \
+        ["K from", "sheet", "rule", "", ""]
+    code, out, _ = run(capsys, "report", str(book))
+    assert any(line.split()[:4] == ["1", "Alpha,", "Anna", "2500"] and "20*" in line.split()
+               for line in out.splitlines()) and "* typed in the sheet" in out
+    _, out, _ = run(capsys, "report", str(mini), "--k", "15", "--format", "json")
+    assert {p["k_source"] for p in json.loads(out)["players"]} == {"given", None}
+
+
+@pytest.mark.parametrize("name,fmt,first", [
+    ("r.csv", None, "No,Name,Ro"), ("r.json", None, "{"), ("r.txt", None, "Mini Open 2026"),
+    ("r.out", None, "Mini Open 2026"), ("r.json", "json", "{")])
+def test_report_output_format_follows_the_extension(tmp_path, capsys, name, fmt, first):
+    # H10 #3: -o r.csv writes CSV without --format
+    out = tmp_path / name
+    argv = ["report", str(DATA / "mini_trf2026.trf"), "-o", str(out), "-q"]
+    code, _, err = run(capsys, *argv, *(["--format", fmt] if fmt else []))
+    assert code == 0, err
+    assert out.read_text(encoding="utf-8").startswith(first)
+
+
+@pytest.mark.parametrize("name,fmt,needle", [
+    ("r.xlsx", None, "use `xl-fide crosstable` for a workbook, `xl-fide trf` for a TRF"),
+    ("r.XLSM", None, "use `xl-fide crosstable`"), ("r.trf", None, "`xl-fide trf` for a TRF"),
+    ("r.trf", "table", "`xl-fide trf` for a TRF"),
+    ("r.csv", "json", "--format json but the name ends in .csv")])
+def test_report_output_of_another_kind_is_refused(tmp_path, capsys, name, fmt, needle):
+    # H10 #3: a workbook or TRF name, or a --format the name contradicts: exit 2, one
+    # line, no file left
+    out = tmp_path / name
+    argv = ["report", str(DATA / "mini_trf2026.trf"), "-o", str(out)]
+    code, stdout, err = run(capsys, *argv, *(["--format", fmt] if fmt else []))
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == [] and stdout == ""
+
+
+def test_report_of_a_device_is_not_a_regular_file(capsys):
+    # H10 #5: /dev/null exists, it is no file to read
+    code, _, err = run(capsys, "report", "/dev/null")
+    assert code == 2 and "/dev/null: not a regular file" in err and "no such file" not in err

@@ -107,14 +107,15 @@ def _mount_small_tmpfs(where: Path) -> bool:
                           capture_output=True).returncode == 0
 
 
-@pytest.mark.parametrize("argv", [["crosstable", "--example", "-o"],
-                                  ["report", "--example", "--format", "json", "-o"]])
-def test_full_disk_is_one_line_and_leaves_nothing(tmp_path, argv):
+@pytest.mark.parametrize("argv,name", [(["crosstable", "--example", "-o"], "out.xlsx"),
+                                       (["report", "--example", "--format", "json", "-o"],
+                                        "out.json")])
+def test_full_disk_is_one_line_and_leaves_nothing(tmp_path, argv, name):
     disk = tmp_path / "disk"
     if not _mount_small_tmpfs(disk):
         pytest.skip("needs root to mount a 16 kB tmpfs")
     try:
-        proc = subprocess.run([sys.executable, "-m", "xl_fide", *argv, str(disk / "out.xlsx")],
+        proc = subprocess.run([sys.executable, "-m", "xl_fide", *argv, str(disk / name)],
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert proc.returncode == 2, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

@@ -178,6 +178,22 @@ def test_the_same_event_in_other_bytes_is_refused():
         build_period([a, b])
 
 
+def test_the_same_games_under_another_name_are_refused():
+    # H10 #6: the same event twice where only the 012 name differs (same dates, players,
+    # games) would count every game twice: refused like the same event.
+    players = {1: ("A", 2000, ""), 2: ("B", 1900, "")}
+    games = [(1, 1, 2, "1")]
+    a = event("Open", "2025/11/01", players, games)
+    b = event("Open (corrected)", "2025/11/01", players, games)
+    with pytest.raises(InputError, match="same games as Open.trf.*only the event name differs"):
+        build_period([a, b])
+    # another result in the same pairing is another event: pooled (1 + 0 against 1900:
+    # D 100, PD .64 twice: ΣΔR 1 - 1.28 = -0.28, K 20 (2000, no birth year) -> -5.60 -> -6)
+    c = event("Open (corrected)", "2025/11/01", players, [(1, 1, 2, "0")])
+    rep = build_period([a, c])
+    assert player(rep, "A").change.rating_change == -6
+
+
 def test_a_fide_id_listed_twice_is_flagged_not_merged():
     # issue 10 #3: two rows with FIDE id 123 in one event would be merged into one player.
     players = [player_line(1, "A", 1800, fide_id=123, rounds=[(2, "w", "1")]),

@@ -56,7 +56,7 @@ def test_unrated_players_have_no_change_but_an_initial_rating_line(report):
 def test_json_keys(report):
     doc = json.loads(format_report(report, "json"))
     keys = {"start_rank", "name", "rating", "k", "points", "games_rated", "score_rated",
-            "expected", "change", "rating_change", "new_rating", "published", "performance", "initial_rating"}
+            "expected", "change", "rating_change", "new_rating", "published", "performance", "initial_rating", "k_source"}
     assert all(set(p) == keys for p in doc["players"])
     p2 = doc["players"][1]
     assert (p2["expected"], p2["change"], p2["rating_change"]) == (5.32, -6.4, -6)
@@ -64,7 +64,8 @@ def test_json_keys(report):
 
 def test_csv_and_table(report):
     csv_text = format_report(report, "csv")
-    assert csv_text.splitlines()[0].startswith("No,Name,Ro,K,Pts,N,W")
+    # San Viator runs over 30 days: a leading month column (the interim reports)
+    assert csv_text.splitlines()[0].startswith("month,No,Name,Ro,K,Pts,N,W")
     table = format_report(report, "table")
     assert "-6.40" in table and "FIDE-2017-07-01-standard" in table
 

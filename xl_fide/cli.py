@@ -55,6 +55,8 @@ def _input_path(args: argparse.Namespace) -> Path:
 def _existing_file(path: Path) -> Path:
     if path.is_dir():
         raise CliError(f"{path}: is a directory, not a file")
+    if path.exists() and not path.is_file():
+        raise CliError(f"{path}: not a regular file (a device or a pipe): give a file")
     if not path.is_file():
         raise CliError(f"{path}: no such file")
     return path
@@ -164,14 +166,35 @@ def _print_warnings(t, quiet: bool) -> None:
         _say(f"warning: {w}", err=True)
 
 
+_TEXT_FORMATS = {".csv": "csv", ".json": "json", ".txt": "table"}
+
+
+def _report_format(args: argparse.Namespace) -> str:
+    """``--format``, else the format of ``-o``'s extension (.csv/.json/.txt), else table;
+    a workbook or TRF name for ``-o``, or a ``--format`` the extension contradicts, is
+    refused (one line)."""
+    if not args.output:
+        return args.format or "table"
+    suffix = Path(args.output).suffix.lower()
+    if suffix in (".xlsx", ".xlsm", ".trf"):
+        raise CliError(f"{args.output}: the report is text (.csv, .json, .txt): use "
+                       "`xl-fide crosstable` for a workbook, `xl-fide trf` for a TRF")
+    implied = _TEXT_FORMATS.get(suffix)
+    if args.format and implied and args.format != implied:
+        raise CliError(f"{args.output}: --format {args.format} but the name ends in {suffix} "
+                       f"({implied}): make them agree")
+    return args.format or implied or "table"
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from .presenters import format_report
     from .report import build_report
+    fmt = _report_format(args)
     path = _input_path(args)
     t, options = _load_event(path, args)
     _print_warnings(t, args.quiet)
     report = build_report(t, **options)
-    text = format_report(report, args.format)
+    text = format_report(report, fmt)
     if args.output:
         write_text_atomic(Path(args.output), text, force=args.force, inputs=[path])
         _say(f"wrote {args.output}")
@@ -406,8 +429,10 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="rating report: one line per player")
     common(r)
     rating_opts(r)
-    r.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    r.add_argument("-o", "--output", help="write to this file instead of the screen")
+    r.add_argument("--format", choices=["table", "csv", "json"],
+                   help="default: from the -o name (.csv, .json, .txt), else table")
+    r.add_argument("-o", "--output", help="write to this file instead of the screen "
+                   "(.csv, .json or .txt)")
     r.add_argument("--force", action="store_true", help="overwrite --output if it exists")
     r.set_defaults(func=cmd_report)
 

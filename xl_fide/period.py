@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .players import PlayerDirectory
     from .trf import Tournament, TrfPlayer
 
-__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "build_period", "event_identity",
+__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
 
 
@@ -84,6 +84,18 @@ def event_identity(t: Tournament) -> tuple[object, ...]:
     return (normalise_name(t.name or ""), t.start_date, t.end_date, tuple(people))
 
 
+def games_identity(t: Tournament) -> tuple[object, ...]:
+    """:func:`event_identity` without the name, with every round cell (round, the
+    opponent by FIDE id else name, colour, result code): two files that agree here hold
+    the same games, whatever the event is called."""
+    who = {p.start_rank: (p.fide_id or 0, normalise_name(p.name or "")) for p in t.players}
+    games = sorted((who[p.start_rank],
+                    tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
+                           g.colour or "", g.code) for g in p.games if g.code != "Z"))
+                   for p in t.players)
+    return event_identity(t)[1:] + (tuple(games),)
+
+
 def rating_month(t: Tournament) -> tuple[int, int] | None:
     """The rating period of an event: the calendar month of its end date (else its
     start date); ``None`` when the file has no date (FIDE B.02 §8.3)."""
@@ -96,6 +108,7 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
     """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
     and events of different rating periods unless ``span`` (then a note; ``months``)."""
     seen: dict[tuple[object, ...], str] = {}
+    same_games: dict[tuple[object, ...], str] = {}
     for t in events if identity else ():
         name = t.name or t.source
         ident = event_identity(t)
@@ -103,6 +116,11 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
             raise InputError(f"{t.source}: the same event as {seen[ident]} (same name, dates "
                              "and players): given twice")
         seen[ident] = t.source
+        games = games_identity(t)
+        if games in same_games:
+            raise InputError(f"{t.source}: the same games as {same_games[games]} (same dates, "
+                             "players and results; only the event name differs): given twice")
+        same_games[games] = t.source
         ranks: dict[int, int] = {}
         for p in t.players:
             if p.fide_id and p.fide_id in ranks:
@@ -240,7 +258,8 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
     is the year of the junior K rule. A player unrated at the period's start stays
     unrated in all its events (B.02 §8.2.4).
     Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
-    name, dates and players, whatever the file), for a FIDE id listed twice in one
+    name, dates and players, whatever the file; or the same dates, players and games
+    under another name), for a FIDE id listed twice in one
     event, and (:class:`PeriodSpanError`) for events of different rating periods (the
     calendar month of the end date) unless ``span`` is true.
     """

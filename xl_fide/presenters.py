@@ -49,6 +49,22 @@ def _points(value: Decimal) -> float | int:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
+# where K came from (KSource), as the CSV/JSON word and the table's mark after K
+_K_KEYS = {"given": "given", "K set": "sheet", "rating list": "list", "rating": "rule"}
+_K_MARKS = {"given": "", "sheet": "*", "list": "L", "rule": ""}
+K_MARK_NOTE = "K: * typed in the sheet (K set), L from the rating list; unmarked: the K rule " \
+    "(FIDE B.02 §8.3.3) or --k"
+
+
+def k_source_key(row: ReportRow) -> str | None:
+    """Where the player's K came from: ``given`` (one K for all, ``--k``), ``sheet``
+    (typed in a workbook's K cell), ``list`` (the rating list or player data), ``rule``
+    (FIDE B.02 §8.3.3); ``None`` for an unrated player (no K)."""
+    if row.k_source is None or row.result.K is None:
+        return None
+    return _K_KEYS[str(row.k_source.value)]
+
+
 def row_dict(row: ReportRow) -> dict[str, Any]:
     """The JSON object of one player (keys fixed by the report format)."""
     r = row.result
@@ -57,6 +73,7 @@ def row_dict(row: ReportRow) -> dict[str, Any]:
         "name": r.name,
         "rating": r.rating,
         "k": r.K,
+        "k_source": k_source_key(row),
         "points": _points(row.points),
         "games_rated": r.N,
         "score_rated": _points(Decimal(r.W_half) / 2),
@@ -121,26 +138,57 @@ def _cells(row: ReportRow) -> list[str]:
     ]
 
 
+def _table_cells(row: ReportRow) -> list[str]:
+    """The table's cells: :func:`_cells` with K marked by where it came from."""
+    cells = _cells(row)
+    cells[3] += _K_MARKS.get(k_source_key(row) or "", "")
+    return cells
+
+
 def _csv_text(text: str) -> str:
     """Text a spreadsheet would run as a formula (= + - @ first) gets a leading quote."""
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def to_csv(report: Report) -> str:
-    """The report as CSV (header + one line per player; same columns as the table).
+COMPARISON = "event (comparison only)"   # the CSV's month cell of the one-period rows
 
-    Names and notes starting with ``= + - @`` are written with a leading ``'`` so that a
-    spreadsheet opening the CSV shows them as text, never runs them as formulas.
-    """
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(list(COLUMNS) + ["note"])
+
+def _csv_rows(report: Report) -> list[list[str]]:
+    rows = []
     for row in report.rows:
         note = row.result.initial.reason if row.result.initial is not None else \
             row.result.publication
         cells = _cells(row)
         cells[1] = _csv_text(cells[1])
-        w.writerow(cells + [_csv_text(note)])
+        rows.append(cells + [_csv_text(note), k_source_key(row) or ""])
+    return rows
+
+
+def _month_label(month: Report, i: int) -> str:
+    return month.event_date.strftime("%Y-%m") if month.event_date else f"month {i}"
+
+
+def to_csv(report: Report) -> str:
+    """The report as CSV: a header, then one line per player with the table's columns,
+    ``note`` and ``K from`` (``given``/``sheet``/``list``/``rule``, blank if unrated).
+
+    An event over 30 days split by month (``report.months``) gets a leading ``month``
+    column: each month's interim lines (``2018-04``, ``2018-05``: the result FIDE
+    rates), then the whole event as one period marked ``event (comparison only)``.
+    Names and notes starting with ``= + - @`` are written with a leading ``'`` so that a
+    spreadsheet opening the CSV shows them as text, never runs them as formulas.
+    """
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    header = list(COLUMNS) + ["note", "K from"]
+    if not report.months:
+        w.writerow(header)
+        w.writerows(_csv_rows(report))
+        return out.getvalue()
+    w.writerow(["month"] + header)
+    for i, month in enumerate(report.months, 1):
+        w.writerows([_month_label(month, i)] + r for r in _csv_rows(month))
+    w.writerows([COMPARISON] + r for r in _csv_rows(report))
     return out.getvalue()
 
 
@@ -161,7 +209,7 @@ def to_table(report: Report) -> str:
     lines = [f"{report.event_name}".strip() or "(unnamed event)",
              f"date {report.event_date.isoformat() if report.event_date else '?'}, "
              f"{report.time_control.value}, rules {report.edition.id}"]
-    body = [list(COLUMNS)] + [_cells(r) for r in report.rows]
+    body = [list(COLUMNS)] + [_table_cells(r) for r in report.rows]
     widths = [max(len(row[i]) for row in body) for i in range(len(COLUMNS))]
     left = {1}
     for row in body:
@@ -173,9 +221,12 @@ def to_table(report: Report) -> str:
     if reasons:
         lines.append("Initial ratings:")
         lines.extend(reasons)
-    if report.notes:
+    notes = list(report.notes)
+    if any(_K_MARKS.get(k_source_key(r) or "") for r in report.rows):
+        notes.insert(0, K_MARK_NOTE)
+    if notes:
         lines.append("Notes:")
-        lines.extend(f"  {n}" for n in report.notes)
+        lines.extend(f"  {n}" for n in notes)
     return "\n".join(lines) + "\n"
 
 
