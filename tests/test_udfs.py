@@ -453,7 +453,7 @@ def test_score(cell, points):
 def test_score_blank_and_error():
     assert FIDE_SCORE(None) == NA
     assert FIDE_SCORE("  ") == NA
-    with pytest.raises(ValueError, match="result must be 1, ½, 0, \\+ or -, got 'draw'"):
+    with pytest.raises(ValueError, match=r"result must be 1, ½, 0, \+ or - \(or = 1-0 .*H F U Z\), got 'draw'"):
         FIDE_SCORE("draw")
 
 
