@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
+from test_trf import ENCODING, normalised_bytes, normalised_text
 from test_workbook import saved
 from test_workbook_truth import round_cell
 from xl_fide.report import build_report
-from xl_fide.trf import read_trf, write_trf
+from xl_fide.trf import encode_trf, read_trf, write_trf
 from xl_fide.workbook import CROSS, EVENT, EVENT_ROW, ORIGINAL, _berger, build_template
 from xl_fide.workbook import fill_workbook, read_workbook, save_workbook
 
@@ -22,7 +23,7 @@ TRF_FILES = sorted(DATA.glob("*.trf"))
 
 def original_lines(path):
     """The file's lines as text (LF, CRLF or CR endings)."""
-    text = path.read_bytes().decode("utf-8")
+    text = normalised_text(path)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return lines[:-1] if lines[-1] == "" else lines
 
@@ -45,6 +46,11 @@ def test_unedited_workbook_gives_the_original_trf_back(trf, tmp_path):
     text = write_trf(read_workbook(path))
     assert text.endswith("\n") and "\r" not in text
     assert text.split("\n")[:-1] == original_lines(trf)
+    # byte for byte, in the encoding the TRF was read in (kept on TRF_original): a
+    # Windows-1252 file from Swiss-Manager comes back Windows-1252, not UTF-8
+    back = read_workbook(path)
+    assert back.encoding == ENCODING.get(trf.name, "utf-8")
+    assert encode_trf(back) == normalised_bytes(trf)
 
 
 def test_the_original_is_kept_very_hidden(tmp_path):
@@ -234,3 +240,16 @@ def test_an_event_rated_by_month_says_so_on_the_crosstable(tmp_path):
 def test_an_event_in_one_period_has_no_month_note(tmp_path):
     _, path = workbook_of(DATA / "mini_trf2026.trf", tmp_path)
     assert note_cells(path) == []
+
+
+@pytest.mark.parametrize("encoding, name", [("cp1252", "Šalža, Œnn–"), ("latin-1", "Müller, Jürgé")])
+def test_cli_crosstable_then_trf_gives_the_same_bytes(tmp_path, capsys, encoding, name):
+    # the fresh-user trial: a Windows-1252 (or Latin-1) TRF through the workbook came back
+    # as UTF-8 (same text, other bytes)
+    from xl_fide.cli import main
+    text = normalised_text(DATA / "mini_trf2026.trf").replace("Alpha, Anna".ljust(len(name)), name)
+    src = tmp_path / "cp.trf"
+    src.write_bytes(text.encode(encoding))
+    assert main(["crosstable", str(src), "-o", str(tmp_path / "cp.xlsx")]) == 0
+    assert main(["trf", str(tmp_path / "cp.xlsx"), "-o", str(tmp_path / "back.trf")]) == 0
+    assert (tmp_path / "back.trf").read_bytes() == src.read_bytes()
