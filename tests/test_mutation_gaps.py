@@ -58,3 +58,5 @@ def test_value_names_in_messages():
         k_factor(1800, career_games=-1)
     with pytest.raises(InputError, match="^K must be"):
         rate_period(2000, [("A", 2000, STD_2025, [(2000, 1)])], 0)
+    with pytest.raises(InputError, match="^K must be"):
+        rate_event(2000, [(2000, 1)], 0)

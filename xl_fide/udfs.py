@@ -30,7 +30,7 @@ import datetime as _dt
 import functools
 import inspect
 import math
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 
 from xlwings import arg, func
 
@@ -50,7 +50,7 @@ from .rating import (
 )
 from .results import GameResult, parse_result
 from .tables import dp_for_p, pd_for_difference
-from .values import as_int, as_k, as_rating
+from .values import as_int, as_k, as_rating, number_from_text, quote_value
 
 __all__ = [
     "FIDE_CHANGE", "FIDE_DELTA", "FIDE_DP", "FIDE_EVENT", "FIDE_EVENT_SWISS",
@@ -114,10 +114,9 @@ EXCEL_ERRORS = frozenset({
 #: Budgets (issue 11): no cell text the functions read is longer than this (a result,
 #: a date, a title, a time control fits in a few characters)...
 TEXT_MAX = 100
-#: ... no message longer than this (Excel's limit for a string literal)...
+#: ... and no message longer than this (Excel's limit for a string literal). Number
+#: text has its own budget (:func:`~xl_fide.values.number_from_text`).
 MESSAGE_MAX = 255
-#: ... and no number typed as text beyond 10^±30 (ratings, K, years have 4 digits).
-_EXPONENT_MAX = 30
 
 
 def _is_jsnull(value: object) -> bool:
@@ -226,41 +225,40 @@ def _scalar(value: object, name: str) -> object:
     return value
 
 
-def _number(value: object, name: str) -> object:
-    """Numbers typed as text ('2000') as a Decimal; anything else unchanged.
-
-    An Excel error value is refused with ``name``; number text beyond 10^±30
-    (``1e999999999``) is refused at once, before any arithmetic on it (issue 11).
-    """
+def _refuse_error(value: object, name: str) -> None:
     error = _excel_error(value)
     if error is not None:
         raise InputError(f"{name} is the Excel error {error}: fix that cell "
                          "(an error is not a blank)")
+
+
+def _number(value: object, name: str) -> object:
+    """Numbers typed as text ('2000') as a Decimal (:func:`~xl_fide.values.number_from_text`,
+    the one reader of number text: ASCII digits, at most 40 characters); other text
+    and other values unchanged. An Excel error value is refused with ``name``."""
+    _refuse_error(value, name)
     if isinstance(value, str):
-        text = value.strip()
         try:
-            number = Decimal(text)
-        except InvalidOperation:
+            return number_from_text(value, name)
+        except InputError:
             return value
-        if not number.is_finite():
-            return value
-        if number and abs(number.adjusted()) > _EXPONENT_MAX:
-            raise InputError(f"{name} is out of range, got {text[:40]!r}")
-        return number
     return value
 
 
 def _int(value: object, name: str, minimum: int | None = None,
          maximum: int | None = None) -> int:
-    return as_int(_number(value, name), name, minimum=minimum, maximum=maximum)
+    _refuse_error(value, name)
+    return as_int(value, name, minimum=minimum, maximum=maximum)
 
 
 def _rating(value: object, name: str) -> int:
-    return as_rating(_number(value, name), name)
+    _refuse_error(value, name)
+    return as_rating(value, name)
 
 
 def _k(value: object, name: str) -> int:
-    return as_k(_number(value, name), name)
+    _refuse_error(value, name)
+    return as_k(value, name)
 
 
 def _date(value: object, name: str = "event_date") -> _dt.date | None:
@@ -274,12 +272,14 @@ def _date(value: object, name: str = "event_date") -> _dt.date | None:
         return value
     number = _number(value, name)
     if isinstance(number, (int, float, Decimal)) and not isinstance(number, bool):
-        if isinstance(number, float) and not math.isfinite(number):
-            raise InputError(f"{name} must be a date, got {value!r}")
-        serial = math.floor(number)
-        if serial == 0 and number == 0:     # a blank cell read as a number: no date
+        if number == 0:                     # a blank cell read as a number: no date
             return None
-        if not 1 <= serial <= _EXCEL_SERIAL_MAX or serial == 60:   # 60: Excel's 1900-02-29
+        # compared before any arithmetic: 1e999999999 is refused at once
+        if not 1 <= number < _EXCEL_SERIAL_MAX + 1:
+            raise InputError(f"{name} must be a date or an Excel date number, "
+                             f"got {quote_value(value)}")
+        serial = math.floor(number)
+        if serial == 60:                    # Excel's 1900-02-29
             raise InputError(f"{name} must be a date or an Excel date number, got {value!r}")
         if serial < 60:
             return _EXCEL_EPOCH + _dt.timedelta(days=serial + 1)
@@ -289,7 +289,7 @@ def _date(value: object, name: str = "event_date") -> _dt.date | None:
             return parse_date(value)
         except RuleError:
             pass
-    raise InputError(f"{name} must be a date like 2025-10-01, got {value!r}")
+    raise InputError(f"{name} must be a date like 2025-10-01, got {quote_value(value)}")
 
 
 def _edition(time_control: object, event_date: object) -> RuleEdition:
@@ -786,11 +786,12 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
         else:
             row += [""] * 6
         row.append(res.Rp if res.Rp is not None else "")
-        if calc is not None:
+        if calc is not None or init is None:
             row.append("")
+        elif init.Ru is not None:
+            row.append(init.Ru)
         else:
-            assert init is not None      # an unrated player has an initial rating
-            row.append(init.Ru if init.Ru is not None else f"not published: {init.reason}")
+            row.append(f"not published: {init.reason}")
         out.append(row)
     return out
 
