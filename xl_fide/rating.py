@@ -204,8 +204,49 @@ class GameCalc:
     note: str = ""
 
 
+class _RoundedChange:
+    """K x ΣΔR, its one rounding and the new rating, for a change over one event or a
+    whole rating period (FIDE B.02 §8.3.2, §8.3.4; the floor of §7.2.1). A subclass
+    holds ``Ro``, ``K`` and ``edition_id`` and gives ``sum_delta_R`` (hundredths)."""
+
+    Ro: int
+    K: int
+    edition_id: str
+
+    @property
+    def sum_delta_R(self) -> int:   # pragma: no cover - every subclass overrides it
+        raise NotImplementedError
+
+    @property
+    def change(self) -> int:
+        """K x ΣΔR in integer hundredths (unrounded), FIDE B.02 §8.3.2."""
+        return self.K * self.sum_delta_R
+
+    @property
+    def rating_change(self) -> int:
+        """The change rounded to a whole number, .5 away from zero (FIDE B.02 §8.3.4)."""
+        return round_half_away(self.change, 100)
+
+    @property
+    def new_rating(self) -> int:
+        """Ro + the rounded change (FIDE B.02 §8.3.4)."""
+        return self.Ro + self.rating_change
+
+    @property
+    def publication(self) -> str:
+        """``""``, or ``"not published: below 1400"`` when the new rating is under the
+        floor of the edition (FIDE B.02 §7.2.1); no edition id means today's rules."""
+        ed = edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
+        return publication_note(self.new_rating, ed)
+
+    @property
+    def published(self) -> bool:
+        """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
+        return not self.publication
+
+
 @dataclass(frozen=True)
-class EventChange:
+class EventChange(_RoundedChange):
     """A rated player's change over one event (or one rating period).
 
     FIDE B.02 §8.3.2-§8.3.4. ``K`` is the K used (after the cap when it applied),
@@ -243,31 +284,6 @@ class EventChange:
         """ΣΔR = W - ΣPD, hundredths."""
         return sum(g.delta_R for g in self.rated_games)
 
-    @property
-    def change(self) -> int:
-        """K x ΣΔR in integer hundredths (unrounded), FIDE B.02 §8.3.2."""
-        return self.K * self.sum_delta_R
-
-    @property
-    def rating_change(self) -> int:
-        """The change rounded to a whole number, .5 away from zero (FIDE B.02 §8.3.4)."""
-        return round_half_away(self.change, 100)
-
-    @property
-    def new_rating(self) -> int:
-        """Ro + the rounded change (FIDE B.02 §8.3.4)."""
-        return self.Ro + self.rating_change
-
-    @property
-    def publication(self) -> str:
-        """``""``, or ``"not published: below 1400"`` when the new rating is under the
-        floor of the event's edition (FIDE B.02 §7.2.1)."""
-        return publication_note(self.new_rating, edition_by_id(self.edition_id))
-
-    @property
-    def published(self) -> bool:
-        """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
-        return not self.publication
 
 
 def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
@@ -368,7 +384,7 @@ class PeriodEvent:
 
 
 @dataclass(frozen=True)
-class PeriodChange:
+class PeriodChange(_RoundedChange):
     """A rated player's change over a rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``K`` applies to the whole period, capped over all its rated games; the period's
@@ -399,29 +415,6 @@ class PeriodChange:
     def event_change(self, i: int) -> int:
         """K x ΣΔR of event ``i`` in hundredths (shown per event, not rounded)."""
         return self.K * self.events[i].sum_delta_R
-
-    @property
-    def change(self) -> int:
-        return self.K * self.sum_delta_R
-
-    @property
-    def rating_change(self) -> int:
-        return round_half_away(self.change, 100)
-
-    @property
-    def new_rating(self) -> int:
-        return self.Ro + self.rating_change
-
-    @property
-    def publication(self) -> str:
-        """``""``, or ``"not published: below 1400"`` (FIDE B.02 §7.2.1)."""
-        ed = edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
-        return publication_note(self.new_rating, ed)
-
-    @property
-    def published(self) -> bool:
-        """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
-        return not self.publication
 
 
 def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[Sequence[object]]]],
