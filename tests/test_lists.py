@@ -417,3 +417,47 @@ def test_a_locked_or_damaged_store_is_one_line(store, tmp_path, capsys):
     store.write_bytes(bytes(data))
     code, _, err = run(capsys, "lists", "show", "1001")
     assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+# --- a file that is not a list (fresh-user trial): filekind's one line ----------------
+
+def _zip(entries: dict[str, bytes]) -> bytes:
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w") as z:
+        for name, data in entries.items():
+            z.writestr(name, data)
+    return raw.getvalue()
+
+
+def _xlsx() -> bytes:
+    from openpyxl import Workbook
+    raw = io.BytesIO()
+    wb = Workbook()
+    wb.active.append(["fide_id", "name", "rating"])
+    wb.save(raw)
+    return raw.getvalue()
+
+
+NOT_A_LIST = {
+    # name (its extension is a lie, as in the trial), content, what the line must say
+    "h_pdf.trf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "this is a PDF document, not a player list"),
+    "list.ods": (_zip({"mimetype": b"application/vnd.oasis.opendocument.spreadsheet",
+                       "content.xml": b"<office:document-content/>"}),
+                 "this is an OpenDocument spreadsheet (.ods), not a player list"),
+    "list.xls": (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600,
+                 "this is an old Excel 97-2003 file (.xls; OLE2 compound document), not a player list"),
+    "list.html": (b"<!DOCTYPE html>\n<html><body>FIDE ratings</body></html>\n",
+                  "this is an HTML page (a saved web page?), not a player list"),
+    "list.csv": (_xlsx(), "this is an Excel workbook (.xlsx), not a player list"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_A_LIST))
+def test_import_of_a_file_that_is_not_a_list_says_what_it_is(store, tmp_path, capsys, name):
+    data, says = NOT_A_LIST[name]
+    path = tmp_path / name
+    path.write_bytes(data)
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"{name}: {says}" in err and "header" not in err
+    assert not ListStore().lists()

@@ -571,3 +571,10 @@ def test_fuzz_corrupted_zips_are_player_file_errors(which, flips, only):
         assert "\n" not in str(exc)
     except XlFideError:
         pass
+
+
+def test_a_pdf_given_as_the_player_file_says_what_it_is():
+    # the trial's h_pdf.trf: before, "<bytes>:1: header: expected a 'name' or 'fide_id' column"
+    with pytest.raises(PlayerFileError, match=r"^<bytes>: this is a PDF document, not a player "
+                                              r"list .*download the list itself"):
+        read_player_file(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")

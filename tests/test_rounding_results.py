@@ -1,5 +1,7 @@
 """Exact rounding (FIDE B.02 §8.3.4: .5 away from zero) and the result vocabulary."""
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,7 +55,13 @@ def test_result_vocabulary(text, half, played):
 
 def test_blank_is_no_game_and_junk_is_an_error():
     assert parse_result(None) is None and parse_result("  ") is None
-    with pytest.raises(InputError, match="result must be 1, ½, 0, \\+ or -, got 'x'"):
+    # the message lists every spelling family a TRF arbiter types: = and 1-0 too, the
+    # not-rated W D L and the bye codes, and stays short enough for a cell
+    msg = "result must be 1, ½, 0, + or - (or = 1-0 0-1 ½-½, W D L, a bye H F U Z), got 'x'"
+    with pytest.raises(InputError, match=re.escape(msg)):
         parse_result("x")
+    with pytest.raises(InputError) as info:
+        parse_result("x" * 500)
+    assert len(str(info.value)) < 120 and str(info.value).endswith("xxx…")
     with pytest.raises(InputError):
         parse_result(0.7)

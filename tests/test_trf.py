@@ -82,9 +82,17 @@ def two_player_file(r1: str = "1", r2: str = "0", extra: str = "") -> str:
     ]) + "\n" + extra
 
 
+#: The encoding each file of tests/data/trf is in (as made; UTF-8 unless listed).
+ENCODING = {"swissmanager_cp1252.trf": "cp1252"}
+
+
+def normalised_bytes(path: Path) -> bytes:
+    """The file's bytes with every line ending made LF (what the writer writes)."""
+    return path.read_bytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
 def normalised_text(path: Path) -> str:
-    raw = path.read_bytes().decode("utf-8")
-    return raw.replace("\r\n", "\n").replace("\r", "\n")
+    return normalised_bytes(path).decode(ENCODING.get(path.name, "utf-8"))
 
 
 def header_fields(t: Tournament) -> tuple:
@@ -287,6 +295,10 @@ def test_round_trip_every_file(path, tmp_path):
     out = tmp_path / "out.trf"
     write_trf_file(t, out)
     assert read_trf(out).players == t.players
+    # and in the encoding the file was read in: the same bytes (a Windows-1252 file from
+    # Swiss-Manager stays Windows-1252)
+    assert t.encoding == ENCODING.get(path.name, "utf-8")
+    assert out.read_bytes() == normalised_bytes(path)
 
 
 def test_edited_player_is_regenerated_and_other_lines_kept():

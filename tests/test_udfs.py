@@ -217,9 +217,9 @@ def test_delta_unrated_games_and_blanks_are_na():
 
 
 def test_delta_errors():
-    with pytest.raises(ValueError, match=r"score must be 1, ½, 0, \+ or -, got 'x'"):
+    with pytest.raises(ValueError, match=r"score must be 1, ½, 0, \+ or - \(or = 1-0 .*H F U Z\), got 'x'"):
         FIDE_DELTA(2000.0, 2000.0, "x", 20.0)
-    with pytest.raises(ValueError, match="score must be 1, ½, 0, \\+ or -, got 0.7"):
+    with pytest.raises(ValueError, match=r"score must be 1, ½, 0, \+ or - \(or = .*\), got 0.7"):
         FIDE_DELTA(2000.0, 2000.0, 0.7, 20.0)
     with pytest.raises(ValueError, match="k must be a whole number, got 20.5"):
         FIDE_DELTA(2000.0, 2000.0, 1.0, 20.5)
@@ -453,7 +453,7 @@ def test_score(cell, points):
 def test_score_blank_and_error():
     assert FIDE_SCORE(None) == NA
     assert FIDE_SCORE("  ") == NA
-    with pytest.raises(ValueError, match="result must be 1, ½, 0, \\+ or -, got 'draw'"):
+    with pytest.raises(ValueError, match=r"result must be 1, ½, 0, \+ or - \(or = 1-0 .*H F U Z\), got 'draw'"):
         FIDE_SCORE("draw")
 
 

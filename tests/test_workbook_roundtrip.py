@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
+from test_trf import ENCODING, normalised_bytes, normalised_text
 from test_workbook import saved
 from test_workbook_truth import round_cell
 from xl_fide.report import build_report
-from xl_fide.trf import read_trf, write_trf
+from xl_fide.trf import encode_trf, read_trf, write_trf
 from xl_fide.workbook import CROSS, EVENT, EVENT_ROW, ORIGINAL, _berger, build_template
 from xl_fide.workbook import fill_workbook, read_workbook, save_workbook
 
@@ -22,7 +23,7 @@ TRF_FILES = sorted(DATA.glob("*.trf"))
 
 def original_lines(path):
     """The file's lines as text (LF, CRLF or CR endings)."""
-    text = path.read_bytes().decode("utf-8")
+    text = normalised_text(path)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return lines[:-1] if lines[-1] == "" else lines
 
@@ -45,6 +46,11 @@ def test_unedited_workbook_gives_the_original_trf_back(trf, tmp_path):
     text = write_trf(read_workbook(path))
     assert text.endswith("\n") and "\r" not in text
     assert text.split("\n")[:-1] == original_lines(trf)
+    # byte for byte, in the encoding the TRF was read in (kept on TRF_original): a
+    # Windows-1252 file from Swiss-Manager comes back Windows-1252, not UTF-8
+    back = read_workbook(path)
+    assert back.encoding == ENCODING.get(trf.name, "utf-8")
+    assert encode_trf(back) == normalised_bytes(trf)
 
 
 def test_the_original_is_kept_very_hidden(tmp_path):
@@ -203,3 +209,47 @@ def test_a_round_robin_template_is_paired_by_the_berger_tables(tmp_path):
             if g.colour == "w":
                 got.setdefault(g.round, []).append(f"{p.start_rank}-{g.opponent}")
     assert [" ".join(sorted(got[r])) for r in (1, 2, 3)] == ["1-4 2-3", "1-2 4-3", "2-4 3-1"]
+
+
+# --- an event rated month by month (fresh-user trial) --------------------------------
+
+def note_cells(path):
+    ws = load_workbook(path)[CROSS]
+    return [c for row in ws.iter_rows(min_row=1, max_row=2) for c in row
+            if isinstance(c.value, str) and "month by month" in c.value]
+
+
+def test_an_event_rated_by_month_says_so_on_the_crosstable(tmp_path):
+    # San Viator 2018: standard, rounds from one month into the next, over 30 days: the
+    # report is a set of monthly interim reports (B.02 §8.3) but the sheet's formulas
+    # rate the event as one period; the title area says so, as text
+    trf = DATA / "san_viator_2018_swiss.trf"
+    t, path = workbook_of(trf, tmp_path)
+    assert build_report(t).months
+    [cell] = note_cells(path)
+    assert cell.data_type == "s" and not cell.value.startswith("=")
+    assert "see the Report sheet" in cell.value and "one period" in cell.value
+    assert len(cell.value) <= 120
+    # read back (the note is no input: the TRF comes back unchanged) and written again
+    back = read_workbook(path)
+    assert write_trf(back).split("\n")[:-1] == original_lines(trf)
+    again = saved(fill_workbook(back, report=build_report(back)), tmp_path, "again.xlsx")
+    assert [c.value for c in note_cells(again)] == [cell.value]
+
+
+def test_an_event_in_one_period_has_no_month_note(tmp_path):
+    _, path = workbook_of(DATA / "mini_trf2026.trf", tmp_path)
+    assert note_cells(path) == []
+
+
+@pytest.mark.parametrize("encoding, name", [("cp1252", "Šalža, Œnn–"), ("latin-1", "Müller, Jürgé")])
+def test_cli_crosstable_then_trf_gives_the_same_bytes(tmp_path, capsys, encoding, name):
+    # the fresh-user trial: a Windows-1252 (or Latin-1) TRF through the workbook came back
+    # as UTF-8 (same text, other bytes)
+    from xl_fide.cli import main
+    text = normalised_text(DATA / "mini_trf2026.trf").replace("Alpha, Anna".ljust(len(name)), name)
+    src = tmp_path / "cp.trf"
+    src.write_bytes(text.encode(encoding))
+    assert main(["crosstable", str(src), "-o", str(tmp_path / "cp.xlsx")]) == 0
+    assert main(["trf", str(tmp_path / "cp.xlsx"), "-o", str(tmp_path / "back.trf")]) == 0
+    assert (tmp_path / "back.trf").read_bytes() == src.read_bytes()

@@ -19,14 +19,15 @@ import os
 import zipfile
 import zlib
 from dataclasses import dataclass
-from typing import Literal
+from typing import BinaryIO, Literal
 
-__all__ = ["SNIFF_BYTES", "FileKind", "sniff", "sniff_bytes", "wrong_kind", "wrong_kind_of_bytes"]
+__all__ = ["SNIFF_BYTES", "FileKind", "sniff", "sniff_bytes", "sniff_stream", "wrong_kind",
+           "wrong_kind_of_bytes", "wrong_kind_of_stream"]
 
 #: How many bytes from the start of a file are looked at.
 SNIFF_BYTES = 8192
 
-Expected = Literal["trf", "workbook"]
+Expected = Literal["trf", "workbook", "list"]
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,20 @@ def sniff_bytes(data: bytes) -> FileKind:
     return _kind(_text_kind(head))
 
 
+def sniff_stream(stream: BinaryIO) -> FileKind:
+    """Return the :class:`FileKind` of a seekable binary stream's content from its current
+    position, which it is left at. Raises OSError when the stream cannot be read."""
+    start = stream.tell()
+    try:
+        head = stream.read(SNIFF_BYTES)
+        if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+            stream.seek(start)
+            return _sniff_zip(stream)   # type: ignore[arg-type]  # zipfile takes a stream
+        return sniff_bytes(head)
+    finally:
+        stream.seek(start)
+
+
 def sniff(path: str | os.PathLike[str]) -> FileKind:
     """Return the :class:`FileKind` of the file at ``path`` (reads its first bytes).
 
@@ -165,7 +180,26 @@ def sniff(path: str | os.PathLike[str]) -> FileKind:
     return sniff_bytes(head)
 
 
+#: For a player list (FIDE TXT or XML, a CSV, or a zip of one) of another kind.
+_LIST_ADVICE = {
+    "pdf": "download the list itself (TXT or XML) from ratings.fide.com",
+    "html": "download the list file itself, not the page that shows it",
+    "archive": "unpack it first",
+}
+
+
+def _list_message(found: FileKind) -> str | None:
+    if found.kind in ("text", "zip", "bad-zip", "empty"):  # the list reader says what is wrong
+        return None
+    advice = _LIST_ADVICE.get(found.kind, "save the sheet as CSV (comma-separated) in Excel or "
+                                          "LibreOffice")
+    return (f"this is {found.what}, not a player list (FIDE TXT or XML, CSV, or a zip of "
+            f"one); {advice}")
+
+
 def _message(found: FileKind, expected: Expected) -> str | None:
+    if expected == "list":
+        return _list_message(found)
     if expected == "trf":
         if found.kind == "text":
             return None
@@ -184,7 +218,8 @@ def _message(found: FileKind, expected: Expected) -> str | None:
 
 def wrong_kind(path: str | os.PathLike[str], expected: Expected) -> str | None:
     """One line saying what the file at ``path`` is and what to do, when it is not the
-    ``expected`` kind (``"trf"``: a text file; ``"workbook"``: an .xlsx/.xlsm); else None.
+    ``expected`` kind (``"trf"``: a text file; ``"workbook"``: an .xlsx/.xlsm; ``"list"``:
+    a player list, text or a zip); else None.
 
     Example: ``"this is an OpenDocument spreadsheet (.ods), not an .xlsx workbook; save it
     as .xlsx in LibreOffice or Excel"``. Raises OSError when the file cannot be read.
@@ -195,3 +230,8 @@ def wrong_kind(path: str | os.PathLike[str], expected: Expected) -> str | None:
 def wrong_kind_of_bytes(data: bytes, expected: Expected) -> str | None:
     """As :func:`wrong_kind` for a file's content given as bytes."""
     return _message(sniff_bytes(data), expected)
+
+
+def wrong_kind_of_stream(stream: BinaryIO, expected: Expected) -> str | None:
+    """As :func:`wrong_kind` for a seekable binary stream (left where it was)."""
+    return _message(sniff_stream(stream), expected)

@@ -48,6 +48,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from .errors import InputError, PlayerFileError, XlFideError
+from .filekind import wrong_kind_of_stream
 from .names import normalise_name
 
 __all__ = [
@@ -1323,6 +1324,9 @@ class ListReader:
         scan = self.scan
         try:
             with _open_source(self._path, lambda _s: False) as (stream, _file):
+                wrong = wrong_kind_of_stream(stream, "list")
+                if wrong is not None:       # a PDF, .ods, .xls, web page, .xlsx...
+                    raise PlayerFileError(wrong, file=scan.file)
                 is_zip = stream.read(4) == b"PK\x03\x04"
                 stream.seek(0)
                 if not is_zip:

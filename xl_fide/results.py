@@ -71,7 +71,9 @@ def parse_result(value: object, name: str = "result") -> GameResult | None:
 
     Numbers 0, 0.5 and 1 (int or float) are a loss, draw and win. Text is read with the
     vocabulary of this module. Raises :class:`InputError` naming ``name`` and quoting
-    the value for anything else (``result must be 1, ½, 0, + or -, got 'x'``).
+    the value for anything else (``result must be 1, ½, 0, + or - (or = 1-0 0-1 ½-½,
+    W D L, a bye H F U Z), got 'x'``; a value longer than 24 characters is cut, so the
+    message stays short enough for a cell).
     """
     if value is None:
         return None
@@ -91,7 +93,12 @@ def parse_result(value: object, name: str = "result") -> GameResult | None:
                 return _LOSS
             if 2 * exact == 1:
                 return _DRAW
-    raise InputError(f"{name} must be 1, ½, 0, + or -, got {value!r}")
+    shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:23] + "…"
+    raise InputError(f"{name} must be {ACCEPTED}, got {shown}")
+
+
+#: What :func:`parse_result` accepts, briefly (its error message says it).
+ACCEPTED = "1, ½, 0, + or - (or = 1-0 0-1 ½-½, W D L, a bye H F U Z)"
 
 
 #: For the TRF result code of one side of a game between two players, the codes the

@@ -757,6 +757,12 @@ def _group(ws: Any, first: int, last: int, text: str) -> None:
         ws.merge_cells(start_row=GROUP_ROW, start_column=first, end_row=GROUP_ROW, end_column=last)
 
 
+#: On the Crosstable sheet (row 1, above the rounds) of a standard event over 30 days
+#: that the report rates month by month (FIDE B.02 §8.3, interim reports).
+MONTHLY_NOTE = ("Rated month by month (interim reports): see the Report sheet; the live "
+                "formulas show the whole event as one period")
+
+
 def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) -> None:
     """Title, players block, standings and rating headers, K formulas, names, setup."""
     ev_name = _event_ref("name")
@@ -1156,6 +1162,8 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     geo = _Geometry(layout, n_rows, n_rounds, formulas)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
+    if report.months:           # B.02 §8.3 interim reports: the sheet's formulas do not
+        _text(ws, 1, geo.block_first, MONTHLY_NOTE, "subtitle")
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
