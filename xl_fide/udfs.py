@@ -87,6 +87,9 @@ _DOC_OPPS = "opponents' ratings, a row or column; blank = no game"
 _DOC_SCORES = "results in the same order: 1, ½, 0, =, 1-0, + or -; blank = no game"
 _TC_DATE = (("time_control", _DOC_TC), ("event_date", _DOC_DATE))
 _GAMES = (("opponent_ratings", _DOC_OPPS, 1), ("scores", _DOC_SCORES, 1))
+#: rating, the games and K of a one-player event: FIDE_CHANGE and FIDE_NEW_RATING
+_EVENT_ARGS = (("rating", "own rating before the event (whole number)"), *_GAMES,
+               ("k", "K factor before the K x n <= 700 cap"), *_TC_DATE)
 
 
 def _args(*specs: tuple):
@@ -453,12 +456,7 @@ def _event_change(rating, opponent_ratings, scores, k, time_control, event_date)
 
 
 @func(category=_CATEGORY)
-@_args(
-    ("rating", "own rating (whole number)"),
-    *_GAMES,
-    ("k", "K factor before the K x n <= 700 cap"),
-    *_TC_DATE,
-)
+@_args(*_EVENT_ARGS)
 @_excel_boundary
 def FIDE_CHANGE(rating, opponent_ratings, scores, k, time_control="standard", event_date=None):
     """Rating change K x ΣΔR over the games, unrounded (-2.5): FIDE B.02 §8.3.2, §8.3.3.
@@ -475,12 +473,7 @@ def FIDE_CHANGE(rating, opponent_ratings, scores, k, time_control="standard", ev
 
 
 @func(category=_CATEGORY)
-@_args(
-    ("rating", "own rating before the event (whole number)"),
-    *_GAMES,
-    ("k", "K factor before the K x n <= 700 cap"),
-    *_TC_DATE,
-)
+@_args(*_EVENT_ARGS)
 @_excel_boundary
 def FIDE_NEW_RATING(rating, opponent_ratings, scores, k, time_control="standard", event_date=None):
     """New rating: rating + K x ΣΔR rounded, .5 away from zero: FIDE B.02 §8.3.4.
