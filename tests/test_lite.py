@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from pyrun import run_python
+from xl_shapes import as_xlwings_passes
 from openpyxl.utils import get_column_letter, range_boundaries
 
 from xl_fide import lite
@@ -38,15 +39,7 @@ class FakeRange:
     def value(self):
         rows = [[self.sheet.cells.get((r, c)) for c in range(self.c1, self.c2 + 1)]
                 for r in range(self.r1, self.r2 + 1)]
-        if self.ndim == 2:
-            return rows
-        if len(rows) == 1 and len(rows[0]) == 1:
-            return rows[0][0]
-        if len(rows) == 1:
-            return rows[0]
-        if all(len(r) == 1 for r in rows):
-            return [r[0] for r in rows]
-        return rows
+        return rows if self.ndim == 2 else as_xlwings_passes(rows)
 
     @value.setter
     def value(self, value):

@@ -21,6 +21,7 @@ from openpyxl.formula import Tokenizer
 from openpyxl.utils import FORMULAE
 
 import lo_calc
+from excel_limits import nesting
 from conftest import require_libreoffice
 from test_workbook import (
     TEMPLATES, TRF_FILES, _round_robin, formula_text, function_names, name_range,
@@ -355,15 +356,9 @@ def test_native_k_rule_equals_the_engine_at_its_edges(plain_office, tmp_path):
 
 def _depth(formula):
     """Nesting of functions; also checks Excel's 255 characters per text constant."""
-    depth = top = 0
     for t in Tokenizer(formula).items:
         assert not (t.type == "OPERAND" and t.subtype == "TEXT" and len(t.value) > 257)
-        if t.type == "FUNC" and t.subtype == "OPEN":
-            depth += 1
-            top = max(top, depth)
-        elif t.type == "FUNC" and t.subtype == "CLOSE":
-            depth -= 1
-    return top
+    return nesting(formula)
 
 
 @pytest.mark.parametrize("layout,players,rounds", [("roundrobin", 60, 59), ("swiss", 2000, 99),

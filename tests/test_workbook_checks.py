@@ -9,9 +9,9 @@ import re
 
 import pytest
 from openpyxl import load_workbook
-from openpyxl.formula import Tokenizer
 from openpyxl.worksheet.formula import ArrayFormula
 
+from excel_limits import nesting as _nesting
 from test_workbook import saved
 from test_workbook_truth import round_cell
 from xl_fide.results import pair_problem
@@ -30,15 +30,6 @@ def nesting(formula, _seen={}):
     return _seen[shape]
 
 
-def _nesting(formula):
-    depth = deepest = 0
-    for tok in Tokenizer(formula).items:
-        if tok.type == "FUNC" and tok.subtype == "OPEN":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif tok.type == "FUNC" and tok.subtype == "CLOSE":
-            depth -= 1
-    return deepest
 
 
 def all_formulas(wb):

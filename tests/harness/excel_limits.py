@@ -103,3 +103,15 @@ def _token_problems(text: str, udf_names: set[str]) -> list[str]:
     if deepest > MAX_NESTING:
         out.append(f"{deepest} nested functions")
     return out
+
+
+def nesting(formula: str) -> int:
+    """How deep functions nest in ``formula`` (Excel allows 64)."""
+    depth = deepest = 0
+    for t in Tokenizer(formula).items:
+        if t.type == "FUNC" and t.subtype == "OPEN":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif t.type == "FUNC" and t.subtype == "CLOSE":
+            depth -= 1
+    return deepest

@@ -29,6 +29,7 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils import range_boundaries
 
 from xl_fide import udfs
+from xl_shapes import as_xlwings_passes
 
 CALLS: collections.Counter = collections.Counter()
 
@@ -50,14 +51,7 @@ def as_xlwings(x: Any) -> Any:
     if isinstance(x, Ranges):
         x = x.value
     if isinstance(x, np.ndarray):
-        rows = [[_cell(v) for v in row] for row in np.atleast_2d(x).tolist()]
-        if len(rows) == 1 and len(rows[0]) == 1:
-            return rows[0][0]
-        if len(rows) == 1:
-            return rows[0]
-        if all(len(r) == 1 for r in rows):
-            return [r[0] for r in rows]
-        return rows
+        return as_xlwings_passes([[_cell(v) for v in row] for row in np.atleast_2d(x).tolist()])
     return _cell(x)
 
 
