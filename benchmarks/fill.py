@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
 
 from xl_fide.report import build_report  # noqa: E402
 from xl_fide.trf import Game, Tournament, TrfPlayer  # noqa: E402
-from xl_fide.workbook import fill_workbook, save_workbook  # noqa: E402
+from xl_fide.excel._fill import fill_workbook, save_workbook
 
 
 def synthetic_swiss(players: int = 500, rounds: int = 11, seed: int = 1) -> Tournament:

@@ -9,7 +9,7 @@ Writes a synthetic 1.2 M-player list in FIDE's combined TXT layout
 fresh process, ``--repeat`` times, alternating:
 
 * **plain**: ``for line in open(path, "rb"): pass`` (the floor for any reader);
-* **xl_fide**: ``xl_fide.players.read_player_file(path, "standard", only=EVENT)``,
+* **xl_fide**: ``xl_fide.lists._read.read_player_file(path, "standard", only=EVENT)``,
   with ``--event`` players of the list (ids spread over the file) plus one by name;
 * **full** (``--full``): the same without ``only`` (every record built), for scale;
 * **import** (``--import``): ``ListStore.import_file`` of the whole list (3 kinds) into a
@@ -39,7 +39,7 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 mode, path, event = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 if mode != "plain":
-    from xl_fide.players import read_player_file
+    from xl_fide.lists._read import read_player_file
 t0 = time.perf_counter()
 if mode == "plain":
     n = 0
@@ -48,7 +48,7 @@ if mode == "plain":
             n += 1
 elif mode == "import":
     import os, tempfile
-    from xl_fide.lists import ListStore
+    from xl_fide.lists._store import ListStore
     with tempfile.TemporaryDirectory() as d:
         store = ListStore(os.path.join(d, "lists.sqlite"))
         n = sum(store.import_file(path, "2024-01").players.values())

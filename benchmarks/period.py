@@ -5,7 +5,7 @@ Not a test: run it by hand (see benchmarks/README.md)::
     python benchmarks/period.py [--players 100000] [--games 1000000] [--repeat 3]
 
 Builds a period of random games (fixed seed, ``random`` only), then rates the same
-game list with :func:`xl_fide.batch.rate_period_batch` (FIDE B.02 §8.3, all rules,
+game list with :func:`xl_fide.rules.batch.rate_period_batch` (FIDE B.02 §8.3, all rules,
 exact integers) and with ``elochess`` 0.5 (``EloCalculator.update_rating``: one call
 per player with the list of opponents' ratings and the score; no K x n cap, float
 arithmetic, Python ``round``). Data generation is not timed. Each engine is timed
@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from xl_fide import batch  # noqa: E402
-from xl_fide.editions import rules_for  # noqa: E402
+from xl_fide.rules.editions import rules_for  # noqa: E402
 
 try:
     from elochess.elo import EloCalculator

@@ -25,11 +25,10 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 HARNESS = TESTS / "harness"
-if str(HARNESS) not in sys.path:     # lo_calc, fake_udfs, render, trf_lines importable by name
-    sys.path.insert(0, str(HARNESS))
 
-import lo_calc  # noqa: E402
 from hypothesis import settings  # noqa: E402
+
+from tests.harness import lo_calc  # noqa: E402
 
 # No timing in tests: a loaded CI machine must not fail a property test by its clock.
 settings.register_profile("xl_fide", deadline=None)

@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 
 import xl_fide
-from xl_fide.adjustments import adjusted_for_rules
-from xl_fide.editions import TimeControl
+from xl_fide.rules.adjustments import adjusted_for_rules
+from xl_fide.rules.editions import TimeControl
 from xl_fide.errors import InputError
 
 

@@ -1,7 +1,7 @@
-"""The batch rating period (xl_fide.batch) against the reference-tested slow path.
+"""The batch rating period (xl_fide.rules.batch) against the reference-tested slow path.
 
 Differential: for random small periods every player's N, W, ΣPD, capped K, change,
-rounded change and new rating equal :func:`xl_fide.rating.rate_period` on the same
+rounded change and new rating equal :func:`xl_fide.rules.rating.rate_period` on the same
 games (FIDE B.02 §8.3). Hand cases: rows of the reference §9, with PD from table
 8.1.2 worked out in the comments. No timing here: see benchmarks/period.py.
 """
@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import xl_fide.batch as batch
-from xl_fide.batch import BatchNotSupported, BatchResult, rate_period_batch
-from xl_fide.editions import rules_for
+import xl_fide.rules.batch as batch
+from xl_fide.rules.batch import BatchNotSupported, BatchResult, rate_period_batch
+from xl_fide.rules.editions import rules_for
 from xl_fide.errors import InputError, XlFideError
-from xl_fide.rating import rate_period
-from xl_fide.rounding import round_half_away
-from xl_fide.tables import pd_for_difference
+from xl_fide.rules.rating import rate_period
+from xl_fide.rules.rounding import round_half_away
+from xl_fide.rules.tables import pd_for_difference
 
 NOW = rules_for("2025-10-01")                     # standard, 2650+ exempt
 STD_2024 = rules_for("2024-03-01")                # standard, 400 rule for everyone
@@ -178,7 +178,7 @@ def test_exact_floats_and_other_sequences_accepted():
 
 
 def test_list_rounding_agrees_with_the_scalar_one():
-    from xl_fide.rounding import round_hundredths_half_away
+    from xl_fide.rules.rounding import round_hundredths_half_away
     # §8.3.4 ties: -2.50 -> -3, +2.50 -> +3, -0.50 -> -1, 0.49 -> 0
     assert round_hundredths_half_away([-250, 250, -50, 49, -149]) == [-3, 3, -1, 0, -1]
     values = list(range(-100_000, 100_001, 7)) + [-250, -150, -50, 50, 150, 250, -49, 49]

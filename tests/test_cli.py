@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from xl_fide.cli import build_parser, main
+from xl_fide.cli._main import build_parser, main
 
 DATA = Path(__file__).parent / "data" / "trf"
 SAN = DATA / "san_viator_2018_swiss.trf"
@@ -182,7 +182,7 @@ def test_output_to_a_directory_or_device_is_refused(tmp_path, capsys):
 
 
 def test_csv_names_are_never_formulas(tmp_path, capsys):
-    from trf_lines import player_line, trf
+    from tests.harness.trf_lines import player_line, trf
     f = tmp_path / "inject.trf"
     f.write_text(trf({"012": "X", "042": "2025/11/01"},
                      [player_line(1, '=HYPERLINK("x")', 2000, rounds=[(2, "w", "1")]),

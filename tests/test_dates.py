@@ -1,11 +1,11 @@
-"""One date parser (xl_fide.dates) for TRF headers, workbook cells, options and UDFs."""
+"""One date parser (xl_fide._dates) for TRF headers, workbook cells, options and UDFs."""
 
 import datetime as dt
 
 import pytest
 
-from xl_fide.dates import parse_date_text
-from xl_fide.editions import parse_date, rules_for
+from xl_fide._dates import parse_date_text
+from xl_fide.rules.editions import parse_date, rules_for
 from xl_fide.errors import RuleError
 
 

@@ -7,7 +7,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from xl_fide.doctor import checks
+from xl_fide.cli._doctor import checks
 
 ROOT = Path(__file__).parents[1]
 

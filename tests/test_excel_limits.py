@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-import excel_limits
+from tests.harness import excel_limits
 from xl_fide import udfs
-from xl_fide.workbook import (
-    CROSS, MAX_PLAYERS, MAX_ROUND_ROBIN, MAX_ROUNDS, _Geometry, build_template,
-)
+from xl_fide.excel._layout import CROSS, MAX_PLAYERS, MAX_ROUND_ROBIN, MAX_ROUNDS, _Geometry
+from xl_fide.excel._build import build_template
 
 SIZES = [
     ("roundrobin", MAX_ROUND_ROBIN, MAX_ROUND_ROBIN - 1),

@@ -14,10 +14,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from pyrun import run_python
+from tests.harness.pyrun import run_python
 
 from xl_fide import udfs
-from xl_fide.doctor import checks
+from xl_fide.cli._doctor import checks
 from xl_fide.udfs import FIDE_CHANGE, FIDE_EVENT, FIDE_EVENT_SWISS, FIDE_EXPECTED, FIDE_K, FIDE_SCORE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,7 +176,7 @@ def test_result_text_as_typed_in_a_text_cell_is_read():
 
 
 def _result_cells(ws, geo):
-    from xl_fide.workbook import _L
+    from xl_fide.excel._layout import _L
     if geo.layout == "roundrobin":
         return [f"{_L(geo.grid_col(j))}{r}" for r in range(geo.first, geo.last + 1)
                 for j in range(1, geo.n + 1) if j != r - geo.first + 1]
@@ -188,8 +188,10 @@ def _result_cells(ws, geo):
 def test_result_cells_are_text_with_the_result_list(tmp_path, layout, players, rounds):
     from openpyxl import load_workbook
 
-    from xl_fide.results import VALIDATION_LIST
-    from xl_fide.workbook import CROSS, _Geometry, build_template, save_workbook
+    from xl_fide.rules.results import VALIDATION_LIST
+    from xl_fide.excel._layout import CROSS, _Geometry
+    from xl_fide.excel._build import build_template
+    from xl_fide.excel._fill import save_workbook
     path = save_workbook(build_template(layout, players, rounds), tmp_path / "t.xlsx")
     ws = load_workbook(path)[CROSS]
     geo = _Geometry(layout, players, rounds)
@@ -200,7 +202,7 @@ def test_result_cells_are_text_with_the_result_list(tmp_path, layout, players, r
     for c in cells:
         assert any(c in dv.sqref for dv in lists), c
     # the other inputs keep their number formats (Ro is a number)
-    from xl_fide.workbook import _L
+    from xl_fide.excel._layout import _L
     assert ws[f"{_L(geo.col['ro'])}{geo.first}"].number_format == "0"
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from xl_fide import cli
-from xl_fide.cli import main
+from xl_fide.cli import _main as cli
+from xl_fide.cli._main import main
 from xl_fide.errors import XlFideError
-from xl_fide.files import OutputError, OutputExistsError, write_atomic
+from xl_fide._files import OutputError, OutputExistsError, write_atomic
 
 ROOT = Path(__file__).parents[1]
 
@@ -82,7 +82,7 @@ def test_force_replaces_and_inputs_are_refused(tmp_path):
 _KILL = """
 import os, signal, sys
 from pathlib import Path
-from xl_fide import cli
+from xl_fide.cli import _main as cli
 def killed(*a, **kw):
     os.kill(os.getpid(), getattr(signal, sys.argv[2]))
     raise SystemExit("not killed")

@@ -14,19 +14,20 @@ import os
 import pytest
 from openpyxl import load_workbook
 
-from test_workbook import TEMPLATES, TRF_FILES
-from test_workbook_lo import assert_blank_rows, assert_matches_report, assert_no_bad_cells
-from xl_fide import __version__
-from xl_fide.editions import rules_for
+from tests.test_workbook import TEMPLATES, TRF_FILES
+from tests.test_workbook_lo import assert_blank_rows, assert_matches_report, assert_no_bad_cells
+from xl_fide._version import __version__
+from xl_fide.rules.editions import rules_for
 from xl_fide.report import build_report
 from xl_fide.trf import read_trf
-from xl_fide.workbook import DEFAULT_TEMPLATES, EVENT, EVENT_ROW, fill_workbook, save_workbook
+from xl_fide.excel._layout import DEFAULT_TEMPLATES, EVENT, EVENT_ROW
+from xl_fide.excel._fill import fill_workbook, save_workbook
 
 if os.environ.get("CI") == "true":
     import formulas  # noqa: F401  - under CI the second engine must be there
 else:
     pytest.importorskip("formulas")
-import xl_formulas  # noqa: E402
+from tests.harness import xl_formulas  # noqa: E402
 
 ALL = os.environ.get("CI") == "true" or os.environ.get("XL_FIDE_FORMULAS") == "1"
 #: always run: TRFs of at most 3 KB (a few seconds each) and the small round robin
@@ -77,8 +78,8 @@ def test_shapes_as_classic_xlwings_passes_them():
 def test_results_typed_into_text_cells_compute(tmp_path):
     """What a Text-formatted result cell holds after typing: the text ("1", "0", "½",
     "1/2"). The points, the check and the rating block read it like the numbers."""
-    from test_workbook_lo import assert_checks_clean
-    from xl_fide.workbook import CROSS, _Geometry
+    from tests.test_workbook_lo import assert_checks_clean
+    from xl_fide.excel._layout import CROSS, _Geometry
     t = read_trf(next(p for p in TRF_FILES if p.stem == "mini_trf2026"))
     report = build_report(t)
     wb = fill_workbook(t, report=report)

@@ -5,10 +5,10 @@ from fractions import Fraction
 
 import pytest
 
-from xl_fide.editions import rules_for
+from xl_fide.rules.editions import rules_for
 from xl_fide.errors import InputError
-from xl_fide.initial import initial_rating
-from xl_fide.performance import (
+from xl_fide.rules.initial import initial_rating
+from xl_fide.rules.performance import (
     norm_performance, perfect_tournament_performance, performance_rating,
     tournament_performance_rating,
 )

@@ -5,14 +5,15 @@ table 8.1.2, rounding of FIDE B.02 §8.3.4) as written in each comment."""
 
 import pytest
 
-from trf_lines import player_line, trf
-from xl_fide.editions import rules_for
-from xl_fide.event import effective_rating
-from xl_fide.initial import initial_rating
-from xl_fide.performance import performance_rating
-from xl_fide.rating import expected_score, rate_event
+from tests.harness.trf_lines import player_line, trf
+from xl_fide.rules.editions import rules_for
+from xl_fide.rules.event import effective_rating
+from xl_fide.rules.initial import initial_rating
+from xl_fide.rules.performance import performance_rating
+from xl_fide.rules.rating import expected_score, rate_event
 from xl_fide.report import build_report
-from xl_fide.results import parse_result
+from xl_fide.rules.editions import EventOptions
+from xl_fide.rules.results import parse_result
 from xl_fide.trf import parse_trf
 
 NOW = rules_for("2026-01-01")
@@ -58,7 +59,8 @@ def test_rp_at_zero_percent():
 
 
 def _report(text, **kw):
-    return build_report(parse_trf(text, source="t.trf"), **kw)
+    players = kw.pop("players", None)
+    return build_report(parse_trf(text, source="t.trf"), EventOptions(**kw), players=players)
 
 
 def test_bye_counted_as_a_game():
@@ -134,7 +136,7 @@ def test_old_initial_rule_in_tools():
 def test_rapid_report_rates_an_opponent_by_the_standard_rating():
     # rapid event (15 min + 10 s): B has no rapid rating in the file, standard 2100 on the
     # list -> B counts as 2100. A (2000, K 20) loses to B: D -100 -> PD .36 -> -7.20
-    from xl_fide.players import PlayerData, PlayerDirectory
+    from xl_fide.lists._read import PlayerData, PlayerDirectory
     head = dict(HEAD, **{"122": "15 min + 10 sec"})
     players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),
                player_line(2, "B", None, fide_id=22, rounds=[(1, "b", "1")])]

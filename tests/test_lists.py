@@ -1,4 +1,4 @@
-"""Tests of xl_fide.lists: the local store of monthly FIDE lists and ``--lists``.
+"""Tests of xl_fide.lists._store: the local store of monthly FIDE lists and ``--lists``.
 
 Lists are the handwritten samples of tests/data/players/ (fictional players, ids
 99000xx) or lines written here in the same layout. Every expected number is read
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from xl_fide.cli import main
+from xl_fide.cli._main import main
 from xl_fide.errors import InputError
-from xl_fide.lists import (DownloadError, ListStore, Progress, StoreError, default_store,
+from xl_fide.lists._store import (DownloadError, ListStore, Progress, StoreError, default_store,
                            download_lists, list_file_name)
 
 DATA = Path(__file__).parent / "data" / "players"
@@ -379,7 +379,7 @@ def test_import_an_xml_list(store, capsys):
 
 
 def test_player_field_for_a_worksheet_function(store, tmp_path):
-    from xl_fide.lists import StoreError, player_field
+    from xl_fide.lists._store import StoreError, player_field
     s = ListStore()
     s.import_file(write_list(tmp_path / "a.txt", line(1001, "One, A", "2405", "3", "10",
                                                       "1990")), month="2024-01")

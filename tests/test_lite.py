@@ -13,15 +13,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pyrun import run_python
-from xl_shapes import as_xlwings_passes
+from tests.harness.pyrun import run_python
+from tests.harness.xl_shapes import as_xlwings_passes
 from openpyxl.utils import get_column_letter, range_boundaries
 
 from xl_fide import lite
 from xl_fide.errors import InputError
 from xl_fide.report import build_report
 from xl_fide.trf import read_trf
-from xl_fide.workbook import CROSS, EVENT, REPORT, build_template, fill_workbook
+from xl_fide.excel._layout import CROSS, EVENT, REPORT
+from xl_fide.excel._build import build_template
+from xl_fide.excel._fill import fill_workbook
 
 ROOT = Path(__file__).resolve().parents[1]
 TRF_DIR = ROOT / "tests" / "data" / "trf"
@@ -242,7 +244,7 @@ def test_new_crosstable_asks_for_sizes_then_builds_it():
 
 
 def test_native_workbooks_have_nothing_to_bind_and_copy_whole():
-    from xl_fide.native import CALC
+    from xl_fide.excel._native import CALC
     wb = build_template("swiss", 6, 3, formulas="native")
     book = _opened_in_excel(wb)
     before = {s.name: dict(s.cells) for s in book.sheets}

@@ -10,15 +10,15 @@ import pytest
 from openpyxl import Workbook, load_workbook
 from openpyxl.worksheet.formula import ArrayFormula
 
-import lo_calc
-from conftest import require_libreoffice
+from tests.harness import lo_calc
+from tests.conftest import require_libreoffice
 
 
 @pytest.fixture(scope="module")
 def fake_oxt(tmp_path_factory):
     require_libreoffice()
     oxt = tmp_path_factory.mktemp("fake_addin") / "fake.oxt"
-    names = lo_calc.build_addin("fake_udfs", str(oxt))
+    names = lo_calc.build_addin("tests.harness.fake_udfs", str(oxt))
     assert "FIDE_TWICE" in names and "_shape" not in names
     return oxt
 
@@ -175,7 +175,7 @@ def test_source_untouched_and_stale_lock_ignored(fake_office, tmp_path):
 
 
 def test_pdf_and_png(fake_office, tmp_path, artifacts_dir):
-    import render
+    from tests.harness import render
 
     if not shutil.which("pdftoppm"):
         pytest.skip("pdftoppm missing") if os.environ.get("CI") != "true" else pytest.fail(

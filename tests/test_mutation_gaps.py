@@ -4,9 +4,9 @@ Values by hand from FIDE B.02 §8.3."""
 
 import pytest
 
-from xl_fide.editions import rules_for
+from xl_fide.rules.editions import rules_for
 from xl_fide.errors import InputError
-from xl_fide.rating import k_factor, rate_event, rate_period
+from xl_fide.rules.rating import k_factor, rate_event, rate_period
 
 STD_2025 = rules_for("2025-11-01")
 STD_2022 = rules_for("2022-06-01")

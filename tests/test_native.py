@@ -20,27 +20,28 @@ from openpyxl import load_workbook
 from openpyxl.formula import Tokenizer
 from openpyxl.utils import FORMULAE
 
-import lo_calc
-from excel_limits import nesting
-from conftest import require_libreoffice
-from test_workbook import (
+from tests.harness import lo_calc
+from tests.harness.excel_limits import nesting
+from tests.conftest import require_libreoffice
+from tests.test_workbook import (
     TEMPLATES, TRF_FILES, _round_robin, formula_text, function_names, name_range,
     rr_example, rr_pair, swiss_example,
 )
-from test_workbook_lo import (
+from tests.test_workbook_lo import (
     RATING_NAMES, assert_blank_rows, assert_checks_clean, assert_matches_report,
     assert_no_bad_cells, columns, sheet_row,
 )
-from xl_fide import native
-from xl_fide.editions import EDITIONS, Cap400, rules_for
+from xl_fide.rules.editions import EventOptions
+from xl_fide.excel import _native as native
+from xl_fide.rules.editions import EDITIONS, Cap400, rules_for
 from xl_fide.errors import InputError
 from xl_fide.report import build_report
-from xl_fide.tables import dp_rows
+from xl_fide.rules.tables import dp_rows
 from xl_fide.trf import Game, Tournament, TrfPlayer, read_trf
-from xl_fide.workbook import (
-    CROSS, EVENT, EVENT_ROW, NATIVE_TEMPLATES, build_template, fill_workbook, read_workbook_event,
-    save_workbook,
-)
+from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW, NATIVE_TEMPLATES
+from xl_fide.excel._build import build_template
+from xl_fide.excel._fill import fill_workbook, save_workbook
+from xl_fide.excel._read import read_workbook_event
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,7 +92,7 @@ def test_native_round_robin_example(plain_office, tmp_path):
     ΣΔR -.25 -> K x ΣΔR -2.50 -> -3 (.5 away from zero) -> 1997; Rp: Ra 5810/3 = 1936.67
     + dp(.50) 0 -> 1937."""
     t = rr_example()
-    report = build_report(t, k=10)
+    report = build_report(t, EventOptions(k=10))
     wb = fill_workbook(t, report=report, rows=6, formulas="native")
     assert no_udfs(wb) == []
     res, values, formulas = recalc_native(plain_office, wb, tmp_path, "rr_native")
@@ -151,12 +152,12 @@ def test_native_filled_from_trf(plain_office, trf, tmp_path):
 
 @pytest.mark.parametrize("filename", sorted(NATIVE_TEMPLATES))
 def test_committed_native_templates_are_what_the_code_builds(filename, tmp_path):
-    from test_workbook import reloaded, signature
+    from tests.test_workbook import reloaded, signature
     committed = TEMPLATES / filename
-    assert committed.is_file(), f"run: python -m xl_fide.workbook templates  ({filename} missing)"
+    assert committed.is_file(), f"run: python -m xl_fide.excel._layout templates  ({filename} missing)"
     built = reloaded(build_template(*NATIVE_TEMPLATES[filename], formulas="native"), tmp_path)
     assert signature(load_workbook(committed)) == signature(built), (
-        f"{committed} is stale: regenerate with  python -m xl_fide.workbook templates")
+        f"{committed} is stale: regenerate with  python -m xl_fide.excel._layout templates")
 
 
 @pytest.mark.parametrize("filename", sorted(NATIVE_TEMPLATES))
@@ -241,7 +242,7 @@ def test_native_edges_by_hand(plain_office, tmp_path):
     U16: 1/5 vs 1400s: Ra 10600/7 = 1514.29, p 2/7 .29 -> -158 -> 1356 < 1400: not
       published. U22: 4 games; U27: zero score."""
     t = edges_event()
-    report = build_report(t, k=10)
+    report = build_report(t, EventOptions(k=10))
     wb = fill_workbook(t, report=report, formulas="native")
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "edges")
     row = {p: sheet_row(values, formulas, 4 + p) for p in (1, 3, 7, 10, 16, 22, 27)}
@@ -267,8 +268,8 @@ def test_native_follows_the_rule_edition_of_the_event_sheet(plain_office, tmp_pa
     t = edges_event()
     cases = [(_dt.date(2024, 6, 1), "standard"), (_dt.date(2025, 1, 1), "rapid")]
     for date, tc in cases:
-        report = build_report(t, k=10, event_date=date, time_control=tc)
-        wb = _edited(fill_workbook(t, report=build_report(t, k=10), formulas="native"),
+        report = build_report(t, EventOptions(k=10, event_date=date, time_control=tc))
+        wb = _edited(fill_workbook(t, report=build_report(t, EventOptions(k=10)), formulas="native"),
                      rules_date=date, tc=tc)
         _, values, formulas = recalc_native(plain_office, wb, tmp_path, f"ed_{tc}")
         assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
@@ -276,7 +277,7 @@ def test_native_follows_the_rule_edition_of_the_event_sheet(plain_office, tmp_pa
         assert first == ([3, 3, 2.76, 0.24, 10, 2.4, 2, 2652, 2793, None] if tc == "standard"
                          else [1, 1, 0.92, 0.08, 10, 0.8, 1, 2651, 2950, None])
         assert_like_engine(values, formulas, report)
-    wb = _edited(fill_workbook(t, report=build_report(t, k=10), formulas="native"),
+    wb = _edited(fill_workbook(t, report=build_report(t, EventOptions(k=10)), formulas="native"),
                  rules_date=_dt.date(2023, 5, 1))
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "ed_2022")
     why = native.unsupported(rules_for(_dt.date(2023, 5, 1)))
@@ -320,13 +321,13 @@ def test_native_k_cap_by_hand(plain_office, tmp_path):
 # ----------------------------------------------------------------------------- K rule
 
 def test_native_k_rule_equals_the_engine_at_its_edges(plain_office, tmp_path):
-    """The K rule column against xl_fide.rating.k_factor over the edges of FIDE B.02
+    """The K rule column against xl_fide.rules.rating.k_factor over the edges of FIDE B.02
     §8.3.3: Ro 2299/2300/2399/2400, peak 2299/2300/2400, born 18/19 years before the event
     (2025), games 29/30, blanks, birth years that cannot be (after 2025, more than 120
     years before: #N/A where the engine raises); and in rapid before 1 Oct 2022 (20 for
     everyone)."""
     from itertools import product
-    from xl_fide.rating import k_factor
+    from xl_fide.rules.rating import k_factor
     cases = list(product((1500, 2299, 2300, 2399, 2400), (None, 2007, 2006, 2026, 1904),
                          (None, 29, 30), (None, 2299, 2300, 2400)))
     for tc, date in (("standard", _dt.date(2025, 11, 1)), ("rapid", _dt.date(2021, 5, 1))):
@@ -368,7 +369,7 @@ def test_native_formulas_keep_excel_limits(layout, players, rounds):
     sheet at most 16,384 columns. Checked on every native cell of the first and last
     player rows (their references are the longest) and the event cells, at the largest
     sizes the CLI accepts."""
-    from xl_fide import workbook
+    from xl_fide.excel import _layout as workbook
     geo = workbook._Geometry(layout, players, rounds, "native")
     lay = workbook._native_layout(geo)
     longest = deepest = widest = 0
@@ -393,7 +394,7 @@ def test_the_dp_column_is_indexed_by_p_in_hundredths():
 
 
 def test_tables_hold_pd_in_integer_hundredths(tmp_path):
-    from xl_fide.tables import pd_rows
+    from xl_fide.rules.tables import pd_rows
     ws = build_template("roundrobin", 4, formulas="native")["Tables"]
     assert [ws.cell(5 + i, 5).value for i in range(len(pd_rows()))] == [H for *_, H in pd_rows()]
     assert all(isinstance(ws.cell(5 + i, 5).value, int) for i in range(len(pd_rows())))
@@ -408,15 +409,14 @@ def test_editions_the_native_formulas_refuse():
     assert refused and all(native.unsupported(e).count("\n") == 0 for e in EDITIONS
                            if e.id in refused)
     with pytest.raises(InputError, match="FIDE-2022-01-01-standard"):
-        fill_workbook(rr_example(), report=build_report(rr_example(),
-                                                        event_date=_dt.date(2023, 1, 1)),
+        fill_workbook(rr_example(), report=build_report(rr_example(), EventOptions(event_date=_dt.date(2023, 1, 1))),
                       formulas="native")
     with pytest.raises(InputError, match="udf or native"):
         build_template("swiss", 4, 1, formulas="vba")
 
 
 def test_cli_formulas_native(tmp_path, capsys):
-    from xl_fide.cli import main
+    from xl_fide.cli._main import main
     out = tmp_path / "native.xlsx"
     assert main(["crosstable", "--example", "-o", str(out), "--formulas", "native"]) == 0
     wb = load_workbook(out)
@@ -489,7 +489,7 @@ def formulas_values(path):
 
 
 def assert_formulas_match(wb, report, tmp_path, name):
-    from test_workbook_lo import engine_cells
+    from tests.test_workbook_lo import engine_cells
     path = tmp_path / f"{name}.xlsx"
     save_workbook(wb, path, force=True)
     values = formulas_values(path)
@@ -517,7 +517,7 @@ def test_formulas_package_computes_the_engines_numbers(name, tmp_path):
     (minutes for 50 players): the TRF files of tests/data and the hand-checked edges run
     with XL_FIDE_FORMULAS_ALL=1."""
     t, options = EXAMPLES[name]()
-    report = build_report(t, **options)
+    report = build_report(t, EventOptions(**options))
     assert_formulas_match(fill_workbook(t, report=report, formulas="native"), report,
                           tmp_path, name)
 
@@ -543,14 +543,13 @@ def test_render_native_png(plain_office, artifacts_dir):
     import shutil
     if not shutil.which("pdftoppm"):
         pytest.skip("pdftoppm missing (apt: poppler-utils)")
-    from test_workbook_lo import _render
+    from tests.test_workbook_lo import _render
     out = artifacts_dir / "workbook"
     out.mkdir(exist_ok=True)
     gros = read_trf(next(p for p in TRF_FILES if p.stem.startswith("gros")))
     made = _render(plain_office, fill_workbook(gros, formulas="native"), CROSS, out,
                    "native_gros")
-    made += _render(plain_office, fill_workbook(rr_example(), report=build_report(
-        rr_example(), k=10), rows=6, formulas="native"), CROSS, out, "native_rr_example")
+    made += _render(plain_office, fill_workbook(rr_example(), report=build_report(rr_example(), EventOptions(k=10)), rows=6, formulas="native"), CROSS, out, "native_rr_example")
     assert made and all(p.stat().st_size > 1000 for p in made)
 
 
@@ -574,7 +573,7 @@ def test_native_workbook_reads_back(tmp_path):
     path = tmp_path / "native.xlsx"
     save_workbook(fill_workbook(t, formulas="native"), path)
     back = read_workbook_event(path)
-    from xl_fide.report import row_dict
+    from xl_fide.cli._presenters import row_dict
     assert ([row_dict(r) for r in build_report(back.tournament, inputs=back.player_inputs).rows]
             == [row_dict(r) for r in build_report(t).rows])
 
@@ -585,12 +584,12 @@ def test_native_rows_whose_results_disagree_show_na(plain_office, tmp_path):
     cells show #N/A (as FIDE_EVENT refuses the event), rows 3 and 4, whose games are
     not in question, keep the engine's numbers."""
     t = rr_example()
-    report = build_report(t, k=10)
+    report = build_report(t, EventOptions(k=10))
     wb = fill_workbook(t, report=report, rows=5, formulas="native")
     _, (g1, _, _, _) = name_range(wb, "Results")
     wb[CROSS].cell(6, g1).value = "½"
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "asymmetric")
-    from test_workbook_lo import engine_cells
+    from tests.test_workbook_lo import engine_cells
     assert [sheet_row(values, formulas, r) for r in (5, 6)] == [["#N/A"] * 10] * 2
     assert [sheet_row(values, formulas, r) for r in (7, 8)] == [
         engine_cells(row) for row in report.rows[2:]]

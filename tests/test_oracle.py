@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from xl_fide.rules.editions import EventOptions
 from xl_fide.report import build_report
 from xl_fide.trf import read_trf
 
@@ -84,15 +85,16 @@ def test_engine_agrees_with_the_oracle(path):
     expected = oracle(t)
     got = {r.result.start_rank: (r.result.N, r.result.W_half, r.result.sum_PD,
                                  r.result.change, r.result.new_rating)
-           for r in build_report(t, k=K).rows if r.result.rated}
+           for r in build_report(t, EventOptions(k=K)).rows if r.result.rated}
     assert len(expected) > 20 and got == expected
 
 
 def test_recalculated_workbook_agrees_with_the_oracle(office, tmp_path):
-    from test_workbook_lo import columns, recalc
-    from xl_fide.workbook import CROSS, fill_workbook
+    from tests.test_workbook_lo import columns, recalc
+    from xl_fide.excel._layout import CROSS
+    from xl_fide.excel._fill import fill_workbook
     t = read_trf(EVENTS[0])
-    res, values, formulas = recalc(office, fill_workbook(t, report=build_report(t, k=K)),
+    res, values, formulas = recalc(office, fill_workbook(t, report=build_report(t, EventOptions(k=K))),
                                    tmp_path, "oracle")
     assert res.errors == []
     n_col, change_col, new_col = columns(formulas, ("RatedGames", "Change", "NewRating"))

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from trf_lines import player_line, trf
+from tests.harness.trf_lines import player_line, trf
+from xl_fide.rules.editions import EventOptions
 from xl_fide.errors import InputError
 from xl_fide.period import PeriodSpanError, build_period
 from xl_fide.trf import parse_trf
@@ -231,7 +232,7 @@ def test_rapid_period_counts_a_standard_rating():
     # A (2000, K 20) loses to B in each: D -100 -> PD .36 -> -.36 x 20 = -7.20 per event,
     # -14.40 in the period -> -14 -> 1986. B (K 20 by the rule, 2100): +.36 x 2 x 20 =
     # +14.40 -> +14 -> 2114.
-    from xl_fide.players import PlayerData, PlayerDirectory
+    from xl_fide.lists._read import PlayerData, PlayerDirectory
     directory = PlayerDirectory([PlayerData(22, "B", standard_rating=2100)])
     head = {"122": "15 min + 10 sec"}
     players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),
@@ -246,7 +247,8 @@ def test_rapid_period_counts_a_standard_rating():
 
 def test_a_trf_and_its_own_workbook_are_the_same_event(tmp_path):
     # issue 10 #2: the workbook written from a TRF is the same event in another format.
-    from xl_fide.workbook import fill_workbook, read_workbook, save_workbook
+    from xl_fide.excel._fill import fill_workbook, save_workbook
+    from xl_fide.excel._read import read_workbook
     t = parse_trf(SAN.read_bytes(), source="san.trf")
     book = save_workbook(fill_workbook(t), tmp_path / "san.xlsx")
     with pytest.raises(InputError, match="same event as san.trf"):
@@ -260,7 +262,7 @@ def test_ro_of_a_march_2024_period_is_the_adjusted_list_rating():
     # 1500 + 0.4 x 500 = 1700 -> new rating 1710 (B.02 §8.3.4: list rating + change).
     players = {1: ("P", 1500, ""), 2: ("Q", 1500, "")}
     a = event("A", "2024/02/26", players, [(1, 1, 2, "1")], end="2024/03/01")
-    rep = build_period([a], k=20)
+    rep = build_period([a], EventOptions(k=20))
     p = player(rep, "P").change
     assert (p.Ro, p.events[0].Ro, p.change, p.new_rating) == (1700, 1500, 1000, 1710)
     assert any("1500 -> 1700" in n for n in rep.notes)
@@ -274,5 +276,5 @@ def test_the_period_floor_is_that_of_the_list_after_it():
     # it would be).
     players = {1: ("P", 1009, ""), 2: ("Q", 1009, "")}
     a = event("A", "2024/02/26", players, [(1, 2, 1, "1")], end="2024/03/01")
-    p = player(build_period([a], k=20), "P").change
+    p = player(build_period([a], EventOptions(k=20)), "P").change
     assert (p.Ro, p.new_rating, p.published) == (1405, 1395, False)

@@ -1,4 +1,4 @@
-"""Tests of xl_fide.players: FIDE TXT/XML rating lists, the CSV format, look-ups.
+"""Tests of xl_fide.lists._read: FIDE TXT/XML rating lists, the CSV format, look-ups.
 
 The sample files under tests/data/players/ were written by hand (fictional
 players, ids 99000xx) in the layouts found in public parsers of FIDE's downloads
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xl_fide.errors import InputError, XlFideError
-from xl_fide.players import (
+from xl_fide.lists._read import (
     PlayerData,
     PlayerDirectory,
     PlayerFileError,
@@ -401,7 +401,7 @@ def test_fuzz_after_a_valid_start(text):
 
 
 def test_engine_module_imports_no_adapter():
-    code = ("import sys, xl_fide.players; "
+    code = ("import sys, xl_fide.lists._read; "
             "print(any(m in sys.modules for m in ('xlwings', 'openpyxl')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(__file__).parent.parent, check=True)
@@ -489,7 +489,7 @@ def test_zip_bomb_of_newlines_is_refused_before_reading(tmp_path):
 
 
 def test_blank_lines_and_long_lines_have_a_budget(tmp_path):
-    from xl_fide.players import MAX_BLANK_LINES, MAX_LINE
+    from xl_fide.lists._read import MAX_BLANK_LINES, MAX_LINE
     blank = tmp_path / "blank.txt"
     blank.write_bytes(COMBINED_TXT.read_bytes() + b"\n" * (MAX_BLANK_LINES + 10))
     with pytest.raises(PlayerFileError, match=rf"blank\.txt:\d+: more than {MAX_BLANK_LINES} "
@@ -528,7 +528,7 @@ def test_xml_whitespace_outside_players_is_not_kept(tmp_path):
 def test_time_control_reaches_the_reader_in_the_cli(tmp_path, capsys):
     # issue 11: a rapid event with a combined list took the standard rating and K.
     # combined_foa.txt, by eye: Alvarez 9900011 has SRtng 2612 SK 10, RRtng 2580 Rk 20.
-    from xl_fide.cli import main
+    from xl_fide.cli._main import main
     trf = tmp_path / "rapid.trf"
     trf.write_text(
         "012 Rapid\n042 2025/11/01\n052 2025/11/01\n122 15 min + 10 s\n"

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xl_fide.editions import rules_for
+from xl_fide.rules.editions import rules_for
 from xl_fide.errors import InputError, RuleError
-from xl_fide.rating import (
+from xl_fide.rules.rating import (
     cap_k, expected_score, game_lines, k_factor, logistic_expected, rate_event, rate_period,
 )
 

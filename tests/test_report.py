@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from xl_fide.report import build_report, format_report, guess_time_control
-from xl_fide.editions import TimeControl
+from xl_fide.rules.editions import EventOptions
+from xl_fide.report import build_report, guess_time_control
+from xl_fide.cli._presenters import format_report
+from xl_fide.rules.editions import TimeControl
 from xl_fide.trf import read_trf
 
 DATA = Path(__file__).parent / "data" / "trf"
@@ -71,7 +73,7 @@ def test_csv_and_table(report):
 
 
 def test_k_forced(report):
-    rep = build_report(read_trf(SAN_VIATOR), k=40)
+    rep = build_report(read_trf(SAN_VIATOR), EventOptions(k=40))
     # player 2 at K 40: -.32 x 40 = -12.80 -> -13
     assert rep.rows[1].result.change == -1280 and rep.rows[1].result.rating_change == -13
 

@@ -7,7 +7,7 @@ Each value below is the exact fraction worked out by hand.
 
 import pytest
 
-from xl_fide.rounding import round_half_away, round_half_up, round_hundredths_half_away
+from xl_fide.rules.rounding import round_half_away, round_half_up, round_hundredths_half_away
 
 
 def test_whole_numbers_by_default():

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xl_fide.errors import InputError
-from xl_fide.results import parse_result
-from xl_fide.rounding import hundredths_to_str, round_half_away, round_half_up
+from xl_fide.rules.results import parse_result
+from xl_fide.rules.rounding import hundredths_to_str, round_half_away, round_half_up
 
 
 @pytest.mark.parametrize("num,expected", [

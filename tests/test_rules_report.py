@@ -3,8 +3,9 @@ Expected values by hand from FIDE B.02 (PD from table 8.1.2) in the comments."""
 
 import json
 
-from trf_lines import player_line, trf
-from xl_fide.presenters import format_period, to_csv, to_json, to_table
+from tests.harness.trf_lines import player_line, trf
+from xl_fide.rules.editions import EventOptions
+from xl_fide.cli._presenters import format_period, to_csv, to_json, to_table
 from xl_fide.report import build_report
 from xl_fide.trf import parse_trf
 
@@ -12,7 +13,8 @@ HEAD = {"012": "Test", "042": "2025/11/01", "052": "2025/11/02", "122": "90 min 
 
 
 def report(text, **kw):
-    return build_report(parse_trf(text, source="t.trf"), **kw)
+    players = kw.pop("players", None)
+    return build_report(parse_trf(text, source="t.trf"), EventOptions(**kw), players=players)
 
 
 def test_a_birth_year_after_the_event_does_not_give_k40():
@@ -51,17 +53,17 @@ def test_period_text_says_not_published():
     a = parse_trf(trf(HEAD, players), source="a.trf")
     b = parse_trf(trf(head2, players), source="b.trf")
     # A: -10 in each event -> 1385 (below 1400); B: +10 twice -> 1425
-    text = format_period(build_period([a, b], k=20))
+    text = format_period(build_period([a, b], EventOptions(k=20)))
     assert "new rating 1385 (not published: below 1400" in text
     assert "new rating 1425\n" in text
 
 
 def test_the_workbook_report_sheet_says_not_published():
-    from xl_fide.workbook import fill_workbook
+    from xl_fide.excel._fill import fill_workbook
     players = [player_line(1, "A", 1405, rounds=[(2, "w", "0")]),
                player_line(2, "B", 1405, rounds=[(1, "b", "1")])]
     t = parse_trf(trf(HEAD, players), source="t.trf")
-    ws = fill_workbook(t, report=build_report(t, k=20))["Report"]
+    ws = fill_workbook(t, report=build_report(t, EventOptions(k=20)))["Report"]
     cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     assert any(v == "not published: below 1400" for v in cells)
 
@@ -137,9 +139,9 @@ def test_without_round_dates_a_long_event_is_one_period_with_a_warning():
 
 
 def test_the_report_sheet_has_the_months():
-    from xl_fide.workbook import fill_workbook
+    from xl_fide.excel._fill import fill_workbook
     t = parse_trf(long_event(), source="long.trf")
-    ws = fill_workbook(t, report=build_report(t, k=20))["Report"]
+    ws = fill_workbook(t, report=build_report(t, EventOptions(k=20)))["Report"]
     cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     assert any(v.startswith("Month 2 of 2: Long, 2025-11 (round 3)") for v in cells)
 
@@ -154,7 +156,7 @@ def test_period_takes_this_months_part_of_a_long_event():
     other = parse_trf(trf({"012": "Other", "042": "2025/11/20", "122": "90 min + 30 sec"},
                           [player_line(1, "A", 2000, rounds=[(2, "w", "=")]),
                            player_line(2, "B", 1900, rounds=[(1, "b", "=")])]), source="o.trf")
-    rep = build_period([parse_trf(long_event(), source="long.trf"), other], k=20)
+    rep = build_period([parse_trf(long_event(), source="long.trf"), other], EventOptions(k=20))
     assert [e[0] for e in rep.events] == ["Long, 2025-11 (round 3)", "Other"]
     assert any("Long, 2025-10 (rounds 1-2): its month 2025-10 is another rating period" in n
                for n in rep.notes)

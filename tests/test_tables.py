@@ -3,7 +3,7 @@
 import pytest
 
 from xl_fide.errors import InputError
-from xl_fide.tables import DP_TABLE, PD_TABLE, dp_for_p, p_hundredths, pd_for_difference, pd_higher
+from xl_fide.rules.tables import DP_TABLE, PD_TABLE, dp_for_p, p_hundredths, pd_for_difference, pd_higher
 
 # Every band edge of table 8.1.2 as printed in the reference (§1): (lowest D, highest D, H).
 BANDS = [

@@ -17,13 +17,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from xl_fide import filekind, trf
-from xl_fide.cli import main
+from xl_fide import trf
+
+from xl_fide import _filekind as filekind
+from xl_fide.cli._main import main
 from xl_fide.errors import InputError, TrfError
-from xl_fide.results import BYE_CODES, pair_problem
+from xl_fide.rules.results import BYE_CODES, pair_problem
 from xl_fide.trf import parse_trf, write_trf, write_trf_file
 
-from test_trf import line001, two_player_file
+from tests.test_trf import line001, two_player_file
 
 
 # --------------------------------------------------------------------------- one game, one truth

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from xl_fide import udfs
-from xl_fide.doctor import checks, doctor, read_user_config, user_config_path
+from xl_fide.cli._doctor import checks, doctor, read_user_config, user_config_path
 from xl_fide.udfs import (
     FIDE_CHANGE,
     FIDE_DELTA,
@@ -88,7 +88,7 @@ def test_optional_arguments_default_to_todays_standard_rules():
 
 
 def test_importing_the_engine_leaves_xlwings_and_openpyxl_out():
-    code = ("import sys, xl_fide, xl_fide.event, xl_fide.players; "
+    code = ("import sys, xl_fide, xl_fide.rules.event, xl_fide.lists._read; "
             "bad = [m for m in ('xlwings', 'openpyxl') if m in sys.modules]; "
             "print(bad); sys.exit(1 if bad else 0)")
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -1,4 +1,4 @@
-"""The one whole-number validator (xl_fide.values.as_int): budgets on number text
+"""The one whole-number validator (xl_fide.rules.values.as_int): budgets on number text
 (issue 11: "1e999999999" hung a cell, "1e100000" gave Python's raw 4300-digit error,
 messages reached 300 KB) and ASCII digits only (a superscript digit in a cell)."""
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from xl_fide.cli import main
+from xl_fide.cli._main import main
 from xl_fide.errors import InputError
-from xl_fide.values import as_half_points, as_int, as_k, as_rating
+from xl_fide.rules.values import as_half_points, as_int, as_k, as_rating
 
 ROOT = Path(__file__).parents[1]
 

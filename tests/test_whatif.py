@@ -1,7 +1,7 @@
 """What-if searches: the least score in the remaining games (FIDE B.02 §8.3, B.01 §1.4)."""
 
-from xl_fide.editions import rules_for
-from xl_fide.whatif import needed_for_change, needed_for_norm
+from xl_fide.rules.editions import rules_for
+from xl_fide.rules.whatif import needed_for_change, needed_for_norm
 
 NOW = rules_for("2026-01-01")
 

@@ -25,16 +25,17 @@ from openpyxl.formula import Tokenizer
 from openpyxl.utils import FORMULAE, range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
 
+from xl_fide.rules.editions import EventOptions
 from xl_fide import udfs
 from xl_fide.errors import InputError, WorkbookError, XlFideError
-from xl_fide.report import build_report, row_dict
-from xl_fide.tables import dp_rows, pd_rows
+from xl_fide.report import build_report
+from xl_fide.cli._presenters import row_dict
+from xl_fide.rules.tables import dp_rows, pd_rows
 from xl_fide.trf import Game, Tournament, TrfPlayer, read_trf, write_trf
-from xl_fide.workbook import (
-    CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, NATIVE_TEMPLATES, REPORT, TABLES,
-    WorkbookExistsError, build_template, choose_layout, fill_workbook, read_workbook, save_workbook,
-    write_default_templates,
-)
+from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, NATIVE_TEMPLATES, REPORT, TABLES, WorkbookExistsError
+from xl_fide.excel._build import build_template
+from xl_fide.excel._fill import choose_layout, fill_workbook, save_workbook, write_default_templates
+from xl_fide.excel._read import read_workbook
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -202,11 +203,11 @@ def name_range(wb, name):
 @pytest.mark.parametrize("filename", sorted(DEFAULT_TEMPLATES))
 def test_committed_templates_are_what_the_code_builds(filename, tmp_path):
     committed = TEMPLATES / filename
-    assert committed.is_file(), f"run: python -m xl_fide.workbook templates  ({filename} missing)"
+    assert committed.is_file(), f"run: python -m xl_fide.excel._layout templates  ({filename} missing)"
     layout, players, rounds = DEFAULT_TEMPLATES[filename]
     built = reloaded(build_template(layout, players, rounds), tmp_path)
     assert signature(load_workbook(committed)) == signature(built), (
-        f"{committed} is stale: regenerate with  python -m xl_fide.workbook templates")
+        f"{committed} is stale: regenerate with  python -m xl_fide.excel._layout templates")
 
 
 def test_write_default_templates(tmp_path):
@@ -304,7 +305,7 @@ def test_layout_choice():
 
 def test_fill_round_robin(tmp_path):
     t = rr_example()
-    report = build_report(t, k=10)
+    report = build_report(t, EventOptions(k=10))
     wb = reloaded(fill_workbook(t, report=report, rows=6), tmp_path)
     assert wb.sheetnames[:3] == [CROSS, EVENT, REPORT]
     assert lint(wb) == []
@@ -462,7 +463,7 @@ def test_read_errors_name_sheet_and_cell(tmp_path):
 def test_engine_does_not_import_openpyxl():
     import subprocess
     import sys
-    code = ("import sys, xl_fide, xl_fide.report, xl_fide.trf, xl_fide.event; "
+    code = ("import sys, xl_fide, xl_fide.report, xl_fide.trf, xl_fide.rules.event; "
             "print('openpyxl' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)

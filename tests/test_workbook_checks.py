@@ -1,5 +1,5 @@
 """Check formulas (issue 10 #1, issue 15 #6): the Check column shows every game whose two
-sides disagree, by the one rule (xl_fide.results.pair_problem, written to the Tables
+sides disagree, by the one rule (xl_fide.rules.results.pair_problem, written to the Tables
 sheet), and every formula of every sheet fits Excel's limits at every size the CLI
 accepts: at most 8,192 characters and 64 nested function levels (Excel specifications
 and limits). Before: the Swiss Check formula was 7,703 characters at 21 rounds, 9,170 at 25."""
@@ -11,13 +11,14 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.worksheet.formula import ArrayFormula
 
-from excel_limits import nesting as _nesting
-from test_workbook import saved
-from test_workbook_truth import round_cell
-from xl_fide.results import pair_problem
+from tests.harness.excel_limits import nesting as _nesting
+from tests.test_workbook import saved
+from tests.test_workbook_truth import round_cell
+from xl_fide.rules.results import pair_problem
 from xl_fide.trf import Game, Tournament, TrfPlayer
-from xl_fide.workbook import CROSS, MAX_PLAYERS, MAX_ROUND_ROBIN, MAX_ROUNDS, build_template
-from xl_fide.workbook import fill_workbook
+from xl_fide.excel._layout import CROSS, MAX_PLAYERS, MAX_ROUND_ROBIN, MAX_ROUNDS
+from xl_fide.excel._build import build_template
+from xl_fide.excel._fill import fill_workbook
 
 EXCEL_MAX_FORMULA = 8192
 EXCEL_MAX_NESTING = 64
@@ -122,7 +123,7 @@ def test_check_column_follows_pair_problem_for_every_pair_of_codes(office, tmp_p
 
 
 def test_check_column_flags_colours_and_missing_back_reference(office, tmp_path):
-    from test_workbook import swiss_example
+    from tests.test_workbook import swiss_example
     wb = fill_workbook(swiss_example())
     ws = wb[CROSS]
     ws[round_cell(6, "col", 5)] = "w"             # 4 and 5 both white in round 6

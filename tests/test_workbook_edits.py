@@ -10,9 +10,9 @@ from openpyxl import load_workbook
 from xl_fide.errors import WorkbookError
 from xl_fide.report import build_report
 from xl_fide.trf import read_trf
-from xl_fide.workbook import (
-    CROSS, EVENT, EVENT_ROW, fill_workbook, read_workbook, read_workbook_event, save_workbook,
-)
+from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW
+from xl_fide.excel._fill import fill_workbook, save_workbook
+from xl_fide.excel._read import read_workbook, read_workbook_event
 
 MINI = Path(__file__).parent / "data" / "trf" / "mini_trf2026.trf"
 

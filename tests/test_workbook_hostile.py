@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from test_workbook import saved, swiss_example
-from test_workbook_truth import round_cell
-from xl_fide.cli import main
+from tests.test_workbook import saved, swiss_example
+from tests.test_workbook_truth import round_cell
+from xl_fide.cli._main import main
 from xl_fide.errors import WorkbookError
 from xl_fide.trf import read_trf, write_trf
-from xl_fide.workbook import (
-    CROSS, EVENT, EVENT_ROW, REPORT, ZIP_MAX_OTHER, ZIP_MAX_RATIO, ZIP_MAX_SHEET,
-    fill_workbook, read_workbook)
+from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW, REPORT
+from xl_fide.excel._read import ZIP_MAX_OTHER, ZIP_MAX_RATIO, ZIP_MAX_SHEET, read_workbook
+from xl_fide.excel._fill import fill_workbook
 
 DATA = Path(__file__).parent / "data" / "trf"
 SMALL_TRFS = [DATA / n for n in ("gros_2010_swiss_after_round4.trf",
@@ -159,7 +159,7 @@ def test_unicode_digits_name_their_cell(book, tmp_path, cell, value, what):
 
 
 def test_control_characters_are_replaced_with_a_note(tmp_path):
-    from test_workbook import _round_robin
+    from tests.test_workbook import _round_robin
     t = _round_robin([2000, 1900], {(1, 2): "1"}, names={1: "Al\x01pha", 2: "Be\x1b[31mta"},
                      name="Evil\x07 Open")
     wb = fill_workbook(t)                 # openpyxl's IllegalCharacterError before

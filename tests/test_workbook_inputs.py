@@ -8,11 +8,13 @@ import re
 import pytest
 from openpyxl import load_workbook
 
-from test_workbook import rr_example, saved, swiss_example
-from xl_fide.cli import main
+from tests.test_workbook import rr_example, saved, swiss_example
+from xl_fide.cli._main import main
 from xl_fide.errors import WorkbookError
 from xl_fide.report import build_report
-from xl_fide.workbook import CROSS, fill_workbook, read_workbook, read_workbook_event
+from xl_fide.excel._layout import CROSS
+from xl_fide.excel._fill import fill_workbook
+from xl_fide.excel._read import read_workbook, read_workbook_event
 
 
 def edited(tmp_path, make, edits):

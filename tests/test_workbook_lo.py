@@ -17,17 +17,17 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from test_workbook import (
+from tests.test_workbook import (
     NASTY_NAMES, TEMPLATES, TRF_FILES, name_range, nasty_names_event, rr_example, rr_pair,
     swiss_example,
 )
-from xl_fide import __version__
-from xl_fide.editions import rules_for
+from xl_fide.rules.editions import EventOptions
+from xl_fide._version import __version__
+from xl_fide.rules.editions import rules_for
 from xl_fide.report import build_report
 from xl_fide.trf import read_trf
-from xl_fide.workbook import (
-    CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, fill_workbook, save_workbook,
-)
+from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW
+from xl_fide.excel._fill import fill_workbook, save_workbook
 
 ROOT = Path(__file__).resolve().parent.parent
 RATING_NAMES = ("RatedGames", "RatedScore", "Expected", "ScoreMinusExpected", "KUsed",
@@ -121,7 +121,7 @@ def assert_checks_clean(values, formulas, n):
 
 def test_round_robin_example(office, tmp_path):
     t = rr_example()
-    report = build_report(t, k=10)
+    report = build_report(t, EventOptions(k=10))
     res, values, formulas = recalc(office, fill_workbook(t, report=report, rows=6), tmp_path,
                                    "rr_example")
     assert res.errors == []
@@ -251,7 +251,7 @@ def test_big_swiss_costs_a_few_udf_calls(office, tmp_path, artifacts_dir):
 def _render(office, wb_or_path, sheet, out, stem):
     """PNGs of one sheet. The other sheets are hidden in a copy first, and their print
     areas removed: LibreOffice exports a hidden sheet that has a print area."""
-    import render
+    from tests.harness import render
     wb = load_workbook(wb_or_path) if isinstance(wb_or_path, Path) else wb_or_path
     for ws in wb.worksheets:
         ws.sheet_view.tabSelected = ws.title == sheet
@@ -279,7 +279,7 @@ def test_render_pngs(office, artifacts_dir):
     made = []
     for filename in sorted(DEFAULT_TEMPLATES):
         made += _render(office, TEMPLATES / filename, CROSS, out, Path(filename).stem)
-    made += _render(office, fill_workbook(rr_example(), report=build_report(rr_example(), k=10),
+    made += _render(office, fill_workbook(rr_example(), report=build_report(rr_example(), EventOptions(k=10)),
                                           rows=6), CROSS, out, "filled_rr_example")
     gros = read_trf(next(p for p in TRF_FILES if p.stem.startswith("gros")))
     for sheet in (CROSS, EVENT, "Report", "Tables", "Help"):

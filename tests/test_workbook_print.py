@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from test_workbook import saved
-from xl_fide.cli import main
+from tests.test_workbook import saved
+from xl_fide.cli._main import main
 from xl_fide.trf import read_trf, write_trf
-from xl_fide.workbook import CROSS, fill_workbook, read_workbook
+from xl_fide.excel._layout import CROSS
+from xl_fide.excel._fill import fill_workbook
+from xl_fide.excel._read import read_workbook
 
 DATA = Path(__file__).parent / "data" / "trf"
 A4_LANDSCAPE = (842, 595)        # points, rounded

@@ -9,13 +9,17 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from test_trf import ENCODING, normalised_bytes, normalised_text
-from test_workbook import saved
-from test_workbook_truth import round_cell
+from tests.test_trf import ENCODING, normalised_bytes, normalised_text
+from tests.test_workbook import saved
+from tests.test_workbook_truth import round_cell
 from xl_fide.report import build_report
 from xl_fide.trf import encode_trf, read_trf, write_trf
-from xl_fide.workbook import CROSS, EVENT, EVENT_ROW, ORIGINAL, _berger, build_template
-from xl_fide.workbook import fill_workbook, read_workbook, save_workbook
+from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW
+from xl_fide.excel._roundtrip import ORIGINAL
+from xl_fide.excel._read import _berger
+from xl_fide.excel._build import build_template
+from xl_fide.excel._fill import fill_workbook, save_workbook
+from xl_fide.excel._read import read_workbook
 
 DATA = Path(__file__).parent / "data" / "trf"
 TRF_FILES = sorted(DATA.glob("*.trf"))
@@ -246,7 +250,7 @@ def test_an_event_in_one_period_has_no_month_note(tmp_path):
 def test_cli_crosstable_then_trf_gives_the_same_bytes(tmp_path, capsys, encoding, name):
     # the fresh-user trial: a Windows-1252 (or Latin-1) TRF through the workbook came back
     # as UTF-8 (same text, other bytes)
-    from xl_fide.cli import main
+    from xl_fide.cli._main import main
     text = normalised_text(DATA / "mini_trf2026.trf").replace("Alpha, Anna".ljust(len(name)), name)
     src = tmp_path / "cp.trf"
     src.write_bytes(text.encode(encoding))

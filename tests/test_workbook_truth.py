@@ -1,5 +1,5 @@
 """One game, one truth: the two sides of a game in a workbook must agree (issue 10 #1, #6;
-issue 11 one-sided byes). The rule is xl_fide.results.pair_problem (TRF16 result codes);
+issue 11 one-sided byes). The rule is xl_fide.rules.results.pair_problem (TRF16 result codes);
 the workbook reader refuses a contradiction with the cell named, whatever --strict says,
 so `report BOOK.xlsx` and `trf BOOK.xlsx` never rate or write it."""
 from __future__ import annotations
@@ -10,10 +10,12 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
-from test_workbook import rr_example, saved, swiss_example
-from xl_fide.cli import main
+from tests.test_workbook import rr_example, saved, swiss_example
+from xl_fide.cli._main import main
 from xl_fide.errors import WorkbookError
-from xl_fide.workbook import CROSS, fill_workbook, read_workbook
+from xl_fide.excel._layout import CROSS
+from xl_fide.excel._fill import fill_workbook
+from xl_fide.excel._read import read_workbook
 
 PLAYER_COLS = 12          # No .. K: the round blocks start in column 13 (M)
 

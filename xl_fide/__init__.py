@@ -1,8 +1,15 @@
 """xl-fide: FIDE chess rating calculations (FIDE Handbook B.02 Rating Regulations).
 
 The engine is pure Python and exact (ratings ``int``, scores in half points, PD and
-ΔR in integer hundredths). Public surface:
+ΔR in integer hundredths). The main job::
 
+    from xl_fide import EventOptions, build_report, read_trf
+    report = build_report(read_trf("event.trf"), EventOptions(k=20))
+
+Public surface (imported on first use, so ``import xl_fide`` stays cheap):
+
+* the main job: :func:`read_trf`, :func:`event_rules` (:class:`EventOptions` in,
+  :class:`EventRules` out), :func:`build_report` (:class:`Report`), :func:`build_period`
 * tables: :func:`pd_for_difference`, :func:`dp_for_p` (B.02 §8.1)
 * rule editions: :func:`rules_for`, :class:`TimeControl` (B.02 §8.3)
 * ratings: :func:`expected_score`, :func:`rate_event`, :func:`rate_period`,
@@ -14,31 +21,83 @@ The engine is pure Python and exact (ratings ``int``, scores in half points, PD 
 * one-off list adjustments: :func:`adjust_2024` (1 Mar 2024), :func:`adjust_rb_2022` (1 Oct 2022)
 """
 
-from .adjustments import adjust_2024, adjust_rb_2022
-from .batch import BatchResult, rate_period_batch
-from .editions import EDITIONS, RuleEdition, TimeControl, rules_for
-from .errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
-from .event import Entrant, PlayerResult, rate_crosstable
-from .initial import InitialRating, initial_rating
-from .performance import (
-    norm_performance,
-    perfect_tournament_performance,
-    performance_rating,
-    tournament_performance_rating,
-)
-from .rating import cap_k, expected_score, k_factor, rate_event, rate_period
-from .results import GameResult, parse_result
-from .rounding import round_half_away, round_half_up
-from .tables import dp_for_p, p_hundredths, pd_for_difference
+from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "BatchResult", "EDITIONS", "Entrant", "GameResult", "InitialRating", "InputError", "PlayerResult",
-    "RuleEdition", "RuleError", "TimeControl", "TrfError", "WorkbookError", "XlFideError",
-    "__version__", "adjust_2024", "adjust_rb_2022", "cap_k", "dp_for_p", "expected_score", "initial_rating", "k_factor",
-    "norm_performance", "p_hundredths", "parse_result", "pd_for_difference",
-    "perfect_tournament_performance", "performance_rating", "rate_crosstable",
-    "rate_event", "rate_period", "rate_period_batch", "round_half_away", "round_half_up", "rules_for",
-    "tournament_performance_rating",
-]
+from xl_fide._version import __version__
+
+#: Public name -> the module that defines it.
+_EXPORTS = {
+    "read_trf": "xl_fide.trf", "Tournament": "xl_fide.trf",
+    "event_rules": "xl_fide._seam",
+    "EventOptions": "xl_fide.rules.editions", "EventRules": "xl_fide.rules.editions",
+    "build_report": "xl_fide.report", "Report": "xl_fide.report",
+    "build_period": "xl_fide.period", "PeriodReport": "xl_fide.period",
+    "adjust_2024": "xl_fide.rules.adjustments", "adjust_rb_2022": "xl_fide.rules.adjustments",
+    "BatchResult": "xl_fide.rules.batch", "rate_period_batch": "xl_fide.rules.batch",
+    "EDITIONS": "xl_fide.rules.editions", "RuleEdition": "xl_fide.rules.editions",
+    "TimeControl": "xl_fide.rules.editions", "rules_for": "xl_fide.rules.editions",
+    "InputError": "xl_fide.errors", "RuleError": "xl_fide.errors", "TrfError": "xl_fide.errors",
+    "WorkbookError": "xl_fide.errors", "XlFideError": "xl_fide.errors",
+    "Entrant": "xl_fide.rules.event", "PlayerResult": "xl_fide.rules.event",
+    "rate_crosstable": "xl_fide.rules.event",
+    "InitialRating": "xl_fide.rules.initial", "initial_rating": "xl_fide.rules.initial",
+    "norm_performance": "xl_fide.rules.performance",
+    "perfect_tournament_performance": "xl_fide.rules.performance",
+    "performance_rating": "xl_fide.rules.performance",
+    "tournament_performance_rating": "xl_fide.rules.performance",
+    "cap_k": "xl_fide.rules.rating", "expected_score": "xl_fide.rules.rating",
+    "k_factor": "xl_fide.rules.rating", "rate_event": "xl_fide.rules.rating",
+    "rate_period": "xl_fide.rules.rating",
+    "GameResult": "xl_fide.rules.results", "parse_result": "xl_fide.rules.results",
+    "round_half_away": "xl_fide.rules.rounding", "round_half_up": "xl_fide.rules.rounding",
+    "dp_for_p": "xl_fide.rules.tables", "p_hundredths": "xl_fide.rules.tables",
+    "pd_for_difference": "xl_fide.rules.tables",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'xl_fide' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from xl_fide._seam import event_rules
+    from xl_fide.errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
+    from xl_fide.period import PeriodReport, build_period
+    from xl_fide.report import Report, build_report
+    from xl_fide.rules.adjustments import adjust_2024, adjust_rb_2022
+    from xl_fide.rules.batch import BatchResult, rate_period_batch
+    from xl_fide.rules.editions import (
+        EDITIONS,
+        EventOptions,
+        EventRules,
+        RuleEdition,
+        TimeControl,
+        rules_for,
+    )
+    from xl_fide.rules.event import Entrant, PlayerResult, rate_crosstable
+    from xl_fide.rules.initial import InitialRating, initial_rating
+    from xl_fide.rules.performance import (
+        norm_performance,
+        perfect_tournament_performance,
+        performance_rating,
+        tournament_performance_rating,
+    )
+    from xl_fide.rules.rating import cap_k, expected_score, k_factor, rate_event, rate_period
+    from xl_fide.rules.results import GameResult, parse_result
+    from xl_fide.rules.rounding import round_half_away, round_half_up
+    from xl_fide.rules.tables import dp_for_p, p_hundredths, pd_for_difference
+    from xl_fide.trf import Tournament, read_trf

@@ -1,3 +1,3 @@
-from .cli import main_entry
+from xl_fide.cli._main import main_entry
 
 main_entry()

@@ -20,6 +20,9 @@ class RuleError(XlFideError, ValueError):
     """No rule edition matches the request (unknown edition id, time control...)."""
 
 
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), 127)}
+
+
 class LocatedError(XlFideError, ValueError):
     """An error in a file, with where it is.
 
@@ -44,7 +47,9 @@ class LocatedError(XlFideError, ValueError):
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        return f"{where}: {self.message}"
+        # one line: control characters of a name read from a file (a zip member
+        # called "\nplayers.csv") are shown escaped
+        return f"{where}: {self.message}".translate(_CONTROLS)
 
 
 class TrfError(LocatedError):

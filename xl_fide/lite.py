@@ -29,7 +29,7 @@ Excel 2021 or Microsoft 365, which spill. xlwings Lite offers no way to protect 
 unprotect a sheet; where the host does (classic Excel: ``sheet.api.Unprotect``), the
 scripts un- and re-protect the cross-table themselves.
 
-The cross-tables are built by :mod:`xl_fide.workbook` in memory (openpyxl, pure Python)
+The cross-tables are built by :mod:`xl_fide.excel._layout` in memory (openpyxl, pure Python)
 and copied cell by cell, so there is one source of every formula.
 """
 
@@ -40,7 +40,7 @@ from typing import Any, Iterator
 
 import xlwings as xw
 
-from .errors import InputError
+from xl_fide.errors import InputError
 
 
 
@@ -98,7 +98,7 @@ def bind_formulas(book: Any) -> str:
     ``xl-fide`` wrote them. Raises :class:`~xl_fide.errors.InputError` if the workbook
     has no xl-fide cross-table.
     """
-    from . import workbook as wbk
+    from xl_fide.excel import _layout as wbk, build_template, fill_workbook
     names = _sheet_names(book)
     for needed in (wbk.CROSS, wbk.EVENT):
         if needed not in names:
@@ -108,9 +108,9 @@ def bind_formulas(book: Any) -> str:
     layout = event[f"B{wbk.EVENT_ROW['layout']}"].value
     players = _whole(event[f"B{wbk.EVENT_ROW['players']}"].value, "Event: Player rows")
     rounds = _whole(event[f"B{wbk.EVENT_ROW['rounds']}"].value, "Event: Rounds")
-    from .native import CALC
+    from xl_fide.excel._native import CALC
     formulas = "native" if CALC in names else "udf"     # native workbooks have no FIDE_*
-    template = wbk.build_template(str(layout or "").strip().lower(), players, rounds,
+    template = build_template(str(layout or "").strip().lower(), players, rounds,
                                   formulas=formulas)
     written = 0
     for sheet_name, ref, text in fide_formulas(template):
@@ -126,7 +126,7 @@ def bind_formulas(book: Any) -> str:
 def new_crosstable(book: Any) -> str:
     """Add an empty cross-table sized by the ``xl-fide`` sheet (made with defaults, and
     nothing else done, when it is missing)."""
-    from . import workbook as wbk
+    from xl_fide.excel import _layout as wbk, build_template, fill_workbook
     if SETUP_SHEET not in _sheet_names(book):
         setup = book.sheets.add(name=SETUP_SHEET)
         setup["A1"].value = [list(row) for row in _SETUP]
@@ -139,16 +139,16 @@ def new_crosstable(book: Any) -> str:
     formulas = str(setup["B4"].value or "udf").strip().lower()
     if layout == "roundrobin":
         rounds = players - 1
-    template = wbk.build_template(layout, players, rounds, formulas=formulas)
+    template = build_template(layout, players, rounds, formulas=formulas)
     copy_workbook(template, book)
     return f"added a {layout} cross-table: {players} players, {rounds} rounds, {formulas} formulas"
 
 
 def crosstable_from_trf(book: Any) -> str:
     """Read the TRF pasted into the ``TRF`` sheet and add the filled cross-table."""
-    from . import workbook as wbk
-    from .report import build_report
-    from .trf import parse_trf
+    from xl_fide.excel import _layout as wbk, build_template, fill_workbook
+    from xl_fide.report import build_report
+    from xl_fide.trf import parse_trf
     if TRF_SHEET not in _sheet_names(book):
         raise InputError(f"no sheet named {TRF_SHEET!r}: add one and paste the TRF file "
                          "into its cell A1 (one line per row)")
@@ -157,7 +157,7 @@ def crosstable_from_trf(book: Any) -> str:
         raise InputError(f"the sheet {TRF_SHEET!r} is empty: paste the TRF file into A1")
     tournament = parse_trf(text, source=TRF_SHEET)
     report = build_report(tournament)
-    copy_workbook(wbk.fill_workbook(tournament, report=report), book)
+    copy_workbook(fill_workbook(tournament, report=report), book)
     warnings = f"; {len(tournament.warnings)} warning(s) on the Report sheet" \
         if getattr(tournament, "warnings", None) else ""
     return (f"added the cross-table of {len(tournament.players)} players, "
@@ -210,7 +210,7 @@ def _cell_text(value: Any) -> str:
 
 
 def copy_workbook(template: Any, book: Any) -> None:
-    """Copy the sheets of an openpyxl workbook (from :mod:`xl_fide.workbook`) into the
+    """Copy the sheets of an openpyxl workbook (from :mod:`xl_fide.excel._layout`) into the
     xlwings ``book``: values, formulas (arrays as dynamic arrays), number formats, and
     the defined names. Refuses (InputError) when a sheet of the same name exists."""
     existing = set(_sheet_names(book))

@@ -5,7 +5,7 @@ is capped over the period's rated games: K x n <= 700) and §8.3.4 (the period's
 total change is rounded once, .5 away from zero); each event uses the ratings and
 the rule edition in force at its start (§8.3). Unrated players' results over the
 events are pooled for the initial rating (§8.2). Players are matched across events
-by FIDE id, else by name. The text form is :func:`xl_fide.presenters.format_period`.
+by FIDE id, else by name. The text form is :func:`xl_fide.cli._presenters.format_period`.
 """
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .adjustments import adjusted_for_rules
-from .crosstable import EventRules, choose_k, event_rules, rated_games
-from .editions import RuleEdition, TimeControl, rules_for
-from .errors import InputError
-from .event import effective_rating
-from .initial import InitialRating, initial_rating
-from .interim import interim_parts, split_note
-from .names import normalise_name
-from .rating import PeriodChange, rate_period
+from xl_fide.rules.adjustments import adjusted_for_rules
+from xl_fide._seam import EventRules, choose_k, event_rules, rated_games
+from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
+from xl_fide.errors import InputError
+from xl_fide.rules.event import effective_rating
+from xl_fide.rules.initial import InitialRating, initial_rating
+from xl_fide._interim import interim_parts, split_note
+from xl_fide._names import normalise_name
+from xl_fide.rules.rating import PeriodChange, rate_period
 
 if TYPE_CHECKING:
-    from .players import PlayerDirectory
-    from .trf import Tournament, TrfPlayer
+    from xl_fide.lists._read import PlayerDirectory
+    from xl_fide.trf import Tournament, TrfPlayer
 
 __all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
@@ -142,22 +142,22 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                      "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
 
 
-def _monthly(events: Sequence[Tournament], time_control: TimeControl | str | None,
-             k: int | None, players: PlayerDirectory | None, today: _dt.date | None,
-             span: bool, notes: list[str]) -> list[Tournament]:
+def _monthly(events: Sequence[Tournament], options: EventOptions,
+             players: PlayerDirectory | None, span: bool, notes: list[str]
+             ) -> list[Tournament]:
     """The events with each standard event over 30 days split by month (interim
-    reports, :mod:`xl_fide.interim`); a month that is not this period's (the latest
+    reports, :mod:`xl_fide._interim`); a month that is not this period's (the latest
     month of all) is left out with a note, unless ``span``."""
-    from .report import build_report   # one event's rating, to chain the months
+    from xl_fide.report import build_report   # one event's rating, to chain the months
 
     def rate(part: Tournament) -> tuple[Tournament, dict[int, int | None]]:
-        rep = build_report(part, time_control=time_control, k=k, players=players, today=today)
+        rep = build_report(part, options, players=players)
         return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
                       if r.result.calc is not None and r.result.calc.published}
 
     out: list[tuple[Tournament, bool]] = []
     for t in events:
-        tc = event_rules(t, time_control=time_control, today=today).time_control
+        tc = event_rules(t, options).time_control
         parts = interim_parts(t, tc, rate)
         if parts:
             out.extend((part, True) for part in parts)
@@ -190,8 +190,7 @@ def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) 
 
 
 def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
-                      time_control: TimeControl | str | None,
-                      today: _dt.date | None) -> dict[str, str]:
+                      options: EventOptions) -> dict[str, str]:
     """Players unrated when the period starts (no rating in the first file they appear
     in, and none in the player data): they stay unrated for the whole period, also for
     their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
@@ -199,7 +198,7 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     first: dict[str, str] = {}
     out: dict[str, str] = {}
     for t in events:
-        rules = event_rules(t, time_control=time_control, today=today)
+        rules = event_rules(t, options)
         for p in t.players:
             key = player_key(p.fide_id, p.name)
             if key in first:
@@ -213,14 +212,14 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     return out
 
 
-def _collect(events: Sequence[Tournament], time_control: TimeControl | str | None,
-             today: _dt.date | None, players: PlayerDirectory | None, notes: list[str]
+def _collect(events: Sequence[Tournament], options: EventOptions,
+             players: PlayerDirectory | None, notes: list[str]
              ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
     table: dict[str, _Entry] = {}
     event_info = []
-    unrated = _unrated_at_start(events, players, time_control, today)
+    unrated = _unrated_at_start(events, players, options)
     for t in events:
-        rules = event_rules(t, time_control=time_control, today=today)
+        rules = event_rules(t, options)
         name = t.name or t.source
         event_info.append((name, t.start_date, rules.edition.id))
         ratings: dict[int, int | None] = {}
@@ -244,17 +243,19 @@ def _collect(events: Sequence[Tournament], time_control: TimeControl | str | Non
     return table, event_info
 
 
-def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory | None = None,
-                 k: int | None = None, time_control: TimeControl | str | None = None,
-                 period_year: int | None = None, today: _dt.date | None = None,
+def build_period(tournaments: Sequence[Tournament], options: EventOptions | None = None, *,
+                 players: PlayerDirectory | None = None, period_year: int | None = None,
                  span: bool = False) -> PeriodReport:
     """Rate every player over the events of one rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``tournaments``: :class:`~xl_fide.trf.Tournament` objects (any order; sorted by
-    start date). ``players``: an optional :class:`~xl_fide.players.PlayerDirectory`
+    start date). ``players``: an optional :class:`~xl_fide.lists._read.PlayerDirectory`
     giving the list rating before the period, K, birth years, and, for rapid/blitz,
     the standard rating a player without an R&B rating counts with (R&B §7.2.1).
-    ``k`` forces K. ``period_year`` (default: the last event's year, else ``today``'s)
+    ``options`` (:class:`~xl_fide.EventOptions`) hold for every event: its
+    ``event_date`` gives the rules as on that date (FIDE B.02 §8.3), its
+    ``time_control`` overrides the files', its ``k`` forces K, its ``today`` gives the
+    junior rule's year when no event has a date. ``period_year`` (default: the last event's year, else ``today``'s)
     is the year of the junior K rule. A player unrated at the period's start stays
     unrated in all its events (B.02 §8.2.4).
     Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
@@ -267,15 +268,19 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
                    key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
     notes: list[str] = []
     _check_events([tournaments[i] for i in order], span, notes, months=False)
-    events = _monthly([tournaments[i] for i in order], time_control, k, players, today, span,
-                      notes)
+    options = options or EventOptions()
+    k, today = options.k, options.today
+    events = _monthly([tournaments[i] for i in order], options, players, span, notes)
     _check_events(events, span, notes, identity=False)
-    table, event_info = _collect(events, time_control, today, players, notes)
+    table, event_info = _collect(events, options, players, notes)
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
     month = max((m for m in (rating_month(t) for t in events) if m is not None), default=None)
     last = events[-1].start_date if events else None
+    if options.event_date is not None:   # the rules, K and list as on the given date
+        month = (options.event_date.year, options.event_date.month)
+        last = options.event_date
     year = period_year or (last.year if last else (today.year if today else None))
     out = []
     for key, entry in table.items():
@@ -313,10 +318,3 @@ def build_period(tournaments: Sequence[Tournament], *, players: PlayerDirectory 
         out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 
-
-def __getattr__(name: str) -> Any:
-    # the text form moved to xl_fide.presenters; old imports keep working
-    if name == "format_period":
-        from .presenters import format_period
-        return format_period
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,10 +1,10 @@
 """The rating report of a tournament: every player's FIDE calculation-page line.
 
 Turns a :class:`~xl_fide.trf.Tournament` into report rows through the seam
-:func:`~xl_fide.crosstable.crosstable` (rule edition by the event's start date and
+:func:`~xl_fide._seam.crosstable` (rule edition by the event's start date and
 time control, FIDE B.02 §8.3; K by FIDE B.02 §8.3.3 from what is known) and
-:func:`~xl_fide.event.rate_crosstable`. The text, CSV and JSON forms are in
-:mod:`xl_fide.presenters`. Pure engine code: no I/O, no clock here.
+:func:`~xl_fide.rules.event.rate_crosstable`. The text, CSV and JSON forms are in
+:mod:`xl_fide.cli._presenters`. Pure engine code: no I/O, no clock here.
 """
 
 from __future__ import annotations
@@ -12,16 +12,22 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from .crosstable import KSource, crosstable
-from .editions import RuleEdition, TimeControl, guess_time_control
-from .event import PlayerResult, rate_crosstable
-from .interim import interim_parts, split_note
+from xl_fide._seam import KSource, crosstable, event_rules
+from xl_fide.rules.editions import (
+    EventOptions,
+    EventRules,
+    RuleEdition,
+    TimeControl,
+    guess_time_control,
+)
+from xl_fide.rules.event import PlayerResult, rate_crosstable
+from xl_fide._interim import interim_parts, split_note
 
 if TYPE_CHECKING:
-    from .players import PlayerData, PlayerDirectory
-    from .trf import Tournament
+    from xl_fide.lists._read import PlayerData, PlayerDirectory
+    from xl_fide.trf import Tournament
 
 __all__ = ["KSource", "Report", "ReportRow", "build_report", "guess_time_control",
            "rows_by_rank"]
@@ -61,24 +67,22 @@ class Report:
     months: tuple[Report, ...] = ()   # interim reports of an event over 30 days, by month
 
 
-def build_report(tournament: Tournament, *, event_date: _dt.date | None = None,
-                 time_control: TimeControl | str | None = None, k: int | None = None,
+def build_report(tournament: Tournament, rules: EventRules | EventOptions | None = None, *,
                  players: PlayerDirectory | None = None,
-                 inputs: Mapping[int, PlayerData] | None = None,
-                 today: _dt.date | None = None) -> Report:
+                 inputs: Mapping[int, PlayerData] | None = None) -> Report:
     """Rate every player of ``tournament`` (FIDE B.02 §8.2-§8.3).
 
-    ``event_date`` defaults to the file's start date (then the newest rules, with a
-    note); ``time_control`` to what the file's 222/122 records say (else standard,
-    with a note); ``k`` forces K for every rated player; ``players`` supplies
+    ``rules``: the event resolved by :func:`~xl_fide.event_rules`, or the
+    :class:`~xl_fide.EventOptions` to resolve (default: the file's start date, else the
+    newest rules with a note; the file's 222/122 time control, else standard with a
+    note; K by FIDE B.02 §8.3.3 unless ``options.k`` forces one). ``players`` supplies
     ratings, K, birth years, career games and peak ratings by FIDE id or name;
     ``inputs`` maps a start rank to a ``PlayerData`` whose ``k`` (a K set by hand),
-    ``career_games`` and ``peak_rating`` take precedence (a workbook's players
-    block); ``today`` gives the junior rule's year when the event has no date.
+    ``career_games`` and ``peak_rating`` take precedence (a workbook's players block).
     Raises :class:`~xl_fide.errors.InputError` / ``RuleError`` for bad values.
     """
-    table = crosstable(tournament, event_date=event_date, time_control=time_control, k=k,
-                       players=players, inputs=inputs, today=today)
+    rules = rules if isinstance(rules, EventRules) else event_rules(tournament, rules)
+    table = crosstable(tournament, rules, players=players, inputs=inputs)
     notes = list(table.notes)
     results = rate_crosstable(table.entrants, table.edition)
     rows = []
@@ -91,11 +95,11 @@ def build_report(tournament: Tournament, *, event_date: _dt.date | None = None,
                          f"{res.publication} (FIDE B.02 §7.2.1: listed as unrated)")
         rows.append(ReportRow(res, points, pk.source if pk else None, p.title,
                               p.federation, p.fide_id))
-    rules = table.rules
 
     def rate_month(part: Tournament) -> tuple[Report, dict[int, int | None]]:
-        month = build_report(part, time_control=time_control, k=k, players=players,
-                             inputs=inputs, today=today)
+        # each month an event of its own, resolved from the same options (a given
+        # event date, time control and K hold for every month)
+        month = build_report(part, rules.options, players=players, inputs=inputs)
         return month, {r.result.start_rank: r.result.new_rating for r in month.rows
                        if r.result.calc is not None and r.result.calc.published}
 
@@ -117,13 +121,3 @@ def rows_by_rank(report: Report) -> dict[int, ReportRow]:
     """The report's rows by start rank."""
     return {r.result.start_rank: r for r in report.rows}
 
-
-_MOVED = frozenset({"COLUMNS", "format_report", "row_dict", "to_csv", "to_json", "to_table"})
-
-
-def __getattr__(name: str) -> Any:
-    # the formats moved to xl_fide.presenters; old imports keep working
-    if name in _MOVED:
-        from . import presenters
-        return getattr(presenters, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

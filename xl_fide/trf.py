@@ -11,7 +11,7 @@ as UTF-8 with a BOM, UTF-16 with a BOM, UTF-8, Windows-1252 when every byte 0x80
 is one of its characters (Swiss-Manager on Windows: ``Š Ž Œ – ’``), else Latin-1;
 ``Tournament.encoding`` says which. Lines may end in LF, CRLF or a bare CR; columns
 are characters. A file that is a workbook, a PDF, a web page... (see
-:mod:`xl_fide.filekind`) raises TrfError saying what it is.
+:mod:`xl_fide._filekind`) raises TrfError saying what it is.
 
 Reading is lenient by default: a problem becomes a :class:`TrfWarning` (file, line,
 column, message) in ``Tournament.warnings`` and the value is read as unknown
@@ -25,7 +25,7 @@ input.
 Checks
 ------
 Warnings (errors when ``strict``), each at file:line:column: the two sides of a game
-that disagree, by :func:`xl_fide.results.pair_problem` (both won, ``+`` on both sides,
+that disagree, by :func:`xl_fide.rules.results.pair_problem` (both won, ``+`` on both sides,
 a bye code ``H F U Z`` against a played game, the same colour) or whose opponents do
 not point at each other; a non-zero FIDE id on two players (naming both lines); a birth
 year after the year of the 042 start date or more than :data:`MAX_AGE` (120) years
@@ -103,12 +103,12 @@ from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn, TypeVar, overload
 
-from xl_fide.dates import parse_date_text as parse_date
-from xl_fide.dates import parse_yy_mm_dd as _parse_yy_mm_dd
+from xl_fide._dates import parse_date_text as parse_date
+from xl_fide._dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, TrfError, XlFideError
-from xl_fide.filekind import wrong_kind_of_bytes
-from xl_fide.files import OutputExistsError, write_atomic
-from xl_fide.results import pair_problem
+from xl_fide._filekind import wrong_kind_of_bytes
+from xl_fide._files import OutputExistsError, write_atomic
+from xl_fide.rules.results import pair_problem
 
 __all__ = [
     "RESULT_CODES",
@@ -1265,7 +1265,7 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
 
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
-    result and colour, :func:`xl_fide.results.pair_problem`) and points that do not add up."""
+    result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
     for p in t.players:
         for g in p.games:
             _check_game(t, p, g, ctx)
@@ -1347,7 +1347,7 @@ def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = Fal
 
 
 # First two bytes of the file kinds that can never be a TRF (zip, OLE2, PDF, RTF, gzip,
-# 7z, rar, bzip2, xz); :mod:`xl_fide.filekind` says which and what to do.
+# 7z, rar, bzip2, xz); :mod:`xl_fide._filekind` says which and what to do.
 _NEVER_TEXT = frozenset({b"PK", b"\xd0\xcf", b"%P", b"{\\", b"\x1f\x8b", b"7z", b"Ra", b"BZ", b"\xfd7"})
 
 

@@ -34,23 +34,23 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from xlwings import arg, func
 
-from . import __version__
-from .editions import RuleEdition, parse_date, rules_for
-from .errors import InputError, RuleError
-from .event import Entrant, effective_rating, rate_crosstable
-from .initial import initial_rating
-from .performance import (
+from xl_fide._version import __version__
+from xl_fide.rules.editions import RuleEdition, parse_date, rules_for
+from xl_fide.errors import InputError, RuleError
+from xl_fide.rules.event import Entrant, effective_rating, rate_crosstable
+from xl_fide.rules.initial import initial_rating
+from xl_fide.rules.performance import (
     norm_performance,
     perfect_tournament_performance,
     performance_rating,
     tournament_performance_rating,
 )
-from .rating import (
+from xl_fide.rules.rating import (
     expected_score, game_lines, k_factor, logistic_expected, new_rating_or_note, rate_event,
 )
-from .results import GameResult, parse_result
-from .tables import dp_for_p, pd_for_difference
-from .values import as_int, as_k, as_rating, number_from_text, quote_value
+from xl_fide.rules.results import GameResult, parse_result
+from xl_fide.rules.tables import dp_for_p, pd_for_difference
+from xl_fide.rules.values import as_int, as_k, as_rating, number_from_text, quote_value
 
 __all__ = [
     "FIDE_CHANGE", "FIDE_DELTA", "FIDE_DP", "FIDE_EVENT", "FIDE_EVENT_SWISS",
@@ -118,7 +118,7 @@ EXCEL_ERRORS = frozenset({
 #: a date, a title, a time control fits in a few characters)...
 TEXT_MAX = 100
 #: ... and no message longer than this (Excel's limit for a string literal). Number
-#: text has its own budget (:func:`~xl_fide.values.number_from_text`).
+#: text has its own budget (:func:`~xl_fide.rules.values.number_from_text`).
 MESSAGE_MAX = 255
 
 
@@ -236,7 +236,7 @@ def _refuse_error(value: object, name: str) -> None:
 
 
 def _number(value: object, name: str) -> object:
-    """Numbers typed as text ('2000') as a Decimal (:func:`~xl_fide.values.number_from_text`,
+    """Numbers typed as text ('2000') as a Decimal (:func:`~xl_fide.rules.values.number_from_text`,
     the one reader of number text: ASCII digits, at most 40 characters); other text
     and other values unchanged. An Excel error value is refused with ``name``."""
     _refuse_error(value, name)

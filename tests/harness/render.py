@@ -1,7 +1,7 @@
 """Render a workbook as a user would see it: recalculate it in headless LibreOffice
 with our UDFs, export to PDF, convert to PNG (pdftoppm, poppler-utils).
 
-    python tests/harness/render.py WORKBOOK.xlsx OUT_DIR [--sheet NAME] [--dpi 80]
+    python -m tests.harness.render WORKBOOK.xlsx OUT_DIR [--sheet NAME] [--dpi 80]
                            [--module xl_fide.udfs]
 
 Writes OUT_DIR/<stem>.recalc.xlsx, OUT_DIR/<stem>[-<sheet>].pdf and one PNG per page;
@@ -18,9 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.harness import lo_calc
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import lo_calc  # noqa: E402
 
 
 def render(office, workbook, out_dir, *, sheet=None, dpi=80):

@@ -29,7 +29,7 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils import range_boundaries
 
 from xl_fide import udfs
-from xl_shapes import as_xlwings_passes
+from tests.harness.xl_shapes import as_xlwings_passes
 
 CALLS: collections.Counter = collections.Counter()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from .errors import InputError
+from xl_fide.errors import InputError
 
 # Table 8.1.2: (highest D of the band, H = higher-rated player's PD in hundredths).
 # Bands are inclusive; D above the last bound (735) gives 1.00.

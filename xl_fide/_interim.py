@@ -10,7 +10,7 @@ so and the caller rates it as one period.
 The ratings of the second and later months are those the list of that month would
 show if the event were the player's only one: the previous month's published new
 rating (a rating below the floor is unrated, B.02 §7.2.1), adjusted when a one-off
-adjustment falls in between (:func:`~xl_fide.adjustments.adjusted_for_rules`).
+adjustment falls in between (:func:`~xl_fide.rules.adjustments.adjusted_for_rules`).
 A player unrated at the start stays unrated in the later months (a first rating needs
 the pooled results of the period, §8.2: give that month's list as player data).
 No I/O, no clock.
@@ -22,11 +22,11 @@ import dataclasses
 import datetime as _dt
 from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 
-from .adjustments import adjusted_for_rules
-from .editions import TimeControl
+from xl_fide.rules.adjustments import adjusted_for_rules
+from xl_fide.rules.editions import TimeControl
 
 if TYPE_CHECKING:
-    from .trf import Tournament
+    from xl_fide.trf import Tournament
 
 LONG_EVENT_DAYS = 30    # an event running over 30 days is rated month by month
 

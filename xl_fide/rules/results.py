@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InputError
-from .values import _exact
+from xl_fide.errors import InputError
+from xl_fide.rules.values import _exact
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ def checks(platform: str | None = None, home: Path | None = None,
         lines.append("PROBLEM: " + text)
 
     lines.append(f"Python: {executable} ({sys.version.split()[0]})")
-    from . import __version__
+    from xl_fide._version import __version__
     lines.append(f"xl-fide: {__version__} ({Path(__file__).parent})")
 
     if xlwings_version == "auto":

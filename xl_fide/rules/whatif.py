@@ -1,7 +1,7 @@
 """What-if: the score a player needs in the remaining games (asked before the last rounds).
 
-Built on :func:`~xl_fide.rating.rate_event` (FIDE B.02 §8.3) and
-:func:`~xl_fide.performance.norm_performance` (FIDE B.01 §1.4). Both searches try
+Built on :func:`~xl_fide.rules.rating.rate_event` (FIDE B.02 §8.3) and
+:func:`~xl_fide.rules.performance.norm_performance` (FIDE B.01 §1.4). Both searches try
 every possible score in the remaining games (0, 0.5, ... up to one point a game) and
 return the least one that works: the rating change is monotone in the score, and so
 is the norm check once the opponents are fixed.
@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .editions import RuleEdition
-from .performance import norm_performance
-from .rating import rate_event
-from .values import as_half_points, as_int, as_rating
+from xl_fide.rules.editions import RuleEdition
+from xl_fide.rules.performance import norm_performance
+from xl_fide.rules.rating import rate_event
+from xl_fide.rules.values import as_half_points, as_int, as_rating
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ per player; 2650+ exempt where the edition says so), §8.3.3 (K x n <= 700 over 
 period), §8.3.4 (one rounding of the period's total, .5 away from zero); Rapid &
 Blitz chapter §1 (a game 600+ apart with a player above 2600 is not rated).
 
-The same rules as :func:`xl_fide.rating.rate_period` (the tests check it game for
+The same rules as :func:`xl_fide.rules.rating.rate_period` (the tests check it game for
 game), built for speed: the games are three flat sequences of ints and every game
 costs one index sum, two look-ups in a table of per-game contributions and two
-additions. The contribution tables are built from :data:`xl_fide.tables.PD_TABLE`
+additions. The contribution tables are built from :data:`xl_fide.rules.tables.PD_TABLE`
 (never retyped) for the edition in use; each player's three sums (N, W, ΣPD) are
 packed into one integer so one addition updates all three. Exact integer arithmetic
 throughout: PD in hundredths, scores in half points, no float anywhere.
@@ -18,13 +18,13 @@ What it does not do:
 * Editions that apply the 400-point rule once per event (1 Jan 2022 - 29 Feb 2024)
   need the event of every game; this function has none and raises
   :class:`BatchNotSupported` (a :class:`NotImplementedError`). Use
-  :func:`xl_fide.rating.rate_period` with the events.
+  :func:`xl_fide.rules.rating.rate_period` with the events.
 * Unrated players (rating ``None`` or ``0``) and every game involving one are left
   out: such a game is not rated for the rated player (reference §2.1), and an
   unrated player's first rating (§8.2) pools several periods: see
-  :func:`xl_fide.initial.initial_rating`.
+  :func:`xl_fide.rules.initial.initial_rating`.
 * Only played games belong in the sequences: forfeits and byes must be left out
-  by the caller, as for :func:`~xl_fide.rating.rate_event`.
+  by the caller, as for :func:`~xl_fide.rules.rating.rate_event`.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence, cast
 
-from .editions import Cap400, RuleEdition, rules_for
-from .errors import InputError, XlFideError
-from .rating import EXEMPT_RATING, K_CAP_PRODUCT, RB_600_DIFFERENCE, RB_600_TOP
-from .rounding import round_hundredths_half_away
-from .tables import pd_rows
-from .values import RATING_MAX, as_k, as_rating
+from xl_fide.rules.editions import Cap400, RuleEdition, rules_for
+from xl_fide.errors import InputError, XlFideError
+from xl_fide.rules.rating import EXEMPT_RATING, K_CAP_PRODUCT, RB_600_DIFFERENCE, RB_600_TOP
+from xl_fide.rules.rounding import round_hundredths_half_away
+from xl_fide.rules.tables import pd_rows
+from xl_fide.rules.values import RATING_MAX, as_k, as_rating
 
 # Each player's (N, W_half, ΣPD) is packed into one int: ΣPD in the low bits, then
 # W_half, then N, each field wide enough for ``max_games`` rated games a player.
@@ -87,7 +87,7 @@ class BatchResult:
 def _pd_signed() -> list[int]:
     """PD (hundredths) for D = -RATING_MAX .. RATING_MAX, index D + RATING_MAX.
 
-    FIDE B.02 §8.1.2, expanded from the bands of :func:`xl_fide.tables.pd_rows`;
+    FIDE B.02 §8.1.2, expanded from the bands of :func:`xl_fide.rules.tables.pd_rows`;
     the lower-rated player gets 100 - H.
     """
     H: list[int] = []
@@ -257,7 +257,7 @@ def rate_period_batch(ratings: Sequence[int | None], k_factors: Sequence[int | N
                       edition: RuleEdition | None = None) -> BatchResult:
     """Each player's N, W, ΣPD, capped K, K x ΣΔR and new rating over one rating period.
 
-    FIDE B.02 §8.3.1-§8.3.4 and Rapid & Blitz §1, as :func:`~xl_fide.rating.rate_period`
+    FIDE B.02 §8.3.1-§8.3.4 and Rapid & Blitz §1, as :func:`~xl_fide.rules.rating.rate_period`
     applies them to one event per player, for all players at once.
 
     ``ratings``: player ``i``'s rating on the list before the period (int 1..4000;

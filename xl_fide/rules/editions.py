@@ -23,10 +23,10 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
-from .dates import parse_date_text
-from .errors import RuleError
+from xl_fide._dates import parse_date_text
+from xl_fide.errors import RuleError
 
 CAP_DIFFERENCE = 400   # §8.3.1: a difference of more than 400 points counts as 400
 
@@ -169,7 +169,7 @@ def edition(edition_id: str) -> RuleEdition:
 def parse_date(value: object) -> _dt.date:
     """A date from a :class:`datetime.date`/``datetime`` or text ``YYYY-MM-DD`` (``/``
     and ``.`` accepted as separators; the other forms of
-    :func:`~xl_fide.dates.parse_date_text` too). Raises :class:`RuleError` otherwise."""
+    :func:`~xl_fide._dates.parse_date_text` too). Raises :class:`RuleError` otherwise."""
     if isinstance(value, _dt.datetime):
         return value.date()
     if isinstance(value, _dt.date):
@@ -244,3 +244,65 @@ def guess_time_control(text: str, coded: str = "") -> TimeControl | None:
     if minutes > 3:
         return TimeControl.BLITZ
     return None
+
+
+# --- one event's options and the rules they resolve to ------------------------------
+
+
+class TimeControlSource(StrEnum):
+    """Where the event's time control came from."""
+
+    GIVEN = "given"           # the caller's option
+    CODED = "222"             # TRF-2026 coded time control (e.g. 5400+30)
+    TEXT = "122"              # the free text of the 122 record
+    DEFAULT = "default"       # nothing readable: standard
+
+
+@dataclass(frozen=True)
+class EventOptions:
+    """What a caller asks of one event, before it is resolved (FIDE B.02 §8.3).
+
+    ``event_date``: the rules and K as on this date (default: the file's start date);
+    ``time_control``: overrides the file's 222/122 records; ``k``: one K for every
+    rated player (FIDE B.02 §8.3.3 otherwise); ``today``: only the junior rule's year
+    when the event has no date. Resolve with :func:`xl_fide.event_rules`.
+    Raises :class:`~xl_fide.errors.RuleError` for a time control that is not one.
+    """
+
+    event_date: _dt.date | None = None
+    time_control: TimeControl | None = None
+    k: int | None = None
+    today: _dt.date | None = None
+
+    def __post_init__(self) -> None:
+        if self.time_control is not None and not isinstance(self.time_control, TimeControl):
+            object.__setattr__(self, "time_control", TimeControl.parse(self.time_control))
+        if self.event_date is not None and not isinstance(self.event_date, _dt.date):
+            object.__setattr__(self, "event_date", parse_date(self.event_date))
+
+
+@dataclass(frozen=True)
+class EventRules:
+    """One event resolved: its rules date, time control and rule edition (FIDE B.02 §8.3).
+
+    ``date`` is the rules date, the given event date else the file's start date
+    (``None``: none known, the newest edition); ``end_date`` the event's last day (not
+    before ``date``; the K list is the one before its rating period); ``period_year``
+    the year the junior K rule counts from (``None`` when no date is known and no
+    ``today`` was given); ``options`` what it was resolved from (``options.k``: a K
+    given for everyone).
+    """
+
+    date: _dt.date | None
+    time_control: TimeControl
+    time_control_source: TimeControlSource
+    edition: RuleEdition
+    period_year: int | None
+    notes: tuple[str, ...] = ()
+    end_date: _dt.date | None = None
+    options: EventOptions = EventOptions()
+
+    @property
+    def k(self) -> int | None:
+        """The K given for every rated player (``None``: FIDE B.02 §8.3.3 decides)."""
+        return self.options.k

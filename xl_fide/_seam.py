@@ -17,15 +17,23 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Mapping
 
-from .adjustments import adjusted_for_rules
-from .editions import RuleEdition, TimeControl, guess_time_control, rules_for
-from .event import Entrant, effective_rating
-from .rating import birth_year_problem, k_factor
-from .results import GameResult
+from xl_fide.rules.adjustments import adjusted_for_rules
+from xl_fide.rules.editions import (
+    EventOptions,
+    EventRules,
+    RuleEdition,
+    TimeControl,
+    TimeControlSource,
+    guess_time_control,
+    rules_for,
+)
+from xl_fide.rules.event import Entrant, effective_rating
+from xl_fide.rules.rating import birth_year_problem, k_factor
+from xl_fide.rules.results import GameResult
 
 if TYPE_CHECKING:
-    from .players import PlayerData, PlayerDirectory
-    from .trf import Game, Tournament, TrfPlayer
+    from xl_fide.lists._read import PlayerData, PlayerDirectory
+    from xl_fide.trf import Game, Tournament, TrfPlayer
 
 
 class KSource(StrEnum):
@@ -35,32 +43,6 @@ class KSource(StrEnum):
     SHEET = "K set"           # a K typed in a workbook's players block
     LIST = "rating list"      # the K of the player data (a FIDE list or a CSV)
     RULE = "rating"           # FIDE B.02 §8.3.3 from rating, birth year, games, peak
-
-
-class TimeControlSource(StrEnum):
-    """Where the event's time control came from."""
-
-    GIVEN = "given"           # the caller's option
-    CODED = "222"             # TRF-2026 coded time control (e.g. 5400+30)
-    TEXT = "122"              # the free text of the 122 record
-    DEFAULT = "default"       # nothing readable: standard
-
-
-@dataclass(frozen=True)
-class EventRules:
-    """The event's date, time control and rule edition (FIDE B.02 §8.3).
-
-    ``date`` is the rules date (``None``: none known, the newest edition);
-    ``period_year`` the year the junior K rule counts from (``None`` when no date is
-    known and the caller gave no ``today``).
-    """
-
-    date: _dt.date | None
-    time_control: TimeControl
-    time_control_source: TimeControlSource
-    edition: RuleEdition
-    period_year: int | None
-    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,7 +60,7 @@ class PlayerK:
 class CrossTable:
     """One event in the engine's terms, in start-rank order.
 
-    ``entrants`` feed :func:`~xl_fide.event.rate_crosstable`; ``k``, ``points`` and
+    ``entrants`` feed :func:`~xl_fide.rules.event.rate_crosstable`; ``k``, ``points`` and
     ``players`` are parallel to it (``k`` is ``None`` for an unrated player;
     ``points`` under the event's scoring system); ``matched`` counts the players
     found in the player data (``None`` without player data).
@@ -119,21 +101,26 @@ def event_time_control(tournament: Tournament) -> tuple[TimeControl | None, Time
     return None, TimeControlSource.DEFAULT
 
 
-def event_rules(tournament: Tournament, *, event_date: _dt.date | None = None,
-                time_control: TimeControl | str | None = None,
-                today: _dt.date | None = None) -> EventRules:
-    """The rules for ``tournament`` (FIDE B.02 §8.3: those in force at its start).
+def event_rules(tournament: Tournament, options: EventOptions | EventRules | None = None
+                ) -> EventRules:
+    """The rules for ``tournament`` (FIDE B.02 §8.3: those in force at its start): the
+    one place an event's date, time control and edition are resolved.
 
-    ``event_date`` overrides the file's start date; ``time_control`` the file's 222/122
-    records. ``today`` only gives the junior rule's year when no date is known.
+    ``options.event_date`` overrides the file's start date; ``options.time_control``
+    the file's 222/122 records; ``options.today`` only gives the junior rule's year
+    when no date is known. Already resolved rules are resolved again from their
+    options (a month of a long event is an event of its own).
     Raises :class:`~xl_fide.errors.RuleError` for a time control that is not one.
     """
+    if isinstance(options, EventRules):
+        options = options.options
+    options = options or EventOptions()
     notes: list[str] = []
-    date = event_date or tournament.start_date
+    date = options.event_date or tournament.start_date
     if date is None:
         notes.append("no start date in the file: the newest rules used (give the event date)")
-    if time_control is not None:
-        tc, source = TimeControl.parse(time_control), TimeControlSource.GIVEN
+    if options.time_control is not None:
+        tc, source = options.time_control, TimeControlSource.GIVEN
     else:
         guessed, source = event_time_control(tournament)
         if guessed is None:
@@ -144,11 +131,12 @@ def event_rules(tournament: Tournament, *, event_date: _dt.date | None = None,
     if date is not None and date < edition.in_force:
         notes.append(f"event of {date.isoformat()} predates the oldest rules we hold: "
                      f"{edition.id} used")
-    year_from = date or today
+    year_from = date or options.today
     if year_from is None:
         notes.append("no event date: birth years not used for K (FIDE B.02 §8.3.3 junior rule)")
+    end = max(tournament.end_date or date, date) if date is not None else None
     return EventRules(date, tc, source, edition, year_from.year if year_from else None,
-                      tuple(notes))
+                      tuple(notes), end, options)
 
 
 def rated_games(tournament: Tournament, player: TrfPlayer) -> list[Game]:
@@ -195,7 +183,7 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     """A rated player's K and its source (FIDE B.02 §8.3.3).
 
     Precedence: ``k`` given for everyone; a K typed in the sheet (``sheet.k``); the
-    K of the player data (``data.k``); else :func:`~xl_fide.rating.k_factor` from the
+    K of the player data (``data.k``); else :func:`~xl_fide.rules.rating.k_factor` from the
     rating, the birth year (the file's, else the data's), career games and peak rating
     (the sheet's, else the data's).
     """
@@ -218,22 +206,20 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     return PlayerK(K, KSource.RULE, birth, note)
 
 
-def crosstable(tournament: Tournament, *, event_date: _dt.date | None = None,
-               time_control: TimeControl | str | None = None, k: int | None = None,
+def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None = None, *,
                players: PlayerDirectory | None = None,
-               inputs: Mapping[int, PlayerData] | None = None,
-               today: _dt.date | None = None) -> CrossTable:
+               inputs: Mapping[int, PlayerData] | None = None) -> CrossTable:
     """``tournament`` as engine inputs (FIDE B.02 §7, §8.2-§8.3).
 
-    ``event_date``/``time_control``: see :func:`event_rules`; ``k`` forces K for every
-    rated player; ``players`` supplies ratings, K, birth years, career games and peak
-    ratings by FIDE id or name; ``inputs`` maps a start rank to a sheet's
-    ``PlayerData`` (``k`` typed by hand, ``career_games``, ``peak_rating``).
-    Only ``1 = 0`` games against a real opponent are rated; byes and forfeits count
-    as points only.
+    ``rules``: the event resolved by :func:`event_rules` (options are resolved here);
+    ``rules.k`` forces K for every rated player; ``players`` supplies ratings, K, birth
+    years, career games and peak ratings by FIDE id or name; ``inputs`` maps a start
+    rank to a sheet's ``PlayerData`` (``k`` typed by hand, ``career_games``,
+    ``peak_rating``). Only ``1 = 0`` games against a real opponent are rated; byes
+    and forfeits count as points only.
     """
-    rules = event_rules(tournament, event_date=event_date, time_control=time_control,
-                        today=today)
+    rules = event_rules(tournament, rules) if not isinstance(rules, EventRules) else rules
+    k = rules.k
     notes = list(rules.notes)
     entrants: list[Entrant] = []
     ks: list[PlayerK | None] = []

@@ -3,13 +3,13 @@
 ``xl-fide crosstable --formulas native`` writes a cross-table whose rating cells use only
 functions of Excel 2010+, LibreOffice Calc and Google Sheets (IF, AND, OR, NOT, INDEX,
 MATCH, LOOKUP, VLOOKUP, COUNTIF, SUM, SUMPRODUCT, ABS, SIGN, INT, ISNUMBER, YEAR,
-TODAY, NA). This module writes the formula *text* only; :mod:`xl_fide.workbook`
+TODAY, NA). This module writes the formula *text* only; :mod:`xl_fide.excel._layout`
 puts it into cells. Every formula is a plain scalar formula (no array formula), so
 they work the same in every engine, and their length does not depend on the size of
 the event.
 
 Exact arithmetic, as the engine does it: PD comes from the Tables sheet as integer
-hundredths (table 8.1.2, written from :mod:`xl_fide.tables`), sums are sums of
+hundredths (table 8.1.2, written from :mod:`xl_fide.rules.tables`), sums are sums of
 integers, K x ΣΔR is an integer number of hundredths, and every rounding is an
 integer formula on integers: the change, .5 away from zero, is
 ``SIGN(c)*INT((ABS(c)+50)/100)`` on hundredths ``c`` (FIDE B.02 §8.3.4); p and the
@@ -34,10 +34,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
-from .editions import EDITIONS, Cap400, InitialRule, RuleEdition
-from .errors import InputError
-from .initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
-from .rating import (
+from xl_fide.rules.editions import EDITIONS, Cap400, InitialRule, RuleEdition
+from xl_fide.errors import InputError
+from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
+from xl_fide.rules.rating import (
     EXEMPT_RATING, JUNIOR_AGE, JUNIOR_RATING, K10_RATING, K_CAP_PRODUCT, K_DEFAULT, K_NEW,
     K_TOP, MAX_AGE, NEW_PLAYER_GAMES, RB_600_DIFFERENCE, RB_600_TOP,
 )
@@ -236,7 +236,7 @@ def pd_hundredths(ro: str, r_opp: str, cap: str, pd_from: str, pd_high: str) -> 
 
 
 def k_rule(ro: str, born: str, games: str, peak: str, k20: str, year: str) -> str:
-    """K by FIDE B.02 §8.3.3 as :func:`xl_fide.rating.k_factor` decides it: rapid/blitz
+    """K by FIDE B.02 §8.3.3 as :func:`xl_fide.rules.rating.k_factor` decides it: rapid/blitz
     before 1 Oct 2022 20; a rating or peak ever 2400+ 10; a junior (period year minus
     birth year <= 18) whose rating and peak stay under 2300 40; fewer than 30 games 40;
     else 20. Blank rating: ""; a birth year after the period's year or more than 120

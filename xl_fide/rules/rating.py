@@ -13,12 +13,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
-from .editions import edition as edition_by_id
-from .errors import InputError
-from .rounding import round_half_away
-from .tables import pd_for_difference
-from .values import as_half_points, as_int, as_k, as_rating
+from xl_fide.rules.editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
+from xl_fide.rules.editions import edition as edition_by_id
+from xl_fide.errors import InputError
+from xl_fide.rules.rounding import round_half_away
+from xl_fide.rules.tables import pd_for_difference
+from xl_fide.rules.values import as_half_points, as_int, as_k, as_rating
 
 EXEMPT_RATING = 2650       # §8.3.1 (from 2025-10-01, standard only)
 RB_600_DIFFERENCE = 600    # R&B §1 (from 2024-12-01)

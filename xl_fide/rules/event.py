@@ -1,7 +1,7 @@
 """A whole event at once: every player's rated games, change, performance and Ru.
 
-Builds on :mod:`xl_fide.rating`, :mod:`xl_fide.initial` and
-:mod:`xl_fide.performance`. The input is a cross-table in the engine's terms
+Builds on :mod:`xl_fide.rules.rating`, :mod:`xl_fide.rules.initial` and
+:mod:`xl_fide.rules.performance`. The input is a cross-table in the engine's terms
 (start ranks, ratings, K, and per round the opponent and the result), so the TRF
 report, the workbook's FIDE_EVENT function and the CLI share one calculation.
 
@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence, overload
 
-from .editions import RuleEdition, rules_for
-from .errors import InputError
-from .initial import InitialRating, initial_rating
-from .performance import performance_rating
-from .rating import EventChange, cap_k, game_lines
-from .results import GameResult
+from xl_fide.rules.editions import RuleEdition, rules_for
+from xl_fide.errors import InputError
+from xl_fide.rules.initial import InitialRating, initial_rating
+from xl_fide.rules.performance import performance_rating
+from xl_fide.rules.rating import EventChange, cap_k, game_lines
+from xl_fide.rules.results import GameResult
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class PlayerResult:
 
     ``N``/``W_half``: played games against rated opponents and the score in them;
     ``Rp`` FIDE performance over the N games (``None`` if N = 0); ``calc`` the rated
-    player's :class:`~xl_fide.rating.EventChange` (K, ΣPD, K x ΣΔR, rounding: FIDE
+    player's :class:`~xl_fide.rules.rating.EventChange` (K, ΣPD, K x ΣΔR, rounding: FIDE
     B.02 §8.3.2-§8.3.4), read through ``K_given``, ``K``, ``sum_PD`` (hundredths),
     ``change`` (K x ΣΔR, hundredths), ``rating_change`` (rounded .5 away from zero)
     and ``new_rating``, all ``None`` for an unrated player; ``initial`` the

@@ -15,11 +15,13 @@ import sys
 import warnings
 from importlib import resources
 from pathlib import Path
-from typing import NoReturn, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn, Sequence
 
-from . import __version__
-from .errors import XlFideError
-from .values import as_int, as_k, as_rating
+from xl_fide._version import __version__
+from xl_fide.errors import XlFideError
+from xl_fide.rules.editions import EventOptions, EventRules
+from xl_fide.rules.values import as_int, as_k, as_rating
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
 
@@ -38,7 +40,7 @@ def _example_path() -> Path:
 
 
 def _date(text: str) -> _dt.date:
-    from .editions import parse_date
+    from xl_fide.rules.editions import parse_date
     return parse_date(text)
 
 
@@ -67,7 +69,7 @@ def _is_workbook(path: Path) -> bool:
 
 
 def _check_kind(path: Path) -> None:
-    from .filekind import wrong_kind
+    from xl_fide._filekind import wrong_kind
     problem = wrong_kind(path, "workbook" if _is_workbook(path) else "trf")
     if problem:
         raise CliError(f"{path}: {problem}")
@@ -76,45 +78,64 @@ def _check_kind(path: Path) -> None:
 def _load_tournament(path: Path, strict: bool = False, encoding: str | None = None):
     _check_kind(path)
     if _is_workbook(path):
-        from .workbook import read_workbook
+        from xl_fide.excel import read_workbook
         return read_workbook(path, strict=strict)
-    from .trf import read_trf
+    from xl_fide.trf import read_trf
     return read_trf(path, strict=strict, encoding=encoding)
 
 
-def _load_event(path: Path, args: argparse.Namespace):
-    """The tournament and the report options it carries (a workbook's Event sheet and
-    K inputs), the command line taking precedence."""
-    options = {"event_date": getattr(args, "event_date", None),
-               "time_control": getattr(args, "time_control", None),
-               "k": getattr(args, "k", None), "players": None, "inputs": None,
-               "today": _dt.date.today()}
+@dataclass(frozen=True)
+class _Event:
+    """One event on its way through a command: the tournament, its resolved rules, the
+    player data looked up for them, and a workbook's typed K/Games/Peak by start rank."""
+
+    tournament: Any
+    rules: EventRules
+    players: Any
+    inputs: Any
+
+
+def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
+             time_control: str | None = None) -> EventOptions:
+    """The command line's event options; a workbook's "Rules as on" date and time
+    control fill in what the command line does not give."""
+    return EventOptions(event_date=getattr(args, "event_date", None) or rules_date,
+                        time_control=getattr(args, "time_control", None) or time_control,
+                        k=getattr(args, "k", None), today=_dt.date.today())
+
+
+def _load_event(path: Path, args: argparse.Namespace) -> _Event:
+    """Load, resolve, look up: the tournament (a TRF, or a workbook with its Event sheet
+    and K inputs), its rules resolved once (the command line taking precedence over
+    the workbook), and the player data for those rules."""
+    from xl_fide._seam import event_rules
+    inputs = None
     if _is_workbook(path):
-        from .workbook import read_workbook_event
+        from xl_fide.excel import read_workbook_event
         _check_kind(path)
         book = read_workbook_event(path, strict=args.strict)
-        options["event_date"] = options["event_date"] or book.rules_date
-        options["time_control"] = options["time_control"] or book.time_control
-        options["inputs"] = book.player_inputs
-        t = book.tournament
+        t, inputs = book.tournament, book.player_inputs
+        options = _options(args, book.rules_date, book.time_control)
     else:
         t = _load_tournament(path, args.strict, getattr(args, "encoding", None))
-    options["players"] = _players(args, [t], options["time_control"])
-    return t, options
+        options = _options(args)
+    rules = event_rules(t, options)
+    return _Event(t, rules, _players(args, [t], [rules]), inputs)
 
 
-def _players(args: argparse.Namespace, tournaments, time_control=None):
+def _players(args: argparse.Namespace, tournaments: Sequence[Any],
+             rules: Sequence[EventRules]) -> Any:
+    """The player data of ``--lists`` or ``--player-data`` for the resolved events."""
     if getattr(args, "lists", False):
         if getattr(args, "player_data", None):
             raise CliError("give --player-data FILE or --lists, not both")
-        from .lists import event_list_data
-        data = event_list_data(tournaments, time_control, getattr(args, "event_date", None))
+        from xl_fide.lists import event_list_data
+        data = event_list_data(tournaments, rules)
     elif not getattr(args, "player_data", None):
         return None
     else:
-        from .lists import event_player_data
-        data = event_player_data(_existing_file(Path(args.player_data)), tournaments,
-                                 time_control)
+        from xl_fide.lists import event_player_data
+        data = event_player_data(_existing_file(Path(args.player_data)), tournaments, rules)
     if not getattr(args, "quiet", False):
         for note in data.notes:
             _say(f"warning: {note}", err=True)
@@ -122,7 +143,7 @@ def _players(args: argparse.Namespace, tournaments, time_control=None):
 
 
 def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
-    from .files import OutputExistsError, check_output
+    from xl_fide._files import OutputExistsError, check_output
     try:
         check_output(out, force=force, inputs=inputs)
     except OutputExistsError:
@@ -132,8 +153,8 @@ def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
 def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
                       inputs: Sequence[Path] = ()) -> None:
     """Write ``text`` (str as UTF-8, or bytes) to ``path`` whole or not at all
-    (:func:`xl_fide.files.write_atomic`)."""
-    from .files import write_atomic
+    (:func:`xl_fide._files.write_atomic`)."""
+    from xl_fide._files import write_atomic
     try:
         write_atomic(path, text, force=force, inputs=inputs)
     except FileExistsError:
@@ -141,7 +162,7 @@ def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
 
 
 def _save_book(wb: object, path: Path, force: bool) -> None:
-    from .workbook import save_workbook
+    from xl_fide.excel import save_workbook
     try:
         save_workbook(wb, path, force=force)
     except FileExistsError:
@@ -150,12 +171,12 @@ def _save_book(wb: object, path: Path, force: bool) -> None:
 
 def _say(text: str, *, err: bool = False) -> None:
     """Print to the terminal with control characters escaped (names come from files)."""
-    from .presenters import escape_controls
+    from xl_fide.cli._presenters import escape_controls
     print(escape_controls(text), file=sys.stderr if err else sys.stdout)
 
 
 def _write_out(text: str) -> None:
-    from .presenters import escape_controls
+    from xl_fide.cli._presenters import escape_controls
     sys.stdout.write(escape_controls(text))
 
 
@@ -187,13 +208,14 @@ def _report_format(args: argparse.Namespace) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .presenters import format_report
-    from .report import build_report
+    from xl_fide.cli._presenters import format_report
+    from xl_fide.report import build_report
     fmt = _report_format(args)
     path = _input_path(args)
-    t, options = _load_event(path, args)
-    _print_warnings(t, args.quiet)
-    report = build_report(t, **options)
+    event = _load_event(path, args)
+    _print_warnings(event.tournament, args.quiet)
+    report = build_report(event.tournament, event.rules, players=event.players,
+                          inputs=event.inputs)
     text = format_report(report, fmt)
     if args.output:
         write_text_atomic(Path(args.output), text, force=args.force, inputs=[path])
@@ -204,16 +226,17 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_crosstable(args: argparse.Namespace) -> int:
-    from .report import build_report
-    from .workbook import fill_workbook
+    from xl_fide.report import build_report
+    from xl_fide.excel import fill_workbook
     path = _input_path(args)
     out = Path(args.output)
     _check_output(out, [path], args.force)
     if out.suffix.lower() not in (".xlsx", ".xlsm"):
         raise CliError(f"{out}: the output must be an .xlsx file")
-    t, options = _load_event(path, args)
+    event = _load_event(path, args)
+    t = event.tournament
     _print_warnings(t, args.quiet)
-    report = build_report(t, **options)
+    report = build_report(t, event.rules, players=event.players, inputs=event.inputs)
     wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas,
                        order=args.order)
     _save_book(wb, out, args.force)
@@ -222,11 +245,12 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from .trf import encode_trf
+    from xl_fide.trf import encode_trf
     path = _input_path(args)
-    t, options = _load_event(path, args)
+    event = _load_event(path, args)
+    t = event.tournament
     _print_warnings(t, args.quiet)
-    inputs = options["inputs"] or {}
+    inputs = event.inputs or {}
     kept_out = sorted(n for n, d in inputs.items()
                       if d.k or d.career_games is not None or d.peak_rating is not None)
     if kept_out and not args.quiet:
@@ -240,7 +264,7 @@ def cmd_trf(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    from .workbook import build_template
+    from xl_fide.excel import build_template
     out = Path(args.output)
     _check_output(out, [], args.force)
     if args.players < 2 or args.players > 2000:
@@ -259,8 +283,8 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_period(args: argparse.Namespace) -> int:
-    from .period import PeriodSpanError, build_period
-    from .presenters import format_period
+    from xl_fide.period import PeriodSpanError, build_period
+    from xl_fide.cli._presenters import format_period
     tournaments = []
     seen: dict[bytes, Path] = {}
     for name in args.files:
@@ -273,9 +297,11 @@ def cmd_period(args: argparse.Namespace) -> int:
         _print_warnings(t, args.quiet)
         tournaments.append(t)
     try:
-        report = build_period(tournaments, players=_players(args, tournaments, args.time_control),
-                              k=args.k, time_control=args.time_control,
-                              today=_dt.date.today(), span=args.span)
+        from xl_fide._seam import event_rules
+        options = _options(args)
+        rules = [event_rules(t, options) for t in tournaments]
+        report = build_period(tournaments, options, players=_players(args, tournaments, rules),
+                              span=args.span)
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
     _write_out(format_period(report))
@@ -297,11 +323,12 @@ def _remaining(text: str) -> list[int | None]:
 
 
 def cmd_whatif(args: argparse.Namespace) -> int:
-    from .report import build_report, rows_by_rank
-    from .whatif import needed_for_change, needed_for_norm
+    from xl_fide.report import build_report, rows_by_rank
+    from xl_fide.rules.whatif import needed_for_change, needed_for_norm
     path = _input_path(args)
-    t, options = _load_event(path, args)
-    report = build_report(t, **options)
+    event = _load_event(path, args)
+    t = event.tournament
+    report = build_report(t, event.rules, players=event.players, inputs=event.inputs)
     rows = rows_by_rank(report)
     if args.player not in rows:
         raise CliError(f"--player {args.player}: no player with that start rank")
@@ -322,7 +349,7 @@ def cmd_whatif(args: argparse.Namespace) -> int:
         need = needed_for_change(res.rating, played, rated_remaining, res.K_given, args.change,
                                  report.edition)
     else:
-        from .crosstable import norm_games
+        from xl_fide._seam import norm_games
         ratings = {r.result.start_rank: r.result.rating for r in report.rows}
         need = needed_for_norm(norm_games(t, args.player, ratings), remaining, args.norm)
     if need.points is None:
@@ -333,7 +360,7 @@ def cmd_whatif(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from .doctor import doctor
+    from xl_fide.cli._doctor import doctor
     lines, ok = doctor()
     for line in lines:
         print(line)
@@ -374,8 +401,8 @@ def _month(text: str) -> str:
 
 
 def _lists_parser(sub) -> None:
-    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists)."""
-    from .lists import cmd_lists
+    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists._store)."""
+    from xl_fide.lists._store import cmd_lists
     ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
     ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
     ls.set_defaults(func=cmd_lists, lists_command=None)

@@ -15,11 +15,11 @@ import unicodedata
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from .rounding import hundredths_to_str
+from xl_fide.rules.rounding import hundredths_to_str
 
 if TYPE_CHECKING:
-    from .period import PeriodReport
-    from .report import Report, ReportRow
+    from xl_fide.period import PeriodReport
+    from xl_fide.report import Report, ReportRow
 
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 

@@ -20,23 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, XlFideError
-from .players import RATING_KINDS, ListReader, PlayerData, PlayerDirectory, read_player_file
+from xl_fide.errors import InputError, XlFideError
+from xl_fide.rules.editions import EventRules
+from xl_fide.lists._read import RATING_KINDS, ListReader, PlayerData, PlayerDirectory, read_player_file
 
 __all__ = ["event_player_data", "event_list_data", "ListStore", "StoreError", "default_store",
            "download_lists", "DownloadError", "list_file_name", "STORE_ENV", "FIDE_DOWNLOADS"]
 
 
-def _event_kind(tournament: Any, time_control: Any) -> str:
-    """The time control of an event as a rating-list kind (``--time-control`` first,
-    then the file's 222/122 records, else standard)."""
-    if time_control is not None:
-        return str(getattr(time_control, "value", time_control))
-    if tournament is None:
-        return "standard"
-    from .crosstable import event_time_control
-    found, _source = event_time_control(tournament)
-    return found.value if found is not None else "standard"
+def _event_kind(rules: Sequence[EventRules]) -> str:
+    """The rating-list kind of the resolved events (the first event's time control)."""
+    return rules[0].time_control.value if rules else "standard"
 
 
 def _pairs(tournaments: Iterable[Any]) -> list[tuple[int | None, str | None]]:
@@ -44,17 +38,17 @@ def _pairs(tournaments: Iterable[Any]) -> list[tuple[int | None, str | None]]:
 
 
 def event_player_data(path: str | os.PathLike[str], tournaments: Sequence[Any],
-                      time_control: Any = None) -> PlayerDirectory:
+                      rules: Sequence[EventRules] = ()) -> PlayerDirectory:
     """The players of ``tournaments`` found in the list at ``path`` (``--player-data``).
 
     The list is streamed and only the events' players are kept (FIDE id, else name);
-    their ratings, games and K are those of the events' time control (the given
-    ``time_control``, else the first event's 222/122 records, else standard; a
-    standard rating is the rapid/blitz fallback, FIDE R&B §7.2.1). The directory's
+    their ratings, games and K are those of the events' time control (``rules``, the
+    events resolved by :func:`xl_fide.event_rules`; none: standard; a standard rating
+    is the rapid/blitz fallback, FIDE R&B §7.2.1). The directory's
     ``notes`` count the unreadable lines of other players.
     Raises :class:`~xl_fide.errors.PlayerFileError` (one line, file and line named).
     """
-    kind = _event_kind(tournaments[0] if tournaments else None, time_control)
+    kind = _event_kind(rules)
     return read_player_file(path, kind, only=_pairs(tournaments))
 
 
@@ -704,20 +698,17 @@ def _need(store: ListStore, kind: str, month: str, what: str) -> str:
     return found
 
 
-def _event_dates(tournaments: Sequence[Any], event_date: _dt.date | None
-                 ) -> tuple[_dt.date, _dt.date]:
-    starts = [event_date or getattr(t, "start_date", None) for t in tournaments]
-    if not tournaments or any(d is None for d in starts):
+def _event_dates(rules: Sequence[EventRules]) -> tuple[_dt.date, _dt.date]:
+    """The first rules date and the last end date of the resolved events."""
+    starts = [r.date for r in rules]
+    if not rules or any(d is None for d in starts):
         raise InputError("--lists needs the event's start date: the file has none (042); "
                          "give --event-date YYYY-MM-DD")
     start = min(d for d in starts if d is not None)
-    ends = [max(getattr(t, "end_date", None) or s, s) for t, s in zip(tournaments, starts)
-            if s is not None]
-    return start, max(ends)
+    return start, max(r.end_date or start for r in rules)
 
 
-def event_list_data(tournaments: Sequence[Any], time_control: Any = None,
-                    event_date: _dt.date | None = None,
+def event_list_data(tournaments: Sequence[Any], rules: Sequence[EventRules],
                     store: ListStore | None = None) -> PlayerDirectory:
     """The events' players as FIDE's lists showed them for these events (``--lists``).
 
@@ -729,13 +720,15 @@ def event_list_data(tournaments: Sequence[Any], time_control: Any = None,
     rating of the start month's list is the fallback (FIDE R&B §7.2.1), when stored.
     Players are found by FIDE id. The directory's ``notes``: each player whose
     rating in the file differs from the list (the file's is used), and those not on
-    the list. ``event_date`` replaces the files' start dates.
+    the list. ``rules`` are the events resolved by :func:`xl_fide.event_rules`
+    (parallel to ``tournaments``): their rules dates (a given event date, a
+    workbook's "Rules as on") pick the lists, their time control the kind.
     Raises :class:`StoreError` naming the month to import when a list is missing,
     :class:`InputError` when an event has no date.
     """
     store = store or ListStore()
-    start, end = _event_dates(tournaments, event_date)
-    kind = _event_kind(tournaments[0], time_control)
+    start, end = _event_dates(rules)
+    kind = _event_kind(rules)
     ro_month = _need(store, kind, month_of_date(start), "in force at the event's start")
     k_month = _need(store, kind, month_of_date(end),
                     "the list before the rating period of the event's end")

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Callable, Iterator, Sequence
 
-from .errors import XlFideError
+from xl_fide.errors import XlFideError
 
 __all__ = ["OutputError", "OutputExistsError", "check_output", "write_atomic"]
 

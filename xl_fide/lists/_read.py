@@ -47,9 +47,9 @@ from xml.etree.ElementTree import ParseError as XmlParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
-from .errors import InputError, PlayerFileError, XlFideError
-from .filekind import wrong_kind_of_stream
-from .names import normalise_name
+from xl_fide.errors import InputError, PlayerFileError, XlFideError
+from xl_fide._filekind import wrong_kind_of_stream
+from xl_fide._names import normalise_name
 
 __all__ = [
     "PlayerData",

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from .errors import InputError
-from .rounding import fraction_half_up, round_half_up
-from .tables import PD_MAX_BAND, dp_for_p, p_hundredths, pd_for_difference
-from .values import as_half_points, as_rating
+from xl_fide.errors import InputError
+from xl_fide.rules.rounding import fraction_half_up, round_half_up
+from xl_fide.rules.tables import PD_MAX_BAND, dp_for_p, p_hundredths, pd_for_difference
+from xl_fide.rules.values import as_half_points, as_rating
 
 UNRATED_FOR_NORMS = 1400       # B.01 §1.4: an unrated opponent counts as 1400
 NORM_MIN_GAMES = 9             # B.01 §1.4
@@ -100,7 +100,7 @@ def perfect_tournament_performance(opponents: Sequence[int], score: object) -> i
     ``opponents``: ratings (ints); ``score``: points (a multiple of 0.5). PD from
     table 8.1.2 with **no** 400-point cap, summed in hundredths. A full score is
     reached first where every difference is above 735 (PD 1.00): highest opponent +
-    736 (:data:`~xl_fide.tables.PD_MAX_BAND` + 1), the value the search itself gives.
+    736 (:data:`~xl_fide.rules.tables.PD_MAX_BAND` + 1), the value the search itself gives.
     Zero score: lowest opponent - 800 (the convention of dp(0.00) = -800, B.02 §8.1.1;
     every R would do). Raises :class:`InputError` without games or for bad values.
     Examples (reference §9): 2/3 vs 2000, 2100, 2200 -> 2226; 3/3 -> 2200 + 736 = 2936.

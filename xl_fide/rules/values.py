@@ -16,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Number
 
-from .errors import InputError
+from xl_fide.errors import InputError
 
 RATING_MIN = 0
 RATING_MAX = 4000

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from .editions import InitialRule, RuleEdition, rules_for
-from .rounding import fraction_half_up
-from .tables import dp_for_p, p_hundredths
-from .values import as_half_points, as_rating
+from xl_fide.rules.editions import InitialRule, RuleEdition, rules_for
+from xl_fide.rules.rounding import fraction_half_up
+from xl_fide.rules.tables import dp_for_p, p_hundredths
+from xl_fide.rules.values import as_half_points, as_rating
 
 HYPOTHETICAL_OPPONENT = 1800   # §8.2 (2024): two hypothetical draws against 1800
 HALF_POINT_BONUS = 20          # §8.2 (2022): +20 per half point above 50 %

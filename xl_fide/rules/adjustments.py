@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from .editions import TimeControl
-from .errors import InputError
-from .rounding import round_half_up
-from .values import as_rating
+from xl_fide.rules.editions import TimeControl
+from xl_fide.errors import InputError
+from xl_fide.rules.rounding import round_half_up
+from xl_fide.rules.values import as_rating
 
 ADJUST_2024_DATE = _dt.date(2024, 3, 1)     # the March 2024 list
 ADJUST_2024_LIMIT = 2000                    # ratings below 2000 were raised

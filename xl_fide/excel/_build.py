@@ -1,0 +1,614 @@
+"""Building the workbooks: an empty template of a layout (round robin or Swiss) with
+its Event, Tables and Help sheets, and the rating block as ``FIDE_*`` formulas or as the
+spreadsheet's own functions (:mod:`xl_fide.excel._native`). Tables 8.1.1/8.1.2 and the
+rule editions are written from the engine (FIDE B.02 §8.1, §8.3), never retyped."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.formatting.rule import FormulaRule
+from openpyxl.styles import (
+    Font,
+    PatternFill,
+)
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.formula import ArrayFormula
+
+from xl_fide._version import __version__
+from xl_fide.excel import _native as _native
+from xl_fide.excel._layout import (
+    _CODES,
+    _DATE_ARG,
+    _EVENT_COMPUTED,
+    _EVENT_INPUTS,
+    _FIXED_TIME,
+    _GAME_CODES,
+    _L,
+    _PAIR_CODE_ORDER,
+    _PAIRS,
+    _ROUND_HELP,
+    _SCORING_CODES,
+    _TC_ARG,
+    CONF,
+    CROSS,
+    EVENT,
+    EVENT_ROW,
+    GROUP_ROW,
+    HEADER_ROW,
+    HELP,
+    PLAYER_COLS,
+    RATING_COLS,
+    SCORING_FIRST_ROW,
+    SCORING_HEADER_ROW,
+    TABLES,
+    _abs,
+    _agreeing_pairs,
+    _apply,
+    _check_size,
+    _define,
+    _event_ref,
+    _Geometry,
+    _group,
+    _header,
+    _k_formula,
+    _native_layout,
+    _page_setup,
+    _pair_bad,
+    _points_of,
+    _register_styles,
+    _text,
+    _vl,
+    _vocabulary,
+    _write_pd_hundredths,
+)
+from xl_fide.rules.editions import EDITIONS
+from xl_fide.rules.results import VALIDATION_LIST
+from xl_fide.rules.tables import dp_rows, pd_rows
+from xl_fide.trf import (
+    DEFAULT_SCORING,
+)
+
+
+def build_template(layout: str, players: int, rounds: int | None = None, *,
+                   formulas: str = "udf") -> Workbook:
+    """An empty cross-table workbook: ``layout`` roundrobin or swiss, ``players`` rows.
+
+    ``rounds``: the Swiss rounds (ignored for a round robin, which has players - 1).
+    ``formulas``: ``udf`` (the rating block calls the FIDE_* functions) or ``native``
+    (only functions built into Excel 2010+, LibreOffice and Google Sheets, see
+    :mod:`xl_fide.excel._native`; same sheets, names and layout, helpers on a hidden sheet).
+    Raises :class:`~xl_fide.errors.InputError` for a bad layout, size or ``formulas``.
+    """
+    if rounds is None or layout == "roundrobin":
+        rounds = players - 1 if layout == "roundrobin" else 9
+    _check_size(layout, players, rounds)
+    geo = _Geometry(layout, players, rounds, _native.check_formulas(formulas))
+    wb = Workbook()
+    wb.properties.creator = "xl-fide"
+    wb.properties.created = _FIXED_TIME
+    wb.properties.modified = _FIXED_TIME
+    _register_styles(wb)
+    ws = wb.active
+    ws.title = CROSS
+    ev = wb.create_sheet(EVENT)
+    tables = wb.create_sheet(TABLES)
+    helpws = wb.create_sheet(HELP)
+    conf = wb.create_sheet(CONF)
+    _build_event(wb, ev, geo)
+    _build_tables(wb, tables)
+    if layout == "roundrobin":
+        _build_roundrobin(wb, ws, geo)
+    else:
+        _build_swiss(wb, ws, geo)
+    if formulas == "native":
+        _write_native(wb, geo)
+    _build_help(helpws, geo)
+    _text(conf, 1, 1, "UDF Modules")
+    _text(conf, 1, 2, "xl_fide.udfs")
+    conf.column_dimensions["A"].width = 16
+    conf.column_dimensions["B"].width = 16
+    wb.active = 0
+    return wb
+
+
+def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
+    _text(ws, 1, 1, "Event", "title")
+    _text(ws, 2, 1, "Fill in the white cells. The date and time control choose the FIDE rules "
+          "used by every formula of the Crosstable sheet.", "subtitle")
+    for key, label, name, style, note in _EVENT_INPUTS:
+        r = EVENT_ROW[key]
+        _text(ws, r, 1, label, "label")
+        _apply(ws.cell(r, 2), style)
+        _text(ws, r, 3, note, "subtitle")
+        _define(wb, name, EVENT, f"$B${r}")
+    ws.cell(EVENT_ROW["tc"], 2).value = "standard"
+    ws.cell(EVENT_ROW["rounds"], 2).value = geo.rounds
+    first_computed = EVENT_ROW[_EVENT_COMPUTED[0][0]]
+    _text(ws, first_computed - 1, 1, "Computed (do not edit)", "label")
+    for key, label, name, style, note in _EVENT_COMPUTED:
+        r = EVENT_ROW[key]
+        _text(ws, r, 1, label, "label")
+        _apply(ws.cell(r, 2), style)
+        _text(ws, r, 3, note, "subtitle")
+        _define(wb, name, EVENT, f"$B${r}")
+    start, tc = f"$B${EVENT_ROW['start']}", f"$B${EVENT_ROW['tc']}"
+    d, t = f"$B${EVENT_ROW['date_arg']}", f"$B${EVENT_ROW['tc_arg']}"
+    rules = f"$B${EVENT_ROW['rules_date']}"
+    ws[d.replace("$", "")] = f'=IF(ISNUMBER({rules}),{rules},IF(ISNUMBER({start}),{start},""))'
+    ws[t.replace("$", "")] = f'=IF(TRIM({tc})="","standard",LOWER(TRIM({tc})))'
+    ed = f"B{EVENT_ROW['edition']}"
+    ws[ed] = ArrayFormula(
+        ed, f"=IF(ISNUMBER({d}),IFERROR(LOOKUP(2,1/((EditionTC={t})*(EditionFrom<={d})),"
+            f"EditionId),INDEX(EditionId,MATCH({t},EditionTC,0))),"
+            f"LOOKUP(2,1/(EditionTC={t}),EditionId))")
+    ws[f"B{EVENT_ROW['version']}"] = "=FIDE_VERSION()"
+    ws.cell(EVENT_ROW["layout"], 2).value = geo.layout
+    ws.cell(EVENT_ROW["players"], 2).value = geo.n
+    # scoring (TRF XXS / 162): points per result code in this event
+    _text(ws, SCORING_HEADER_ROW, 1, "Scoring: points per result code (TRF XXS)", "label")
+    for c, h in enumerate(("Code", "Points", "Meaning"), 1):
+        _text(ws, SCORING_HEADER_ROW + 1, c, h, "head")
+    for i, (code, meaning) in enumerate(_SCORING_CODES):
+        r = SCORING_FIRST_ROW + i
+        _text(ws, r, 1, code, "calc_code")
+        _apply(ws.cell(r, 2, float(DEFAULT_SCORING[code])), "in_num")
+        _text(ws, r, 3, meaning, "subtitle")
+    last = SCORING_FIRST_ROW + len(_SCORING_CODES) - 1
+    _define(wb, "Scoring", EVENT, _abs(1, SCORING_FIRST_ROW, 2, last))
+    dv_tc = DataValidation(type="list", formula1='"standard,rapid,blitz"', allow_blank=True,
+                           showInputMessage=True, promptTitle="Time control",
+                           prompt="standard, rapid or blitz (FIDE rating list).")
+    dv_tc.add(f"B{EVENT_ROW['tc']}")
+    dv_date = DataValidation(type="date", operator="greaterThan", formula1="1",
+                             allow_blank=True, showErrorMessage=True,
+                             error="Enter a date, e.g. 2025-10-01.")
+    dv_date.add(f"B{EVENT_ROW['start']}")
+    dv_date.add(f"B{EVENT_ROW['end']}")
+    dv_date.add(f"B{EVENT_ROW['rules_date']}")
+    dv_pts = DataValidation(type="decimal", operator="between", formula1="0", formula2="10",
+                            allow_blank=True)
+    dv_pts.add(f"B{SCORING_FIRST_ROW}:B{last}")
+    for dv in (dv_tc, dv_date, dv_pts):
+        ws.add_data_validation(dv)
+    ws.column_dimensions["A"].width = 36
+    ws.column_dimensions["B"].width = 30
+    ws.column_dimensions["C"].width = 70
+    ws.protection.sheet = True
+    ws.protection.formatColumns = False
+    ws.protection.formatRows = False
+    _page_setup(ws, landscape=False)
+
+
+def _build_tables(wb: Workbook, ws: Any) -> None:
+    _text(ws, 1, 1, "Tables written from the xl-fide engine (FIDE B.02 §8.1): do not edit", "title")
+    # 8.1.2
+    _text(ws, 3, 1, "Table 8.1.2: D → PD", "label")
+    for c, h in enumerate(("D from", "D to", "PD higher", "PD lower"), 1):
+        _text(ws, 4, c, h, "head")
+    r = 5
+    for low, high, H in pd_rows():
+        _apply(ws.cell(r, 1, low), "val_int")
+        if high is None:
+            _text(ws, r, 2, "and above", "val_text")
+        else:
+            _apply(ws.cell(r, 2, high), "val_int")
+        _apply(ws.cell(r, 3, H / 100), "val_2")
+        _apply(ws.cell(r, 4, (100 - H) / 100), "val_2")
+        r += 1
+    _define(wb, "PDTable", TABLES, _abs(1, 5, 4, r - 1))
+    _write_pd_hundredths(ws)
+    # 8.1.1
+    _text(ws, 3, 6, "Table 8.1.1: p → dp", "label")
+    _text(ws, 4, 6, "p", "head")
+    _text(ws, 4, 7, "dp", "head")
+    r = 5
+    for p, dp in dp_rows():
+        _apply(ws.cell(r, 6, p / 100), "val_2")
+        _apply(ws.cell(r, 7, dp), "val_int")
+        r += 1
+    _define(wb, "DPTable", TABLES, _abs(6, 5, 7, r - 1))
+    # result vocabulary: what a result cell may hold (the engine's own vocabulary)
+    _text(ws, 3, 9, "Result entries", "label")
+    for c, h in enumerate(("Entry", "Score", "Rated", "TRF code", "Points"), 9):
+        _text(ws, 4, c, h, "head")
+    r = 5
+    last_scoring = SCORING_FIRST_ROW + len(_SCORING_CODES) - 1
+    scoring = f"{EVENT}!{_abs(1, SCORING_FIRST_ROW, 2, last_scoring)}"
+    for entry, result in _vocabulary():
+        _text(ws, r, 9, entry, "val_text")
+        _apply(ws.cell(r, 10, result.half_points / 2), "val_1")
+        _apply(ws.cell(r, 11, 1 if result.played else 0), "val_int")
+        _text(ws, r, 12, result.code, "val_text")
+        _apply(ws.cell(r, 13, f"=VLOOKUP(L{r},{scoring},2,FALSE)"), "val_1")
+        r += 1
+    _define(wb, _CODES, TABLES, _abs(9, 5, 13, r - 1))
+    # rule editions
+    _text(ws, 3, 15, "Rule editions (FIDE B.02)", "label")
+    for c, h in enumerate(("Edition", "In force from", "Time control", "Note"), 15):
+        _text(ws, 4, c, h, "head")
+    r = 5
+    for e in EDITIONS:
+        _text(ws, r, 15, e.id, "val_text")
+        _apply(ws.cell(r, 16, e.in_force), "val_date")
+        _text(ws, r, 17, e.time_control.value, "val_text")
+        _text(ws, r, 18, e.note, "val_text")
+        r += 1
+    _define(wb, "EditionId", TABLES, _abs(15, 5, 15, r - 1))
+    _define(wb, "EditionFrom", TABLES, _abs(16, 5, 16, r - 1))
+    _define(wb, "EditionTC", TABLES, _abs(17, 5, 17, r - 1))
+    # the pairs of TRF codes the two sides of one game may have (results.pair_problem)
+    _text(ws, 3, 20, "Both sides of one game (TRF codes)", "label")
+    for c, h in enumerate(("No", "Code", "", "Side A", "Side B", "Key"), 20):
+        if h:
+            _text(ws, 4, c, h, "head")
+    for i, code in enumerate(_PAIR_CODE_ORDER):
+        _apply(ws.cell(5 + i, 20, i + 1), "val_int")
+        _text(ws, 5 + i, 21, code, "val_text")
+    _define(wb, _GAME_CODES, TABLES, _abs(21, 5, 21, 4 + len(_PAIR_CODE_ORDER)))
+    r = 5
+    for a, b in _agreeing_pairs():
+        _text(ws, r, 23, a, "val_text")
+        _text(ws, r, 24, b, "val_text")
+        key = (_PAIR_CODE_ORDER.index(a) + 1) * 100 + _PAIR_CODE_ORDER.index(b) + 1
+        _apply(ws.cell(r, 25, key), "val_int")
+        r += 1
+    _define(wb, _PAIRS, TABLES, _abs(25, 5, 25, r - 1))
+    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9,
+                                                          8, 3, 28, 13, 12, 100, 3, 5, 7, 3,
+                                                          7, 7, 7)):
+        ws.column_dimensions[col].width = width
+    ws.freeze_panes = "A5"
+    ws.protection.sheet = True
+    ws.protection.formatColumns = False
+    _page_setup(ws, landscape=True, title_rows="4:4")
+
+
+# table 8.1.2 as integer hundredths (column E of Tables) and table 8.1.1's dp column:
+# what the native formulas look up (one table, written from xl_fide.rules.tables)
+
+def _write_native(wb: Workbook, geo: _Geometry) -> None:
+    """The rating block and the K rule column in native formulas (:mod:`xl_fide.excel._native`)
+    instead of the FIDE_* array formulas; per-player and per-game helpers on a hidden
+    sheet; the Event sheet's version cell as text (no FIDE_VERSION to call)."""
+    ws = wb[CROSS]
+    calc = wb.create_sheet(_native.CALC)
+    for sheet, r, c, value in _native.cells(_native_layout(geo)):
+        (ws if sheet == CROSS else calc).cell(r, c).value = value
+    calc.sheet_state = "hidden"
+    calc.protection.sheet = True
+    ws.cell(HEADER_ROW, geo.col["k_rule"]).comment = Comment(
+        "K by FIDE B.02 §8.3.3 from Ro, Born, Games and Peak (a native formula).", "xl-fide",
+        width=260, height=90)
+    ev = wb[EVENT]
+    _text(ev, EVENT_ROW["version"], 2, __version__)
+    _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
+
+
+
+def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) -> None:
+    """Title, players block, standings and rating headers, K formulas, names, setup."""
+    ev_name = _event_ref("name")
+    ws["A1"] = f'=IF({ev_name}="","FIDE rating cross-table",{ev_name})'
+    _apply(ws["A1"], "title")
+    start = _event_ref("start")
+    ws["A2"] = (f'="Rules "&{_event_ref("edition")}&"   ·   time control "&{_TC_ARG}'
+                f'&"   ·   start "&IF(ISNUMBER({start}),TEXT({start},"yyyy-mm-dd"),"not given")'
+                f'&"   ·   white cells are input, grey cells are computed"')
+    _apply(ws["A2"], "subtitle")
+    for spec in PLAYER_COLS:
+        _header(ws, geo, geo.col[spec.key], spec)
+    for spec in geo.standings:
+        _header(ws, geo, geo.col[spec.key], spec)
+    for spec in RATING_COLS:
+        _header(ws, geo, geo.col[spec.key], spec)
+    _group(ws, 1, len(PLAYER_COLS), "Players")
+    if block_title:
+        _group(ws, geo.block_first, geo.block_last, block_title)
+    st = geo.standings
+    _group(ws, geo.col[st[0].key], geo.col[st[-1].key], "Standings")
+    _group(ws, geo.col[RATING_COLS[0].key], geo.col[RATING_COLS[-1].key],
+           "Rating change (FIDE B.02 §8.3)")
+    # players rows: styles
+    styles = [(geo.col[s.key], s.style) for s in PLAYER_COLS + st + RATING_COLS]
+    for r in range(geo.first, geo.last + 1):
+        for c, style in styles:
+            _apply(ws.cell(r, c), style)
+        ws.cell(r, geo.col["no"]).value = r - geo.first + 1
+        ws.cell(r, geo.col["k"]).value = _k_formula(geo, r)
+    # K rule: ONE array formula over the column (FIDE_K is vectorised)
+    kr = geo.column("k_rule", absolute=False)
+    ws[kr.split(":")[0]] = ArrayFormula(
+        kr, f'=FIDE_K({geo.column("ro")},{geo.column("born")},{geo.column("games")},'
+            f'{geo.column("peak")},"","",{_TC_ARG},{_DATE_ARG})')
+    # defined names: one column each over the players' rows
+    for spec in PLAYER_COLS + st + RATING_COLS:
+        if spec.name:
+            _define(wb, spec.name, CROSS, geo.column(spec.key))
+    # validations of the players block
+    dvs = [
+        (DataValidation(type="list", formula1='"GM,IM,FM,CM,WGM,WIM,WFM,WCM"', allow_blank=True,
+                        errorStyle="warning", showErrorMessage=True,
+                        error="Not a FIDE title: keep it anyway?"), ("title",)),
+        (DataValidation(type="whole", operator="between", formula1="0", formula2="4000",
+                        allow_blank=True, showErrorMessage=True, showInputMessage=True,
+                        promptTitle="Rating", prompt="Whole number; blank = unrated.",
+                        error="A rating is a whole number from 0 to 4000."), ("ro", "peak")),
+        (DataValidation(type="whole", operator="between", formula1="1850", formula2="2200",
+                        allow_blank=True, showErrorMessage=True,
+                        error="A year of birth, e.g. 2009."), ("born",)),
+        (DataValidation(type="whole", operator="greaterThanOrEqual", formula1="0",
+                        allow_blank=True, showErrorMessage=True,
+                        error="A whole number, 0 or more."), ("games", "fide_id")),
+        (DataValidation(type="whole", operator="between", formula1="1", formula2="100",
+                        allow_blank=True, showErrorMessage=True, showInputMessage=True,
+                        promptTitle="K override", prompt="Leave blank to use K rule.",
+                        error="K is a whole number from 1 to 100."), ("k_set",)),
+    ]
+    for dv, keys in dvs:
+        for key in keys:
+            dv.add(geo.column(key, absolute=False).replace("$", ""))
+        ws.add_data_validation(dv)
+    # conditional colours: check column
+    check = geo.column("check", absolute=False)
+    ws.conditional_formatting.add(check, FormulaRule(
+        formula=[f'N({geo.cell("check", geo.first)})>0'],
+        fill=PatternFill("solid", bgColor="FFC7CE"), stopIfTrue=True))
+    # sheet setup
+    ws.freeze_panes = ws.cell(geo.first, geo.col["fed"])
+    ws.row_dimensions[HEADER_ROW].height = 30
+    ws.sheet_view.zoomScale = 90
+    ws.print_area = f"A1:{_L(geo.last_col)}{geo.last}"
+    _page_setup(ws, landscape=True, title_rows=f"{GROUP_ROW}:{HEADER_ROW}", title_cols="A:C",
+                fit_width=False)
+    ws.protection.sheet = True
+    ws.protection.formatColumns = False
+    ws.protection.formatRows = False
+
+
+
+def _result_colours(ws: Any, sqref: str, top_left: str) -> None:
+    """Win green, draw yellow, loss red (after the mismatch rule)."""
+    for score, colour in (("1", "C6EFCE"), ("0.5", "FFEB9C"), ("0", "F8CBAD")):
+        ws.conditional_formatting.add(sqref, FormulaRule(
+            formula=[f'AND({top_left}<>"",IFERROR({_vl(top_left, 2)}={score},FALSE))'],
+            fill=PatternFill("solid", bgColor=colour)))
+
+
+def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
+    _common_crosstable(wb, ws, geo, "Results (row vs column)" if geo.n < 10 else
+                       "Results (row player against column player)")
+    n, f, last = geo.n, geo.first, geo.last
+    g1, g2 = geo.block_first, geo.block_last
+    for j in range(1, n + 1):
+        c = geo.grid_col(j)
+        _text(ws, HEADER_ROW, c, j, "head")
+        ws.column_dimensions[_L(c)].width = 4.3
+    grid_abs = _abs(g1, f, g2, last)
+    pts, sb = geo.column("pts"), geo.column("sb")
+    for i in range(1, n + 1):
+        r = f + i - 1
+        for j in range(1, n + 1):
+            _apply(ws.cell(r, geo.grid_col(j)), "diag" if i == j else "in_res")
+        row = f"{_L(g1)}{r}:{_L(g2)}{r}"
+        mine = f"TRANSPOSE({_abs(geo.grid_col(i), f, geo.grid_col(i), last)})"
+        name = geo.cell("name", r)
+        p, s = geo.cell("pts", r), geo.cell("sb", r)
+        ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(row)})')
+        ws[s] = ArrayFormula(
+            s, f'=IF({name}="","",SUM(IF({row}<>"",IFERROR({_vl(row, 2)},0),0)'
+               f'*IF(ISNUMBER(TRANSPOSE({pts})),TRANSPOSE({pts}),0)))')
+        ws[geo.cell("rank", r)] = (
+            f'=IF({p}="","",1+COUNTIF({pts},">"&{p})+COUNTIFS({pts},{p},{sb},">"&{s}))')
+        chk = geo.cell("check", r)
+        ws[chk] = ArrayFormula(chk, f"=SUM({_pair_bad(row, mine)})")
+    # the rating block: ONE array formula
+    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
+    ws[rb.split(":")[0]] = ArrayFormula(
+        rb, f"=FIDE_EVENT({geo.column('ro')},{geo.column('k')},{grid_abs},{_TC_ARG},{_DATE_ARG})")
+    _define(wb, "Results", CROSS, grid_abs)
+    # validation and colours of the grid
+    grid = f"{_L(g1)}{f}:{_L(g2)}{last}"
+    dv = DataValidation(type="list", formula1='"' + ",".join(VALIDATION_LIST) + '"',
+                        allow_blank=True, errorStyle="warning", showErrorMessage=True,
+                        showInputMessage=True, promptTitle="Result",
+                        prompt="Row player's result against the column player: 1 win, ½ draw, "
+                               "0 loss; + / - forfeit (points, not rated). Also accepted: "
+                               "0.5, 1-0, 0-1, ½-½. Enter both sides of every game.",
+                        errorTitle="Result", error="Not in the list: keep it anyway?")
+    dv.add(grid)
+    ws.add_data_validation(dv)
+    tl = f"{_L(g1)}{f}"
+    mirror = (f"INDEX({grid_abs},COLUMN({tl})-COLUMN(${_L(g1)}${f})+1,"
+              f"ROW({tl})-ROW(${_L(g1)}${f})+1)")
+    ws.conditional_formatting.add(grid, FormulaRule(
+        formula=[f"{_pair_bad(tl, mirror)}=1"], fill=PatternFill("solid", bgColor="FF0000"),
+        font=Font(bold=True, color="FFFFFF"), stopIfTrue=True))
+    _result_colours(ws, grid, tl)
+
+
+def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
+    _common_crosstable(wb, ws, geo, "")
+    f, last, R = geo.first, geo.last, geo.rounds
+    for rnd in range(1, R + 1):
+        c0 = geo.round_col(rnd, "opp")
+        _group(ws, c0, c0 + 2, f"Round {rnd}")
+        for part, head, width in (("opp", "Opp", 4.6), ("col", "Col", 3.4), ("res", "Res", 4)):
+            c = geo.round_col(rnd, part)
+            cell = _text(ws, HEADER_ROW, c, head, "head")
+            if rnd == 1:
+                cell.comment = Comment(_ROUND_HELP[part], "xl-fide", width=260, height=70)
+            ws.column_dimensions[_L(c)].width = width
+    for rnd in range(1, R + 1):
+        cell = _text(ws, HEADER_ROW, geo.check_col(rnd), f"R{rnd} check", "head")
+        if rnd == 1:
+            cell.comment = Comment("Hidden helper columns: 1 when this round of the row does "
+                                   "not match the opponent's row. Check = their sum.",
+                                   "xl-fide", width=260, height=70)
+    ws.column_dimensions.group(_L(geo.check_first), _L(geo.check_last), hidden=True)
+    for r in range(f, last + 1):
+        for rnd in range(1, R + 1):
+            for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res")):
+                _apply(ws.cell(r, geo.round_col(rnd, part)), style)
+    pts = geo.column("pts")
+    heads = _abs(geo.block_first, HEADER_ROW, geo.block_last, HEADER_ROW)
+    no = geo.col["no"]
+    mask = f'{heads}="Res"'
+    for r in range(f, last + 1):
+        block = f"{_L(geo.block_first)}{r}:{_L(geo.block_last)}{r}"
+        name = geo.cell("name", r)
+        p = geo.cell("pts", r)
+        ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(block, mask)})')
+        ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
+        for rnd in range(1, R + 1):
+            _apply(ws.cell(r, geo.check_col(rnd), "=" + _swiss_term(geo, rnd, r, no)),
+                   "calc_int")
+        ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
+                                    f"{_L(geo.check_last)}{r})")
+    opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]
+    ress = [_abs(geo.round_col(k, "res"), f, geo.round_col(k, "res"), last) for k in range(1, R + 1)]
+    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
+    ws[rb.split(":")[0]] = ArrayFormula(
+        rb, f"=FIDE_EVENT_SWISS({geo.column('ro')},{geo.column('k')},{_choose(opps)},"
+            f"{_choose(ress)},{_TC_ARG},{_DATE_ARG})")
+    # validations
+    opp_ranges = " ".join(f"{_L(geo.round_col(k, 'opp'))}{f}:{_L(geo.round_col(k, 'opp'))}{last}"
+                          for k in range(1, R + 1))
+    col_ranges = " ".join(f"{_L(geo.round_col(k, 'col'))}{f}:{_L(geo.round_col(k, 'col'))}{last}"
+                          for k in range(1, R + 1))
+    res_ranges = " ".join(f"{_L(geo.round_col(k, 'res'))}{f}:{_L(geo.round_col(k, 'res'))}{last}"
+                          for k in range(1, R + 1))
+    dv_opp = DataValidation(type="whole", operator="between", formula1="1", formula2=str(geo.n),
+                            allow_blank=True, showErrorMessage=True, showInputMessage=True,
+                            promptTitle="Opponent", prompt=_ROUND_HELP["opp"],
+                            error=f"An opponent is a player's number from 1 to {geo.n}.")
+    dv_col = DataValidation(type="list", formula1='"w,b"', allow_blank=True,
+                            showErrorMessage=True, error="w or b")
+    dv_res = DataValidation(type="list",
+                            formula1='"' + ",".join(VALIDATION_LIST + ("H", "F", "U", "Z")) + '"',
+                            allow_blank=True, errorStyle="warning", showErrorMessage=True,
+                            showInputMessage=True, promptTitle="Result",
+                            prompt=_ROUND_HELP["res"] + " Also accepted: 0.5, 1-0, 0-1, ½-½.",
+                            errorTitle="Result", error="Not in the list: keep it anyway?")
+    for dv, ranges in ((dv_opp, opp_ranges), (dv_col, col_ranges), (dv_res, res_ranges)):
+        for rng in ranges.split():
+            dv.add(rng)
+        ws.add_data_validation(dv)
+    ws.conditional_formatting.add(opp_ranges, FormulaRule(
+        formula=[f"{_swiss_term(geo, 1, f, no)}=1"],
+        fill=PatternFill("solid", bgColor="FF0000"), font=Font(bold=True, color="FFFFFF")))
+    _result_colours(ws, res_ranges, f"{_L(geo.round_col(1, 'res'))}{f}")
+
+
+def _choose(ranges: Sequence[str]) -> str:
+    if len(ranges) == 1:
+        return ranges[0]
+    return "CHOOSE({" + ",".join(str(k) for k in range(1, len(ranges) + 1)) + "}," + ",".join(
+        ranges) + ")"
+
+
+def _swiss_term(geo: _Geometry, rnd: int, r: int, no: int) -> str:
+    """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0: the
+    opponent's opponent must be this row, the colours differ, the results agree."""
+    oc, cc, rc = (geo.round_col(rnd, p) for p in ("opp", "col", "res"))
+    opp, col, res = f"{_L(oc)}{r}", f"{_L(cc)}{r}", f"{_L(rc)}{r}"
+
+    def of_opponent(c: int) -> str:
+        return f"INDEX({_L(c)}${geo.first}:{_L(c)}${geo.last},{opp})"
+
+    me = f"${_L(no)}{r}"
+    same_colour = f'AND(OR({col}="w",{col}="b"),{of_opponent(cc)}={col})'
+    return (f'IF({opp}="",0,IFERROR(IF({of_opponent(oc)}<>{me},1,IF({same_colour},1,'
+            f'{_pair_bad(res, of_opponent(rc))})),1))')
+
+
+_NATIVE_HELP: tuple[tuple[str, str], ...] = (
+    ("text", "This workbook computes every player's FIDE rating change (FIDE Handbook B.02, "
+             "Rating Regulations) with the spreadsheet's own functions: it works in Excel "
+             "2010 or later, LibreOffice Calc and Google Sheets with nothing installed. Fill in "
+             "the Event sheet, then the white cells of the Crosstable sheet. Grey cells are "
+             "computed; the sheets are protected without a password (Review > Unprotect Sheet) "
+             "so formulas are not overwritten by mistake."),
+    ("label", "How the rating block is computed"),
+    ("text", "A hidden sheet, Calc, holds per game the opponent's rating, the score in half "
+             "points and PD in hundredths (table 8.1.2 of the Tables sheet, with the 400-point "
+             "rule of the player and the 2650 exemption where the rules have it), and per "
+             "player the sums. Everything is whole numbers of hundredths, divided once for "
+             "display; the change is rounded .5 away from zero by an integer formula (FIDE "
+             "B.02 §8.3.4). The Event sheet's start date and time control choose the rules "
+             "(FIDE B.02 §8.3). Events of 1 Jan 2022 - 29 Feb 2024 (400-point rule in one game "
+             "per event) cannot be rated by these formulas: the Ru column says so; use a "
+             "workbook with the xl-fide functions (xl-fide crosstable --formulas udf). Only "
+             "games played over the board (1 ½ 0) against rated opponents are rated; "
+             "forfeits (+ -) and byes count as points only. The event is taken as the player's "
+             "rating period: K × n ≤ 700 and one rounding."),
+)
+
+
+def _build_help(ws: Any, geo: _Geometry) -> None:
+    lines: list[tuple[str, str]] = [
+        ("title", "xl-fide: FIDE rating cross-table"),
+        ("text", "This workbook computes every player's FIDE rating change (FIDE Handbook B.02, "
+                 "Rating Regulations) with the xl-fide functions FIDE_K, FIDE_EVENT and "
+                 "FIDE_EVENT_SWISS. Fill in the Event sheet, then the white cells of the "
+                 "Crosstable sheet. Grey cells are computed; the sheets are protected without a "
+                 "password (Review > Unprotect Sheet) so formulas are not overwritten by mistake."),
+        ("label", "Turning the functions on: Excel on Windows (xlwings add-in)"),
+        ("text", "1. Install Python, then in a terminal, in the xl-fide folder: pip install .   "
+                 "and then   xlwings addin install"),
+        ("text", "2. Open this workbook. The sheet 'xlwings.conf' already says UDF Modules = "
+                 "xl_fide.udfs."),
+        ("text", "3. On the xlwings ribbon tab click 'Import Functions', then save the file as "
+                 "an .xlsm workbook (Excel Macro-Enabled Workbook)."),
+        ("text", "4. In the VBA editor (Alt+F11): Tools > References, tick xlwings. Then press "
+                 "Ctrl+Alt+F9. Cells that showed #NAME? now compute. If they still show #NAME?, "
+                 "macros are blocked or Import Functions was not run; 'xl-fide doctor' checks "
+                 "the set-up."),
+        ("label", "Turning the functions on: xlwings Lite (Excel on the web, macOS, Windows)"),
+        ("text", "1. Home > Add-ins: add 'xlwings Lite'. 2. In its editor, requirements.txt: "
+                 "xlwings>=0.36.7 and the URL of the xl-fide wheel (pip wheel . -w dist builds "
+                 "it); restart. 3. main.py:  from xl_fide.udfs import *  and  from "
+                 "xl_fide.lite import *  . 4. Review > Unprotect Sheet (Crosstable, Event), run "
+                 "the script fide_bind_formulas (formulas already in the file stay #NAME? in "
+                 "Lite until written again), protect the sheets again."),
+        ("label", "Without the add-in"),
+        ("text", "The functions show #NAME?. A workbook filled by 'xl-fide crosstable' has a "
+                 "Report sheet with the values computed by xl-fide when the file was written."),
+        ("label", "How the rating block is computed"),
+        ("text", "One array formula computes the whole rating block (FIDE_EVENT for a round "
+                 "robin, FIDE_EVENT_SWISS for a Swiss) and one computes the K rule column "
+                 "(FIDE_K): a recalculation costs a few function calls, whatever the number of "
+                 "games. The Event sheet's start date and time control are passed to them, so the "
+                 "rules in force when the event started apply (FIDE B.02 §8.3). Only games played "
+                 "over the board (1 ½ 0) against rated opponents are rated; forfeits (+ -) and "
+                 "byes count as points only. The event is taken as the player's rating period: "
+                 "K × n ≤ 700 and one rounding."),
+        ("label", "Results"),
+        ("text", "1 win, ½ draw, 0 loss (also =, 0.5, 1-0, 0-1, ½-½), + forfeit win, - forfeit "
+                 "loss; in a Swiss byes H (½ point), F and U (1), Z (0). Enter both sides of every "
+                 "game; the Check column and red cells show results that do not match. "
+                 + ("Round robin: row i, column j holds player i's result against player j."
+                    if geo.layout == "roundrobin" else
+                    "Swiss: per round the opponent's number (No), colour (w/b) and result.")),
+        ("label", "Columns"),
+    ]
+    if geo.formulas == "native":
+        lines = [lines[0], *_NATIVE_HELP, *lines[-3:]]
+    for spec in PLAYER_COLS + geo.standings + RATING_COLS:
+        text = f"{spec.header}: {spec.help}" + (f"  [name {spec.name}]" if spec.name else "")
+        if geo.formulas == "native":
+            text = text.replace("(one FIDE_K array formula)", "(a native formula)")
+        lines.append(("text", text))
+    lines.append(("label", "Defined names"))
+    lines.append(("text", "Each column above has a defined name covering the players' rows "
+                          "(e.g. Rating, KFactor, Change, NewRating), for formulas and other tools."))
+    for i, (style, text) in enumerate(lines, 1):
+        _text(ws, i, 1, text, style)
+    ws.column_dimensions["A"].width = 80
+    _page_setup(ws, landscape=False)
+
+
+# ================================================================================== fill
+

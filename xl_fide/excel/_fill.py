@@ -1,0 +1,322 @@
+"""Filling a cross-table from a tournament: the players, every round, the Event sheet,
+the Report sheet of plain values from :func:`~xl_fide.report.build_report`, the lossless
+``TRF_original`` sheet; saving a workbook whole or not at all; regenerating the shipped
+templates (``python -m xl_fide.excel._fill [DIRECTORY]``)."""
+
+from __future__ import annotations
+
+import io
+import os
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Sequence
+
+from openpyxl import Workbook
+
+from xl_fide._files import OutputExistsError, write_atomic
+from xl_fide._version import __version__
+from xl_fide.errors import InputError, WorkbookError
+from xl_fide.excel import _native as _native
+from xl_fide.excel._build import build_template
+from xl_fide.excel._layout import (
+    _L,
+    _SCORING_CODES,
+    CROSS,
+    DEFAULT_TEMPLATES,
+    EVENT,
+    EVENT_ROW,
+    MAX_ROUND_ROBIN,
+    MONTHLY_NOTE,
+    NATIVE_TEMPLATES,
+    REPORT,
+    SCORING_FIRST_ROW,
+    WorkbookExistsError,
+    _Geometry,
+    _page_setup,
+    _text,
+)
+from xl_fide.excel._read import _read_book
+from xl_fide.excel._roundtrip import _write_original
+from xl_fide.report import KSource, Report, build_report
+from xl_fide.trf import (
+    DEFAULT_SCORING,
+    Tournament,
+)
+
+
+def choose_layout(tournament: Tournament) -> str:
+    """``roundrobin`` when every player met every other exactly once (and no bye scored
+    points), else ``swiss``."""
+    players = tournament.players
+    n = len(players)
+    if n < 2 or n > MAX_ROUND_ROBIN:
+        return "swiss"
+    ranks = {p.start_rank for p in players}
+    for p in players:
+        met: list[int] = []
+        for g in p.games:
+            if g.opponent is not None:
+                met.append(g.opponent)
+            elif tournament.points_for(g) != 0:
+                return "swiss"
+        if len(met) != n - 1 or set(met) != ranks - {p.start_rank}:
+            return "swiss"
+    return "roundrobin"
+
+
+_CELL_OF_CODE: dict[str, Any] = {"1": 1, "=": "½", "0": 0}
+
+
+def _cell_value(code: str) -> Any:
+    return _CELL_OF_CODE.get(code, code)
+
+
+def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
+                  *, rows: int | None = None, rounds: int | None = None,
+                  formulas: str = "udf", order: str = "start") -> Workbook:
+    """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
+
+    ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
+    :class:`~xl_fide.report.Report` already built (default ``build_report(tournament)``);
+    the K values it did not take from the K rule (``--k``, a rating list) are written as K
+    overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
+    (blank rows and rounds). Formulas stay live. ``formulas``: ``udf`` or ``native``
+    (see :func:`build_template`); ``native`` raises :class:`InputError` naming the rule
+    edition when the native formulas cannot express it (:func:`xl_fide.excel._native.require`).
+    ``order``: the rows by start rank (``start``) or by final rank (``rank``: the TRF's
+    rank, else points, then start rank); with ``rank`` the No column is the rank and the
+    opponents are given by it, as in a cross-table printed by rank (the TRF's start ranks
+    are kept for ``xl-fide trf``).
+    """
+    if order not in ("start", "rank"):
+        raise InputError(f"order must be start or rank, got {order!r}")
+    if report is None:
+        report = build_report(tournament)
+    if _native.check_formulas(formulas) == "native":
+        _native.require(report.edition)
+    layout = layout or choose_layout(tournament)
+    players = sorted(tournament.players, key=lambda p: p.start_rank)
+    if order == "rank":
+        ranked = all(p.rank for p in players)
+        players.sort(key=lambda p: ((p.rank or 0) if ranked else -tournament.score(p),
+                                    p.start_rank))
+    n = len(players)
+    number = {p.start_rank: i + 1 for i, p in enumerate(players)}
+    renumbered = order == "start" and any(p.start_rank != i + 1 for i, p in enumerate(players))
+    n_rows = max(n, rows or 0, 2)
+    n_rounds = max(tournament.rounds or 0, rounds or 0, 1)
+    if layout == "roundrobin":
+        if choose_layout(tournament) != "roundrobin" and n > 1:
+            raise InputError("this event is not a single round robin (some players did not "
+                             "meet exactly once): use the swiss layout")
+        n_rounds = n_rows - 1
+    wb = build_template(layout, n_rows, n_rounds, formulas=formulas)
+    geo = _Geometry(layout, n_rows, n_rounds, formulas)
+    ws, ev = wb[CROSS], wb[EVENT]
+    _fill_event(ev, tournament, report)
+    if report.months:           # B.02 §8.3 interim reports: the sheet's formulas do not
+        _text(ws, 1, geo.block_first, MONTHLY_NOTE, "subtitle")
+    # K set (the manual override) only where the report's K did not come from the K rule
+    # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
+    # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
+    k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows
+                 if row.k_source is not KSource.RULE}
+    # a rating the report took from --player-data (none in the file) goes into Ro
+    rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
+    for i, p in enumerate(players):
+        r = geo.first + i
+        _text(ws, r, geo.col["title"], p.title or None)
+        _text(ws, r, geo.col["name"], p.name or None)
+        _text(ws, r, geo.col["fed"], p.federation or None)
+        ws.cell(r, geo.col["fide_id"]).value = p.fide_id
+        ws.cell(r, geo.col["ro"]).value = (p.rating if p.rating is not None
+                                           else rating_by_rank.get(p.start_rank))
+        ws.cell(r, geo.col["born"]).value = p.birth_year
+        ws.cell(r, geo.col["k_set"]).value = k_by_rank.get(p.start_rank)
+        if layout == "roundrobin":
+            for g in p.games:
+                if g.opponent is None or (tournament.rounds and g.round > tournament.rounds):
+                    continue
+                j = number[g.opponent]
+                _text(ws, r, geo.grid_col(j), _cell_value(g.code))
+        else:
+            for g in p.games:
+                if tournament.rounds and g.round > tournament.rounds:
+                    continue
+                if g.opponent is None and g.code == "Z" and not g.explicit:
+                    continue
+                if g.opponent is not None:
+                    ws.cell(r, geo.round_col(g.round, "opp")).value = number[g.opponent]
+                if g.colour:
+                    _text(ws, r, geo.round_col(g.round, "col"), g.colour)
+                _text(ws, r, geo.round_col(g.round, "res"), _cell_value(g.code))
+    from xl_fide.trf import write_trf
+    try:
+        original: str | None = write_trf(tournament)
+    except InputError:          # an event built in code that no TRF can hold
+        original = None
+    if original is not None:
+        _write_original(wb, geo, original, [p.start_rank for p in players],
+                        tournament.encoding)
+    try:                        # never write a workbook that our own reader refuses
+        _read_book(wb, None, "<workbook>", strict=False)
+    except WorkbookError as exc:
+        raise InputError(f"this event cannot be written as a workbook that reads back: "
+                         f"{str(exc).replace('<workbook>: ', '')}") from None
+    replaced = list(getattr(wb, "xl_fide_replaced", ()))
+    _build_report_sheet(wb, report, renumbered, replaced, order)
+    return wb
+
+
+def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
+    values = {
+        "name": t.name or None, "city": t.city or None, "federation": t.federation or None,
+        "start": t.start_date, "end": t.end_date, "tc": report.time_control.value,
+        "tc_text": t.time_control or None, "arbiter": getattr(t, "chief_arbiter", "") or None,
+        "rules_date": report.event_date if report.event_date != t.start_date else None,
+    }
+    for key, value in values.items():
+        _text(ws, EVENT_ROW[key], 2, value)
+    scoring = getattr(t, "scoring", DEFAULT_SCORING)
+    for i, (code, _) in enumerate(_SCORING_CODES):
+        ws.cell(SCORING_FIRST_ROW + i, 2).value = float(scoring.get(code, DEFAULT_SCORING[code]))
+
+
+def _num(value: Decimal | int | None) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+_REPORT_HEADS = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "val_text"),
+                 ("Fed", 5, "val_text"), ("Ro", 6, "val_int"), ("K", 5, "val_int"),
+                 ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
+                 ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
+                 ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
+                 ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
+                 ("Note", 64, "val_text")]
+
+
+def _report_rows(ws: Any, hr: int, report: Report) -> int:
+    """The header at row ``hr`` and one row per player below; returns the last row."""
+    heads = _REPORT_HEADS
+    for c, (h, width, _) in enumerate(heads, 1):
+        _text(ws, hr, c, h, "head")
+        ws.column_dimensions[_L(c)].width = width
+    for i, row in enumerate(report.rows):
+        res = row.result
+        r = hr + 1 + i
+        calc = res.calc
+        values = [
+            res.start_rank, row.title or None, res.name or None, row.federation or None,
+            res.rating, res.K_given, row.k_source or None, _num(row.points), res.N,
+            res.W_half / 2,
+            res.sum_PD / 100 if res.sum_PD is not None else None,
+            calc.sum_delta_R / 100 if calc is not None else None,
+            res.K, res.change / 100 if res.change is not None else None,
+            res.rating_change, res.new_rating, res.Rp,
+            res.initial.Ru if res.initial is not None else None,
+            (res.initial.reason if res.initial is not None else res.publication) or None,
+        ]
+        for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
+            _text(ws, r, c, value, style)
+    return hr + len(report.rows)
+
+
+def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
+                        replaced: Sequence[str] = (), order: str = "start") -> None:
+    ws = wb.create_sheet(REPORT, index=2)
+    _text(ws, 1, 1, "Report", "title")
+    _text(ws, 2, 1, f"Values computed by xl-fide {__version__} at fill time; the live formulas "
+                    f"are on the {CROSS} sheet.", "subtitle")
+    date = report.event_date.isoformat() if report.event_date else "no date (today's rules)"
+    _text(ws, 3, 1, f"{report.event_name or '(unnamed event)'}   ·   {date}   ·   "
+                    f"{report.time_control.value}   ·   rules {report.edition.id}", "subtitle")
+    hr = 5
+    r = _report_rows(ws, hr, report) + 2
+    notes = list(report.notes)
+    if renumbered:
+        notes.append("start ranks were renumbered 1..n on the Crosstable sheet")
+    if order == "rank":
+        notes.append("Crosstable rows are in rank order: No is the rank, and opponents are "
+                     "given by it; the TRF start ranks are kept for xl-fide trf")
+    if replaced:
+        notes.append(f"characters a sheet cannot hold (control characters) were replaced by "
+                     f"\ufffd in {len(replaced)} cell(s): {', '.join(replaced[:10])}")
+    if notes or report.warnings:
+        _text(ws, r, 1, "Notes", "label")
+        for note in notes + [f"warning: {w}" for w in report.warnings]:
+            r += 1
+            _text(ws, r, 1, note, "subtitle")
+    for i, month in enumerate(report.months, 1):   # an event over 30 days: interim reports
+        r += 2
+        _text(ws, r, 1, f"Month {i} of {len(report.months)}: {month.event_name}   ·   "
+                        f"rules {month.edition.id}", "label")
+        r = _report_rows(ws, r + 1, month) + 1
+        for note in month.notes:
+            r += 1
+            _text(ws, r, 1, note, "subtitle")
+    ws.freeze_panes = f"A{hr + 1}"
+    _page_setup(ws, landscape=True, title_rows=f"{hr}:{hr}")
+
+
+# ================================================================================== save
+
+def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide._files.write_atomic`:
+    built in memory, then created exclusively). Refuses to overwrite an existing file
+    unless ``force`` (:class:`WorkbookExistsError`); never leaves a partial file."""
+    path = Path(path)
+    _check_kind(path)
+    if path.exists() and not force:
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    try:
+        return write_atomic(path, buffer.getvalue(), force=force)
+    except OutputExistsError:
+        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
+
+
+#: Macro-enabled kinds: openpyxl cannot write the VBA project they must hold, and
+#: Excel refuses to open a macro-less package with such a name.
+_MACRO_SUFFIXES = (".xlsm", ".xltm", ".xlam")
+
+
+def _check_kind(path: Path) -> None:
+    """A macro-enabled name is refused (:class:`~xl_fide.errors.InputError`) before
+    anything is written."""
+    suffix = path.suffix.lower()
+    if suffix in _MACRO_SUFFIXES:
+        raise InputError(f"{path}: cannot write a macro workbook ({suffix}); write .xlsx, "
+                         "open it in Excel, click Import Functions on the xlwings tab, "
+                         "then save it as .xlsm")
+
+
+def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
+    """(Re)write the shipped templates (:data:`DEFAULT_TEMPLATES`, then
+    :data:`NATIVE_TEMPLATES`) into ``directory``."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    out = []
+    for filename, (layout, players, rounds) in DEFAULT_TEMPLATES.items():
+        out.append(save_workbook(build_template(layout, players, rounds), directory / filename,
+                                 force=True))
+    for filename, (layout, players, rounds) in NATIVE_TEMPLATES.items():
+        out.append(save_workbook(build_template(layout, players, rounds, formulas="native"),
+                                 directory / filename, force=True))
+    return out
+
+
+# ================================================================================== read
+
+
+
+
+if __name__ == "__main__":  # python -m xl_fide.excel._fill [DIRECTORY]: regenerate the templates
+    import sys
+    for written in write_default_templates(sys.argv[1] if len(sys.argv) > 1 else "templates"):
+        print(f"wrote {written}")
+

@@ -1,0 +1,229 @@
+"""The lossless round trip: a filled workbook keeps the TRF it came from (text,
+encoding, every input cell as written) on a very hidden sheet; reading back starts from
+it and applies only the cells a user edited, so TRF -> workbook -> TRF is byte-identical."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from openpyxl import Workbook
+
+from xl_fide.errors import InputError, WorkbookError, XlFideError
+from xl_fide.excel import _native as _native
+from xl_fide.excel._layout import (
+    _EVENT_INPUTS,
+    _L,
+    _SCORING_CODES,
+    _TOURNAMENT_FIELDS,
+    CROSS,
+    EVENT,
+    EVENT_ROW,
+    SCORING_FIRST_ROW,
+    _Geometry,
+    _text,
+)
+from xl_fide.lists._read import PlayerData
+from xl_fide.trf import (
+    DEFAULT_SCORING,
+    RESULT_CODES,
+    Game,
+    Tournament,
+    TrfPlayer,
+)
+
+
+@dataclass
+class _Read:
+    """What the input cells of a workbook say: event fields, players (start rank = row
+    number, opponents by row number) and the players' K inputs by row."""
+
+    fields: dict[str, Any]
+    players: list[TrfPlayer]
+    inputs: dict[int, PlayerData]
+    warnings: list[str]
+
+
+
+ORIGINAL = "TRF_original"
+_ORIGINAL_FORMAT = "xl-fide TRF_original 1"
+_CHUNK = 30_000            # characters per cell (Excel holds at most 32,767)
+_COMPUTED_KEYS = ("no", "k_rule", "k")
+
+
+def _input_cells(geo: _Geometry) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(row, column) of the input cells of the Crosstable and Event sheets."""
+    computed = {geo.col[k] for k in _COMPUTED_KEYS}
+    cross = [(r, c) for r in range(geo.first, geo.last + 1)
+             for c in range(1, geo.block_last + 1) if c not in computed]
+    event = [(EVENT_ROW[key], 2) for key, *_ in _EVENT_INPUTS if key != "rounds"]
+    event += [(SCORING_FIRST_ROW + i, 2) for i in range(len(_SCORING_CODES))]
+    return cross, event
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return {"date": value.isoformat()[:10]}
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return _dt.date.fromisoformat(value["date"])
+    return value
+
+
+def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
+                    encoding: str = "utf-8") -> None:
+    cross_cells, event_cells = _input_cells(geo)
+    cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
+    for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
+        ws = wb[sheet]
+        for r, c in where:
+            value = ws.cell(r, c).value
+            if value is not None:
+                cells[sheet][f"{_L(c)}{r}"] = _to_json(value)
+    payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,
+               "rounds": geo.rounds, "cells": cells, "encoding": encoding}  # the TRF's bytes
+    # ASCII only, and no "_" (which an .xlsx reader may take for an _xHHHH_ escape)
+    data = json.dumps(payload, ensure_ascii=True, separators=(",", ":")).replace("_", "\\u005f")
+    ws = wb.create_sheet(ORIGINAL)
+    ws.sheet_state = "veryHidden"
+    _text(ws, 1, 1, "xl-fide: the TRF this workbook was made from and what was written to its "
+                    "cells, so that `xl-fide trf` changes only what you edited. Do not edit.")
+    for i in range(0, len(data), _CHUNK):
+        _text(ws, 2 + i // _CHUNK, 1, data[i:i + _CHUNK])
+    ws.protection.sheet = True
+
+
+def _original(wb: Any) -> dict[str, Any] | None:
+    if ORIGINAL not in wb.sheetnames:
+        return None
+    ws = wb[ORIGINAL]
+    try:
+        data = "".join(str(row[0]) for row in ws.iter_rows(min_row=2, max_col=1, values_only=True)
+                       if row and row[0] is not None)
+        payload = json.loads(data)
+        if payload.get("format") != _ORIGINAL_FORMAT:
+            raise ValueError(f"format {payload.get('format')!r}")
+        payload["cells"] = {sheet: {k: _from_json(v) for k, v in cells.items()}
+                            for sheet, cells in payload["cells"].items()}
+        payload["ranks"] = [int(r) for r in payload["ranks"]]
+        return payload
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise WorkbookError(f"{ORIGINAL}: the hidden copy of the original TRF is damaged "
+                            f"({type(exc).__name__}: {exc})") from None
+
+
+def _original_tournament(payload: dict[str, Any], source: str) -> Tournament:
+    from xl_fide.trf import parse_trf
+    try:
+        return parse_trf(payload["trf"], source=f"{source} ({ORIGINAL})",
+                         encoding=payload.get("encoding"))
+    except XlFideError as exc:
+        raise WorkbookError(f"{ORIGINAL}: the hidden copy of the original TRF does not read "
+                            f"({exc})") from None
+
+
+def _pristine(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
+              cells: dict[str, dict[str, Any]]) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The two grids as fill_workbook wrote them: every input cell replaced by its value
+    at fill time (blank where nothing was written)."""
+    ev2 = [list(r) for r in ev_rows]
+    rows2 = [list(r) for r in rows]
+    cross_cells, event_cells = _input_cells(geo)
+    for grid, where, sheet in ((rows2, cross_cells, CROSS), (ev2, event_cells, EVENT)):
+        written = cells.get(sheet, {})
+        for r, c in where:
+            grid[r - 1][c - 1] = written.get(f"{_L(c)}{r}")
+    return ev2, rows2
+
+
+_PLAYER_FIELDS = ("title", "name", "federation", "fide_id", "rating", "birth_year")
+
+
+def _merge(t0: Tournament, ranks: list[int], pri: _Read, cur: _Read, source: str,
+           rounds_written: int) -> tuple[Tournament, list[int]]:
+    """``t0`` with the differences between ``pri`` (the cells as written) and ``cur``
+    (the cells now) applied; returns it and the start rank of each row."""
+    ranks = list(ranks)
+    pri_rows = {p.start_rank: p for p in pri.players}
+    cur_rows = {p.start_rank: p for p in cur.players}
+    last_row = max([len(ranks), *pri_rows, *cur_rows])
+    next_rank = max(ranks, default=0)
+    while len(ranks) < last_row:
+        next_rank += 1
+        ranks.append(next_rank)
+
+    def mapped(g: Game | None, rnd: int) -> Game:
+        if g is None:
+            return Game(rnd, None, None, "Z", explicit=False)
+        opp = ranks[g.opponent - 1] if g.opponent is not None else None
+        return Game(rnd, opp, g.colour, g.code, explicit=g.explicit)
+
+    players = {p.start_rank: p for p in t0.players}
+    for row in sorted(set(pri_rows) | set(cur_rows)):
+        rank = ranks[row - 1]
+        before, now = pri_rows.get(row), cur_rows.get(row)
+        if now is None:
+            players.pop(rank, None)
+            continue
+        if before is None or rank not in players:
+            new_games = tuple(mapped(g, g.round) for g in now.games)
+            players[rank] = dataclasses.replace(
+                now, start_rank=rank, games=new_games,
+                points=sum((t0.points_for(g) for g in new_games), Decimal(0)))
+            continue
+        p0 = players[rank]
+        updates: dict[str, Any] = {}
+        for name in _PLAYER_FIELDS:
+            if getattr(before, name) != getattr(now, name):
+                updates[name] = getattr(now, name)
+                if name == "birth_year":
+                    updates["birth_date"] = str(now.birth_year) if now.birth_year else ""
+        games: list[Game] = list(p0.games)
+        delta = Decimal(0)
+        for rnd in range(1, max(len(before.games), len(now.games)) + 1):
+            g_before, g_now = before.game(rnd), now.game(rnd)
+            if g_before == g_now:
+                continue
+            while len(games) < rnd:
+                games.append(Game(len(games) + 1, None, None, "Z", explicit=False))
+            games[rnd - 1] = mapped(g_now, rnd)
+            delta += (t0.points_for(g_now) if g_now else 0) - (
+                t0.points_for(g_before) if g_before else 0)
+        if games != list(p0.games):
+            updates["games"] = tuple(games)
+            if p0.points is not None:
+                updates["points"] = p0.points + delta
+        if updates:
+            players[rank] = dataclasses.replace(p0, **updates)
+    changes: dict[str, Any] = {}
+    for name in _TOURNAMENT_FIELDS:
+        if name == "rounds":
+            now_rounds = cur.fields["rounds"]
+            if now_rounds is not None and now_rounds != rounds_written:
+                changes["rounds"] = now_rounds
+        elif pri.fields[name] != cur.fields[name]:
+            changes[name] = cur.fields[name] or ("" if name not in ("start_date", "end_date")
+                                                 else None)
+            if name in ("start_date", "end_date"):
+                changes[name.replace("date", "date_text")] = ""
+    if pri.fields["scoring"] != cur.fields["scoring"]:
+        scoring = dict(t0.scoring)
+        for code in RESULT_CODES:
+            if pri.fields["scoring"].get(code) != cur.fields["scoring"].get(code):
+                scoring[code] = cur.fields["scoring"].get(code, DEFAULT_SCORING[code])
+        changes["scoring"] = scoring
+    fitted = sorted(players.values(), key=lambda p: p.start_rank)
+    try:
+        t = dataclasses.replace(t0, players=tuple(fitted), warnings=(), source=source, **changes)
+    except InputError as exc:
+        raise WorkbookError(f"{source}: {exc}") from None
+    return t, ranks
+
+
