@@ -31,6 +31,7 @@ import functools
 import inspect
 import math
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Sequence
 
 from xlwings import arg, func
 
@@ -432,7 +433,7 @@ def FIDE_DELTA(rating, opponent_rating, score, k, time_control="standard", event
     result = _result(cells[2], "score")
     K = _k(cells[3], "k")
     edition = _edition(time_control, event_date)
-    if not result.played:
+    if result is None or not result.played:
         return NA
     (line,) = game_lines(Ro, [(R_opp, result.half_points)], edition)
     if not line.rated:
@@ -762,7 +763,7 @@ def _event_players(ratings: list, k_factors: object,
 
 
 def _event_rows(ratings: list[int | None], ks: list[int | None],
-                rounds: list[tuple[tuple[int | None, GameResult | None], ...]],
+                rounds: Sequence[tuple[tuple[int | None, GameResult | None], ...]],
                 blank_rows: list[bool], edition: RuleEdition) -> list[list]:
     entrants = [Entrant(i + 1, ratings[i], ks[i] if ratings[i] is not None else None, rounds[i])
                 for i in range(len(ratings))]
