@@ -55,7 +55,7 @@ def test_the_shipped_templates_are_what_the_template_command_writes(wheel, tmp_p
     for name, (layout, players, rounds) in {**DEFAULT_TEMPLATES, **NATIVE_TEMPLATES}.items():
         out = tmp_path / name
         argv = ["template", "--layout", layout, "--players", str(players), "--rounds",
-                str(rounds), "-o", str(out), "-q"] if layout == "swiss" else [
+                str(rounds), "-o", str(out)] if layout == "swiss" else [
                 "template", "--layout", layout, "--players", str(players), "-o", str(out)]
         if "native" in name:
             argv += ["--formulas", "native"]
