@@ -3,9 +3,8 @@ every command-line option has help text (the CLI reference is generated from it)
 
 * ```` ```python ```` blocks run with :mod:`doctest` when they hold ``>>>`` prompts
   (outputs compared, ``...`` matches anything), else they must run without error;
-* ```` ```console ```` blocks: each ``$ command`` runs in bash in a scratch folder that
-  holds ``example.trf`` (the event shipped with xl-fide) and the files earlier commands
-  of the same page wrote; it must exit 0 and print the lines shown under it (``...``
+* ```` ```console ```` blocks: each ``$ command`` runs in bash in a scratch folder of
+  the page, which holds the files its earlier commands wrote; it must exit 0 and print the lines shown under it (``...``
   stands for any lines). ``pip install`` and ``pytest`` lines are the set-up this test
   already runs in and are not run again;
 * other languages (``bat``, ``powershell``, ``text``) are Windows steps or screens,
@@ -56,9 +55,7 @@ def scratch(page, tmp_path_factory, monkeypatch):
     """One folder per page, shared by its examples in order (a page's later commands use
     the files its earlier ones wrote)."""
     if page not in _FOLDERS:
-        folder = tmp_path_factory.mktemp(page.stem)
-        shutil.copy(ROOT / "xl_fide" / "data" / "example.trf", folder / "example.trf")
-        _FOLDERS[page] = folder
+        _FOLDERS[page] = tmp_path_factory.mktemp(page.stem)
     monkeypatch.chdir(_FOLDERS[page])
     monkeypatch.setenv("XL_FIDE_STORE", str(_FOLDERS[page] / "store"))
     return _FOLDERS[page]
