@@ -1,0 +1,319 @@
+"""A player's own rating period (issue 21): the games CSV, `xl-fide rate`, and the player
+sheet recalculated by LibreOffice with no add-in.
+
+Every expected number is worked by hand in a comment from FIDE B.02 (table 8.1.2 for
+PD, §8.3.3 for K and the K x n <= 700 cap, §8.3.4 one rounding .5 away from zero,
+§7.2.1 the floor 1400, §8.2 the initial rating with two hypothetical 1800 draws), or is
+the README's / the regulations' worked example.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from openpyxl import load_workbook
+from openpyxl.formula import Tokenizer
+
+from tests.conftest import require_libreoffice
+from tests.harness import lo_calc
+from tests.test_period import event
+from xl_fide._games import parse_games
+from xl_fide._player_period import PlayerInputs, rate_player
+from xl_fide.cli import main
+from xl_fide.errors import PlayerFileError
+from xl_fide.excel import save_workbook
+from xl_fide.excel._player import MAX_EVENTS, MAX_GAMES, NAMES, build_player_sheet
+from xl_fide.rules.editions import EventOptions
+from xl_fide.period import build_period
+
+HEAD = "event,event_start,event_end,opponent_rating,result"
+
+
+def csv_of(*rows: str, head: str = HEAD) -> str:
+    return "\n".join((head,) + rows) + "\n"
+
+
+# README: 1892, K 40, beats 2025: D = 133 -> PD .32 for the lower-rated player (table
+# 8.1.2: 130-137 -> .68 / .32); ΔR = 1 - .32 = .68; K 40: 27.20 -> +27 -> 1919;
+# K 20: 13.60 -> +14 -> 1906.
+README = csv_of("Open,2025-11-01,2025-11-03,2025,1")
+
+# One rounding (§8.3.4): Ro 2000, K 10. Event A: draw vs 1810 (D 190 -> PD .75, ΔR -.25)
+# -> -2.50; event B: win vs 1950 (D 50 -> PD .57, ΔR .43) -> +4.30. The period: +1.80 ->
+# +2 -> 2002. Rounding each event would give -3 + 4 = +1.
+ONE_ROUNDING = csv_of("A,2025-11-01,2025-11-02,1810,½", "B,2025-11-15,2025-11-16,1950,1")
+
+# The cap over the period (§8.3.3): Ro 1500, K 40, two events of 10 games, 10/10 each
+# against 1500s (PD .50, ΔR .50): n = 20, 40 x 20 = 800 > 700 -> K = 700 // 20 = 35.
+# Each event: 35 x 5.00 = 175.00; the period 350.00 -> +350 -> 1850. Per event alone
+# (n = 10, 400 <= 700) K would stay 40: 200 + 200.
+CAP = csv_of(*[f"A,2025-11-01,2025-11-05,1500,1" for _ in range(10)],
+             *[f"B,2025-11-20,2025-11-25,1500,1-0" for _ in range(10)])
+
+# Below the floor (§7.2.1): Ro 1410, K 40, loses to a 1410 (PD .50, ΔR -.50) -> -20.00
+# -> 1390 < 1400: not published, listed as unrated.
+FLOOR = csv_of("A,2025-11-01,2025-11-01,1410,0")
+
+# Unrated (§8.2): event "Late" (listed first, starts later): five draws against 1400s;
+# event "Early": 0/2 against 1600s, a first event without a point: ignored. Pooled:
+# N 5, W 2.5; Ra = (5 x 1400 + 3600) / 7 = 1514.29; p = (2.5 + 1) / 7 = .50 -> dp 0;
+# Ru = 1514 (reference §9, "5 draws vs five 1400s").
+UNRATED = csv_of(*[f"Late,2025-11-20,2025-11-22,1400,=" for _ in range(5)],
+                 "Early,2025-11-02,2025-11-03,1600,0", "Early,2025-11-02,2025-11-03,1600,0",
+                 "Late,2025-11-20,2025-11-22,unrated,1")
+
+# An event with its own Ro and K (started before the last list): Ro 1892 K 20 on the
+# list; event "Old" was rated with Ro 1850 and K 40: win vs 1850 (D 0, PD .50, ΔR .50)
+# -> 40 x .50 = 20.00; event "New": win vs 2025 (PD .32, ΔR .68) -> 20 x .68 = 13.60.
+# Total 33.60 -> +34 -> 1926.
+OWN = csv_of("Old,2025-10-28,2025-11-02,1850,1,1850,40", "New,2025-11-10,2025-11-12,2025,1,,",
+             head=HEAD + ",Ro,K")
+
+
+def rate(text: str, **player):
+    return rate_player(parse_games(text, "games.csv"), PlayerInputs(**player))
+
+
+# ------------------------------------------------------------------------------ the engine
+
+def test_readme_example():
+    p = rate(README, Ro=1892, K=40)
+    (ev,) = p.events
+    (g,) = ev.games
+    assert (g.calc.D, g.calc.PD, g.calc.delta_R) == (-133, 32, 68)
+    assert (ev.change, p.rating_change, p.new_rating) == (2720, 27, 1919)
+    p20 = rate(README, Ro=1892, K=20)
+    assert (p20.events[0].change, p20.new_rating) == (1360, 1906)
+
+
+def test_one_rounding_over_the_period():
+    p = rate(ONE_ROUNDING, Ro=2000, K=10)
+    assert [e.change for e in p.events] == [-250, 430]
+    assert (p.change, p.rating_change, p.new_rating) == (180, 2, 2002)
+
+
+def test_k_capped_over_the_period():
+    p = rate(CAP, Ro=1500, K=40)
+    assert (p.N, p.K) == (20, 35)
+    assert [e.change for e in p.events] == [17500, 17500]
+    assert p.new_rating == 1850
+
+
+def test_below_the_floor_is_not_published():
+    p = rate(FLOOR, Ro=1410, K=40)
+    assert (p.computed_rating, p.new_rating, p.published) == (1390, None, False)
+    assert "below 1400" in p.publication
+
+
+def test_unrated_initial_rating_pooled_first_zero_event_ignored():
+    p = rate(UNRATED)
+    assert p.initial is not None and p.initial.ignored_first_event
+    assert (p.N, p.new_rating) == (5, 1514)
+    assert [e.name for e in p.events] == ["Late", "Early"]      # CSV order kept
+
+
+def test_events_own_ro_and_k():
+    p = rate(OWN, Ro=1892, K=20)
+    assert [(e.Ro, e.K, e.change) for e in p.events] == [(1850, 40, 2000), (1892, 20, 1360)]
+    assert p.new_rating == 1926
+
+
+def test_equals_xl_fide_period_on_the_same_games():
+    # The same games as TRF files: `period` (build_period) and `rate` agree per event
+    # (K x ΣΔR) and on the new rating. Player 1 rated 2000, K 10, events A and B of
+    # ONE_ROUNDING.
+    a = event("A", "2025/11/01", {1: ("Me", 2000, ""), 2: ("X", 1810, "")},
+              [(1, 1, 2, "=")], end="2025/11/02")
+    b = event("B", "2025/11/15", {1: ("Me", 2000, ""), 2: ("Y", 1950, "")},
+              [(1, 1, 2, "1")], end="2025/11/16")
+    rep = build_period([a, b], EventOptions(k=10))
+    (me,) = [x for x in rep.players if x.name == "Me"]
+    mine = rate(ONE_ROUNDING, Ro=2000, K=10)
+    assert [me.change.event_change(i) for i in range(2)] == [e.change for e in mine.events]
+    assert me.change.new_rating == mine.new_rating == 2002
+
+
+# -------------------------------------------------------------------------------- the CSV
+
+def test_headers_any_case_and_order_optional_columns_and_unrated_words():
+    text = ("Result;Opponent_Rating;EVENT;Event_End;event_start;Opponent;colour\n"
+            "1;2025;Open;2025-11-03;2025-11-01;Smith;w\n"
+            "½;unrated;Open;2025-11-03;2025-11-01;Doe;b\n")
+    g = parse_games(text, "g.csv")
+    (ev,) = g.events
+    assert [x.R_opp for x in ev.games] == [2025, None]
+    assert [x.opponent for x in ev.games] == ["Smith", "Doe"]
+    assert g.ignored == ("colour",)
+
+
+@pytest.mark.parametrize("text,where", [
+    (csv_of("Open,2025-11-01,2025-11-03,2025,x"), "g.csv:2:5: result"),
+    (csv_of("Open,2025-11-01,2025-11-03,2025,1", "Open,2025-11-01,2025-11-03,20x5,1"),
+     "g.csv:3:4: opponent_rating"),
+    (csv_of("Open,2025-11-01,2025-11-03,2025,1", "Open,2025-11-02,2025-11-03,2025,1"),
+     "g.csv:3:2: event_start"),
+    (csv_of("Open,2025-11-05,2025-11-03,2025,1"), "g.csv:2:3: event_end"),
+    (csv_of("Open,2025-11-01,,2025,1"), "g.csv:2:3: event_end"),
+    ("event,event_start,opponent_rating,result\n", "g.csv:1: missing column event_end"),
+    (csv_of("Open,2025-11-01,2025-11-03,2025,1,300", head=HEAD + ",K"), "g.csv:2:6: K"),
+])
+def test_bad_rows_name_file_line_and_column(text, where):
+    with pytest.raises(PlayerFileError) as e:
+        parse_games(text, "g.csv")
+    assert str(e.value).startswith(where)
+
+
+# ------------------------------------------------------------------------------ the command
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_rate_game_json_contract(capsys):
+    code, out, _ = run(capsys, "rate", "--rating", "1892", "--k", "40", "--game", "2025:1",
+                       "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["new_rating"] == 1919
+    assert [(e["event"], e["change"]) for e in data["events"]] == [("games", 27.2)]
+    code, out, _ = run(capsys, "rate", "--rating", "1892", "--k", "20", "--game", "2025:1",
+                       "--format", "json")
+    assert json.loads(out)["events"][0]["change"] == 13.6
+
+
+def test_cli_rate_csv_file_and_errors(capsys, tmp_path):
+    f = tmp_path / "games.csv"
+    f.write_text(ONE_ROUNDING, encoding="utf-8")
+    code, out, _ = run(capsys, "rate", str(f), "--rating", "2000", "--k", "10")
+    assert code == 0 and "-> +2" in out and "2002" in out
+    f.write_text(csv_of("A,2025-11-01,2025-11-02,1810,½", "A,2025-11-01,2025-11-02,1810,y"),
+                 encoding="utf-8")
+    code, out, err = run(capsys, "rate", str(f), "--rating", "2000")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"{f}:3:5: result" in err
+    f.write_text(ONE_ROUNDING, encoding="utf-8")
+    code, _, err = run(capsys, "rate", str(f))
+    assert code == 2 and "--rating" in err
+
+
+def test_cli_rate_infers_rating_from_the_csv_ro(capsys, tmp_path):
+    f = tmp_path / "games.csv"
+    f.write_text(csv_of("A,2025-11-01,2025-11-02,2025,1,1892,40", head=HEAD + ",Ro,K"),
+                 encoding="utf-8")
+    code, out, _ = run(capsys, "rate", str(f), "--format", "json")
+    assert code == 0 and json.loads(out)["new_rating"] == 1919
+
+
+# ---------------------------------------------------------------------------- the sheet
+
+def formula_functions(wb):
+    names = set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and c.value.startswith("="):
+                    for t in Tokenizer(c.value).items:
+                        if t.type == "FUNC" and t.subtype == "OPEN":
+                            names.add(t.value.rstrip("(").upper())
+    return names
+
+
+def test_native_sheet_uses_only_builtin_functions_and_has_the_names():
+    from openpyxl.utils import FORMULAE
+    wb = build_player_sheet(formulas="native")
+    used = formula_functions(wb)
+    assert used <= set(FORMULAE) and not {"N", "TEXT"} & used
+    assert {"NewRating", "EventChange"} <= set(NAMES) <= set(wb.defined_names)
+    ws = wb["Player"]
+    assert ws.page_setup.fitToWidth == 1 and ws.page_setup.fitToHeight == 1
+    assert ws.sheet_properties.pageSetUpPr.fitToPage
+    assert MAX_GAMES >= 60 and MAX_EVENTS >= 8
+    udf = formula_functions(build_player_sheet(formulas="udf"))
+    assert {"FIDE_EXPECTED", "FIDE_K"} <= udf
+
+
+@pytest.fixture(scope="module")
+def plain_office():
+    require_libreoffice()
+    o = lo_calc.Office(None)
+    yield o
+    o.close()
+
+
+CASES = {   # name -> (CSV, rate options, new rating by hand, K x ΣΔR per event by hand)
+    "readme": (README, ["--rating", "1892", "--k", "40"], 1919, [27.2]),
+    "one_rounding": (ONE_ROUNDING, ["--rating", "2000", "--k", "10"], 2002, [-2.5, 4.3]),
+    "cap": (CAP, ["--rating", "1500", "--k", "40"], 1850, [175.0, 175.0]),
+    "floor": (FLOOR, ["--rating", "1410", "--k", "40"], None, [-20.0]),
+    "unrated": (UNRATED, ["--rating", "unrated"], 1514, [None, None]),
+    "own": (OWN, ["--rating", "1892", "--k", "20"], 1926, [20.0, 13.6]),
+}
+
+
+def test_native_sheet_recalculated_by_libreoffice_equals_rate(plain_office, tmp_path, capsys):
+    """CLI: CSV -> native player sheet -> LibreOffice (no add-in) -> NewRating and
+    EventChange equal `xl-fide rate --format json` and the hand-worked numbers."""
+    for name, (text, opts, new, changes) in CASES.items():
+        f = tmp_path / f"{name}.csv"
+        f.write_text(text, encoding="utf-8")
+        code, out, _ = run(capsys, "rate", str(f), *opts, "--format", "json")
+        assert code == 0
+        data = json.loads(out)
+        assert data["new_rating"] == new, name
+        assert [e["change"] for e in data["events"]] == changes, name
+        src, dst = tmp_path / f"{name}.xlsx", tmp_path / f"{name}.recalc.xlsx"
+        code, _, _ = run(capsys, "template", "--layout", "player", "--formulas", "native",
+                         "--games", str(f), *opts, "-o", str(src))
+        assert code == 0
+        plain_office.recalc(src, dst, xlwings_blanks=False)
+        wb = load_workbook(dst, data_only=True)
+        ws = wb["Player"]
+
+        def named(n, wb=wb):
+            (sheet, ref), = wb.defined_names[n].destinations
+            cells = wb[sheet][ref.replace("$", "")]
+            return [c.value for row in cells for c in row] if isinstance(cells, tuple) \
+                else cells.value
+
+        got_new = named("NewRating")
+        if new is None:
+            assert isinstance(got_new, str) and got_new.startswith("not published"), name
+            assert named("ComputedRating") == data["computed_rating"]
+        else:
+            assert got_new == new, name
+        got = named("EventChange")[:len(changes)]
+        assert [None if x is None else round(x, 2) for x in got] == changes, name
+        errors = [f"{s.title}!{c.coordinate}={c.value}" for s in wb.worksheets
+                  for row in s.iter_rows() for c in row
+                  if isinstance(c.value, str) and c.value.startswith("#")]
+        assert errors == [], name
+        if name == "readme":
+            row = ws[27]
+            assert (row[7].value, row[8].value) == (0.32, 0.68)     # PD, ΔR of the game
+
+
+def test_template_player_refuses_too_many_games_and_keeps_inputs(tmp_path, capsys):
+    f = tmp_path / "many.csv"
+    f.write_text(csv_of(*["A,2025-11-01,2025-11-30,1500,1"] * (MAX_GAMES + 1)),
+                 encoding="utf-8")
+    out = tmp_path / "p.xlsx"
+    code, _, err = run(capsys, "template", "--layout", "player", "--games", str(f), "-o", str(out))
+    assert code == 2 and "holds" in err and not out.exists()
+    code, _, _ = run(capsys, "template", "--layout", "player", "-o", str(out))
+    assert code == 0 and out.exists()
+    code, _, err = run(capsys, "template", "--layout", "player", "-o", str(out))
+    assert code == 2 and "exists" in err
+
+
+def test_empty_native_sheet_is_blank(plain_office, tmp_path):
+    src, dst = tmp_path / "blank.xlsx", tmp_path / "blank.recalc.xlsx"
+    save_workbook(build_player_sheet(formulas="native"), src)
+    plain_office.recalc(src, dst, xlwings_blanks=False)
+    wb = load_workbook(dst, data_only=True)
+    ws = wb["Player"]
+    assert ws["K8"].value is None and ws["K16"].value is None
+    assert not [c.coordinate for row in ws.iter_rows() for c in row
+                if isinstance(c.value, str) and c.value.startswith("#")]
