@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import datetime as _dt
 import io
 import json
@@ -23,9 +24,9 @@ from xl_fide.rules.values import as_int, as_rating
 EXAMPLE_GAME = "2025:1"
 
 
-def _cli():
-    from xl_fide.cli import _main
-    return _main
+def _cli() -> Any:
+    """The command-line module (imported by name: it registers this one)."""
+    return importlib.import_module("xl_fide.cli._main")
 
 
 def _rating_or_unrated(text: str) -> int | str:

@@ -410,14 +410,14 @@ def _build_player(wb: Workbook, ws: Any, udf: bool) -> None:
     _text(ws, G_HEAD - 1, 1, f"Games (up to {MAX_GAMES})", "label")
     for cols, head, first, last in ((_EV_COLS, EV_HEAD, EV_FIRST, EV_LAST),
                                     (_G_COLS, G_HEAD, G_FIRST, G_LAST)):
-        for c, h, name, style, help_ in cols:
+        for c, h, col_name, style, col_help in cols:
             cell = _text(ws, head, c, h, "head")
-            if help_:
-                cell.comment = Comment(help_, "xl-fide", width=240, height=70)
+            if col_help:
+                cell.comment = Comment(col_help, "xl-fide", width=240, height=70)
             for r in range(first, last + 1):
                 _apply(ws.cell(r, c), style)
-            if name:
-                _define(wb, name, PLAYER, f"${_L(c)}${first}:${_L(c)}${last}")
+            if col_name:
+                _define(wb, col_name, PLAYER, f"${_L(c)}${first}:${_L(c)}${last}")
     _event_rows(ws)
     _game_rows(ws)
     _validations(ws)
@@ -540,9 +540,9 @@ def _build_calc(ws: Any, udf: bool) -> None:
                            "floor", "max", "min games", "message")):
         ws.cell(3, ED_COL + i).value = h
     for r, values in enumerate(rows, 4):
-        for i, v in enumerate(values):
-            if v != "":
-                ws.cell(r, ED_COL + i).value = v
+        for i, item in enumerate(values):
+            if item != "":
+                ws.cell(r, ED_COL + i).value = item
     for i, (key, formula) in enumerate(_global_formulas(udf).items()):
         ws.cell(2 + i, GLOBAL_COL).value = key
         ws.cell(2 + i, GLOBAL_COL + 1).value = formula
@@ -588,9 +588,9 @@ def _build_help(ws: Any, udf: bool) -> None:
         lines.append(("text", f"{name}: {label}. {help_}"))
     for cols, what in ((_EV_COLS, "per event, in the order of the CSV"),
                        (_G_COLS, "per game")):
-        for _, head, name, _, help_ in cols:
-            if name:
-                lines.append(("text", f"{name} ({what}): {head}. {help_}"))
+        for _, head, col_name, _, col_help in cols:
+            if col_name:
+                lines.append(("text", f"{col_name} ({what}): {head}. {col_help}"))
     for i, (style, text) in enumerate(lines, 1):
         _text(ws, i, 1, text, style)
     ws.column_dimensions["A"].width = 100
