@@ -362,6 +362,7 @@ def build_player_sheet(*, formulas: str = "native", games: Any = None,
     wb.properties.modified = _FIXED_TIME
     _register_styles(wb)
     ws = wb.active
+    assert ws is not None      # a new Workbook has its one sheet
     ws.title = PLAYER
     tables = wb.create_sheet(TABLES)
     _build_tables(wb, tables, event_scoring=False)
