@@ -10,6 +10,7 @@ the README's / the regulations' worked example.
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from openpyxl import load_workbook
@@ -250,6 +251,9 @@ CASES = {   # name -> (CSV, rate options, new rating by hand, K x ΣΔR per even
     "floor": (FLOOR, ["--rating", "1410", "--k", "40"], None, [-20.0]),
     "unrated": (UNRATED, ["--rating", "unrated"], 1514, [None, None]),
     "own": (OWN, ["--rating", "1892", "--k", "20"], 1926, [20.0, 13.6]),
+    # K by rule in the sheet as in the engine: born 2010, the period's year 2025: 15 <= 18
+    # and under 2300 -> K 40 (§8.3.3): the README example, 1919
+    "junior": (README, ["--rating", "1892", "--birth-year", "2010"], 1919, [27.2]),
 }
 
 
@@ -317,3 +321,60 @@ def test_empty_native_sheet_is_blank(plain_office, tmp_path):
     assert ws["K8"].value is None and ws["K16"].value is None
     assert not [c.coordinate for row in ws.iter_rows() for c in row
                 if isinstance(c.value, str) and c.value.startswith("#")]
+
+
+def test_readme_prints_the_worked_example(capsys):
+    from pathlib import Path
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## For players", 1)[1].split("\n## ", 1)[0]
+    for text in ("1892", "K 40", "2025", "D = 133", "0.32", "+27.2", "1919", "+13.6"):
+        assert text in section, text
+    code, out, _ = run(capsys, "rate", "--rating", "1892", "--k", "40", "--game", "2025:1")
+    assert code == 0 and "PD 0.32" in out and "27.20 -> +27" in out and "1919" in out
+
+
+def test_template_warns_about_an_edition_the_native_sheet_cannot_rate(tmp_path, capsys):
+    # an event of 2023 (the 400-point rule in one game per event, B.02 2022 §8.3.1)
+    f = tmp_path / "old.csv"
+    f.write_text(csv_of("A,2023-05-01,2023-05-02,2025,1"), encoding="utf-8")
+    code, _, err = run(capsys, "template", "--layout", "player", "--formulas", "native",
+                       "--games", str(f), "--rating", "1892", "--k", "40",
+                       "-o", str(tmp_path / "old.xlsx"))
+    assert code == 0 and "warning" in err and "udf" in err
+
+
+def test_udf_sheet_recalculated_with_the_functions_equals_rate(office, tmp_path, capsys):
+    """The UDF variant (PD by FIDE_EXPECTED, K rule by FIDE_K) in LibreOffice with the
+    add-in: the one-rounding case as `rate` gives it."""
+    f = tmp_path / "g.csv"
+    f.write_text(ONE_ROUNDING, encoding="utf-8")
+    src, dst = tmp_path / "udf.xlsx", tmp_path / "udf.recalc.xlsx"
+    code, _, _ = run(capsys, "template", "--layout", "player", "--formulas", "udf",
+                     "--games", str(f), "--rating", "2000", "--k", "10", "-o", str(src))
+    assert code == 0
+    office.recalc(src, dst)
+    ws = load_workbook(dst, data_only=True)["Player"]
+    # by hand (ONE_ROUNDING): -2.50 and +4.30, +1.80 -> +2 -> 2002; K by rule for a
+    # 2000 player with no birth year or games: 20
+    assert (ws["K16"].value, ws["K17"].value, ws["K8"].value) == (-2.5, 4.3, 2002)
+    assert ws["D10"].value == 20
+
+
+FORMULAS = (os.environ.get("CI", "").lower() == "true"
+            or "1" in (os.environ.get("XL_FIDE_FORMULAS"), os.environ.get("XL_FIDE_FORMULAS_ALL")))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not FORMULAS, reason="slow: CI=true or XL_FIDE_FORMULAS=1")
+def test_formulas_package_computes_the_player_sheet(tmp_path):
+    """A second engine with Excel's semantics (the `formulas` package) on the native
+    sheet: the one-rounding case (by hand above: -2.50, +4.30, 2002)."""
+    from tests.test_native import formulas_values
+    path = tmp_path / "f.xlsx"
+    p = rate(ONE_ROUNDING, Ro=2000, K=10)
+    save_workbook(build_player_sheet(formulas="native", games=parse_games(ONE_ROUNDING, "g"),
+                                     player=PlayerInputs(Ro=2000, K=10)), path)
+    v = formulas_values(path)
+    assert [v[("PLAYER", "K16")], v[("PLAYER", "K17")]] == [-2.5, 4.3]
+    assert v[("PLAYER", "K8")] == p.new_rating == 2002
+    assert not [k for k, x in v.items() if isinstance(x, str) and x.startswith("#")]
