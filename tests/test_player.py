@@ -72,6 +72,10 @@ OWN = csv_of("Old,2025-10-28,2025-11-02,1850,1,1850,40", "New,2025-11-10,2025-11
              head=HEAD + ",Ro,K")
 
 
+ONCE_2023 = csv_of("A,2023-05-01,2023-05-03,1500,1", "A,2023-05-01,2023-05-03,1550,1",
+                   "A,2023-05-01,2023-05-03,2000,½")
+
+
 def rate(text: str, **player):
     return rate_player(parse_games(text, "games.csv"), PlayerInputs(**player))
 
@@ -253,6 +257,16 @@ CASES = {   # name -> (CSV, rate options, new rating by hand, K x ΣΔR per even
     "own": (OWN, ["--rating", "1892", "--k", "20"], 1926, [20.0, 13.6]),
     # K by rule in the sheet as in the engine: born 2010, the period's year 2025: 15 <= 18
     # and under 2300 -> K 40 (§8.3.3): the README example, 1919
+    # 2023 (B.02 2022 §8.3.1: the 400-point rule in one game per event, the one of
+    # largest difference): Ro 2000, K 20, wins vs 1500 (D 500 -> 400: PD .92, ΔR .08),
+    # wins vs 1550 (D 450, not capped: 433-456 -> .94, ΔR .06), draws vs 2000 (PD .50,
+    # ΔR 0). ΣΔR .14 x 20 = 2.80 -> +3 -> 2003 (capping both would give 3.20).
+    "once_2023": (ONCE_2023, ["--rating", "2000", "--k", "20"], 2003, [2.8]),
+    # a tie in 2023: wins vs 1500 (D 500) and vs 2500 (D -500): the first is the capped
+    # one (400: PD .92, ΔR .08), the second not (|D| 500: 485-517 -> .96 / .04, ΔR .96).
+    # ΣΔR 1.04 x 20 = 20.80 -> +21 -> 2021 (capping the second instead: 19.20).
+    "once_tie": (csv_of("A,2023-05-01,2023-05-03,1500,1", "A,2023-05-01,2023-05-03,2500,1"),
+                 ["--rating", "2000", "--k", "20"], 2021, [20.8]),
     "junior": (README, ["--rating", "1892", "--birth-year", "2010"], 1919, [27.2]),
 }
 
@@ -312,10 +326,16 @@ def test_template_player_refuses_too_many_games_and_keeps_inputs(tmp_path, capsy
     assert code == 2 and "exists" in err
 
 
-def test_empty_native_sheet_is_blank(plain_office, tmp_path):
+def test_empty_native_sheet_is_blank_and_prints_on_one_page(plain_office, tmp_path):
+    import shutil
     src, dst = tmp_path / "blank.xlsx", tmp_path / "blank.recalc.xlsx"
     save_workbook(build_player_sheet(formulas="native"), src)
     plain_office.recalc(src, dst, xlwings_blanks=False)
+    if shutil.which("pdfinfo"):
+        from tests.test_workbook_print import pages
+        pdf = tmp_path / "player.pdf"
+        plain_office.to_pdf(src, pdf, sheet="Player", fit_width=False, xlwings_blanks=False)
+        assert pages(pdf)[0] == 1
     wb = load_workbook(dst, data_only=True)
     ws = wb["Player"]
     assert ws["K8"].value is None and ws["K16"].value is None
@@ -331,16 +351,6 @@ def test_readme_prints_the_worked_example(capsys):
         assert text in section, text
     code, out, _ = run(capsys, "rate", "--rating", "1892", "--k", "40", "--game", "2025:1")
     assert code == 0 and "PD 0.32" in out and "27.20 -> +27" in out and "1919" in out
-
-
-def test_template_warns_about_an_edition_the_native_sheet_cannot_rate(tmp_path, capsys):
-    # an event of 2023 (the 400-point rule in one game per event, B.02 2022 §8.3.1)
-    f = tmp_path / "old.csv"
-    f.write_text(csv_of("A,2023-05-01,2023-05-02,2025,1"), encoding="utf-8")
-    code, _, err = run(capsys, "template", "--layout", "player", "--formulas", "native",
-                       "--games", str(f), "--rating", "1892", "--k", "40",
-                       "-o", str(tmp_path / "old.xlsx"))
-    assert code == 0 and "warning" in err and "udf" in err
 
 
 def test_udf_sheet_recalculated_with_the_functions_equals_rate(office, tmp_path, capsys):

@@ -282,19 +282,6 @@ def cmd_rate(args: argparse.Namespace) -> int:
     return m.EXIT_OK
 
 
-def _warn_native(args: argparse.Namespace, period: Any) -> None:
-    """A warning when the native sheet cannot rate an event (its edition, see
-    :func:`xl_fide.excel._native.unsupported`)."""
-    if args.formulas != "native" or getattr(args, "quiet", False):
-        return
-    from xl_fide.excel._native import unsupported
-    from xl_fide.rules.editions import edition
-    for ev in period.events:
-        why = unsupported(edition(ev.edition_id))
-        if why:
-            _cli()._say(f"warning: {ev.name}: {why}; `xl-fide rate` rates it", err=True)
-
-
 def cmd_player_template(args: argparse.Namespace) -> int:
     """``xl-fide template --layout player [--games GAMES.csv] -o FILE``."""
     from xl_fide.excel import save_workbook
@@ -310,8 +297,7 @@ def cmd_player_template(args: argparse.Namespace) -> int:
         games = load_games(args)
         player = player_inputs(args, games, required=False)
         from xl_fide._player_period import rate_player
-        period = rate_player(games, player)   # a bad rating or K is refused before writing
-        _warn_native(args, period)
+        rate_player(games, player)       # a bad rating or K is refused before writing
     else:
         from xl_fide._player_period import PlayerInputs
         from xl_fide.rules.editions import TimeControl

@@ -30,6 +30,7 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.comments import Comment
+from openpyxl.styles import Alignment
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from xl_fide.errors import InputError
@@ -39,7 +40,7 @@ from xl_fide.excel._layout import (
     _CODES, _DP_VALUES, _FIXED_TIME, _PD_FROM, _PD_HIGH, CONF, HELP, TABLES, _apply, _define,
     _page_setup, _register_styles, _text,
 )
-from xl_fide.rules.editions import EDITIONS
+from xl_fide.rules.editions import EDITIONS, Cap400
 from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
 from xl_fide.rules.rating import (
     EXEMPT_RATING, JUNIOR_AGE, JUNIOR_RATING, K10_RATING, K_CAP_PRODUCT, K_DEFAULT, K_NEW,
@@ -48,6 +49,8 @@ from xl_fide.rules.rating import (
 from xl_fide.rules.results import VALIDATION_LIST
 
 PLAYER, PCALC = "Player", "PlayerCalc"
+ONCE_NOTE = ("An event of 1 Jan 2022 - 29 Feb 2024: the 400-point rule applies in its one game "
+             "of largest difference only (FIDE B.02 2022 §8.3.1).")
 MAX_EVENTS = 8
 MAX_GAMES = 60
 EV_HEAD = 15
@@ -134,15 +137,16 @@ _G_COLS = (
 _WIDTHS = (5, 11, 26, 20, 9, 8, 8, 7, 8, 8, 10)
 
 # PlayerCalc: per-event helper columns (rows EV_FIRST..EV_LAST)
-(E_USED, E_KEY, E_ED, E_OK, E_EXEMPT, E_RB, E_K20, E_FLOOR, E_RO, E_CAP, E_N, E_W, E_SDR, E_K,
+(E_USED, E_KEY, E_ED, E_ONCE, E_EXEMPT, E_RB, E_K20, E_FLOOR, E_RO, E_CAP, E_N, E_W, E_SDR, E_K,
  E_KU, E_CHG, E_NU, E_WU, E_SRU, E_ORDER, E_IDX, E_I24, E_MAX, E_MING, E_MSG) = range(1, 26)
 # per-game helper columns (rows G_FIRST..G_LAST)
-(X_EV, X_PLAYED, X_SCORE, X_ROPP, X_RO, X_FLOOR, X_RB, X_X, X_CAP, X_PD, X_DR, X_U) = range(1, 13)
+(X_EV, X_PLAYED, X_SCORE, X_ROPP, X_RO, X_FLOOR, X_RB, X_X, X_CAP, X_PD, X_DR, X_U,
+ X_KEY) = range(1, 14)
 ED_COL = 27                  # the edition switch table: AA..AL
 GLOBAL_COL = 40              # label AN, value AO
 _GLOBALS = ("tcidx", "ro", "end", "lkey", "lrow", "lid", "lfloor", "year", "n", "first",
             "last", "k20", "ifloor", "i24", "imax", "iming", "ex", "ni", "wi", "sri", "ival",
-            "ishown", "ok", "msg", "used", "total")
+            "ishown", "once", "used", "total")
 NAMES = tuple(n for _, _, _, n, _, _ in _INPUTS + _RESULTS) + tuple(
     c[2] for c in _EV_COLS + _G_COLS if c[2])
 
@@ -171,13 +175,15 @@ def _gcol(c: int, sheet: str = PCALC) -> str:
 
 
 def _edition_table() -> tuple[list[list[object]], str]:
-    """Rows (key, id, native, exempt, rb600, k20, init 2024, floor, max, min games,
-    message), sorted by key = time-control index x 100000 + date serial."""
+    """Rows (key, id, 400-point rule once per event, exempt 2650, rb600, k20, init 2024,
+    floor, max, min games, note), sorted by key = time-control index x 100000 + date
+    serial; the switches are :func:`xl_fide.excel._native.edition_rows`'."""
     rows = []
     for e, spec in zip(EDITIONS, _native.edition_rows()):
         key = _TC_INDEX[e.time_control.value] * 100000 + (e.in_force - _EXCEL_EPOCH).days
-        ok, exempt, rb, k20, i24, floor, mx, ming = spec[1:9]
-        rows.append([key, e.id, ok, exempt, rb, k20, i24, floor, mx, ming, spec[10]])
+        exempt, rb, k20, i24, floor, mx, ming = spec[2:9]
+        once = int(e.cap400 is Cap400.ONCE_PER_EVENT)
+        rows.append([key, e.id, once, exempt, rb, k20, i24, floor, mx, ming, e.note])
     rows.sort(key=lambda r: r[0])  # type: ignore[arg-type, return-value]
     return rows, f"{ED_COL}"
 
@@ -243,8 +249,7 @@ def _global_formulas(udf: bool) -> dict[str, str]:
                    f'IF({ival}<{_g("ifloor")},{no}"&{ival}&" is below the rating floor "&'
                    f'{_g("ifloor")},IF(AND({_g("imax")}>0,{ival}>{_g("imax")}),{_g("imax")},'
                    f"{ival}))))"),
-        "ok": f"=IF(SUMPRODUCT({_ecol(E_USED)}*(1-{_ecol(E_OK)}))>0,0,1)",
-        "msg": (f'=IF({_g("ok")}=1,"",INDEX({_ecol(E_MSG)},MATCH(0,{_ecol(E_OK)},0)))'),
+        "once": f"=IF(SUMPRODUCT({_ecol(E_USED)}*{_ecol(E_ONCE)})>0,1,0)",
         "used": f"={used}",
         "total": f"=SUM({_ecol(E_CHG)})",
     }
@@ -277,7 +282,7 @@ def _event_cells(r: int, i: int) -> dict[int, str | int]:
         E_USED: f'=IF({pl(3)}<>"",1,0)',
         E_KEY: "=" + _lookup_key(pl(2)),
         E_ED: f"=MATCH({me(E_KEY)},{_ed(0)},1)",
-        E_OK: f"={ed(2)}", E_EXEMPT: f"={ed(3)}", E_RB: f"={ed(4)}", E_K20: f"={ed(5)}",
+        E_ONCE: f"={ed(2)}", E_EXEMPT: f"={ed(3)}", E_RB: f"={ed(4)}", E_K20: f"={ed(5)}",
         E_FLOOR: f"={ed(7)}", E_I24: f"={ed(6)}", E_MAX: f"={ed(8)}", E_MING: f"={ed(9)}",
         E_MSG: f"={ed(10)}",
         E_RO: f"=IF(AND({me(E_USED)}=1,{_g('ro')}>0),IF(ISNUMBER({pl(5)}),{pl(5)},{_g('ro')}),0)",
@@ -305,14 +310,15 @@ def _game_cells(r: int, udf: bool) -> dict[int, str]:
     ro, opp = me(X_RO), me(X_ROPP)
     rb = (f"IF({ev}>0,IF(AND({at(E_RB)}=1,ABS({ro}-{opp})>={RB_600_DIFFERENCE},"
           f"OR({ro}>{RB_600_TOP},{opp}>{RB_600_TOP})),0,1),0)")
-    x = me(X_X)
-    if udf:
-        tc = f'IF({_g("tcidx")}=2,"rapid",IF({_g("tcidx")}=3,"blitz","standard"))'
-        start = f"INDEX({_ecol(2, PLAYER)},{ev})"
-        pd = (f"ROUND(100*FIDE_EXPECTED({ro},{x},\"fide\",{tc},"
-              f'IF(ISNUMBER({start}),{start},"")),0)')
+    x, cap, key = me(X_X), me(X_CAP), me(X_KEY)
+    if udf:     # the opponent's rating as the 400-point rule counts it, then the table
+        counted = f"IF(AND({cap}=1,ABS({ro}-{x})>400),{ro}-SIGN({ro}-{x})*400,{x})"
+        pd = f'ROUND(100*FIDE_EXPECTED({ro},{counted},"table"),0)'
     else:
-        pd = _native.pd_hundredths(ro, x, me(X_CAP), _PD_FROM, _PD_HIGH)
+        pd = _native.pd_hundredths(ro, x, cap, _PD_FROM, _PD_HIGH)
+    over = f"AND({x}>0,ABS({ro}-{x})>400)"
+    # once per event (B.02 2022 §8.3.1): the game of largest difference, the first of equals
+    largest = f'COUNTIFS({_gcol(X_EV)},{ev},{_gcol(X_KEY)},">"&{key})=0'
     return {
         X_EV: (f'=IF({pl(3)}="",0,SUMPRODUCT(({_ecol(3, PLAYER)}={pl(3)})*'
                f"({_ecol(3, PLAYER)}<>\"\")*{_ecol(E_IDX)}))"),
@@ -324,7 +330,8 @@ def _game_cells(r: int, udf: bool) -> dict[int, str]:
         X_RB: f"={rb}",
         X_X: (f"=IF(AND({ev}>0,{me(X_PLAYED)}=1,{ro}>0,{opp}>0,{opp}>={me(X_FLOOR)},"
               f"{me(X_RB)}=1),{opp},0)"),
-        X_CAP: f"=IF({ev}>0,{at(E_CAP)},1)",
+        X_KEY: f"=IF({over},ABS({ro}-{x})*1000+{1000 - (r - G_FIRST)},0)",
+        X_CAP: (f"=IF({ev}>0,IF({at(E_ONCE)}=1,IF(AND({over},{largest}),1,0),{at(E_CAP)}),1)"),
         X_PD: f"=IF({x}>0,{pd},0)",
         X_DR: f"=IF({x}>0,50*{me(X_SCORE)}-{me(X_PD)},0)",
         X_U: (f"=IF(AND({ev}>0,{me(X_PLAYED)}=1,{_g('ro')}=0,{opp}>0,{opp}>={_g('ifloor')}),"
@@ -399,12 +406,14 @@ def _build_player(wb: Workbook, ws: Any, udf: bool) -> None:
         _apply(cell, style)
         cell.comment = Comment(help_, "xl-fide", width=260, height=80)
         _define(wb, name, PLAYER, f"$K${r}")
+    for key in ("published", "initial", "rules"):   # long text: overflows to the left
+        ws.cell(_ROW[key], 11).alignment = Alignment(horizontal="right", vertical="center")
     ws.cell(_ROW["tc"], 4).value = "standard"
     ws.cell(_ROW["krule"], 4).value = _k_rule(udf)
     kg, kr = _p("kgiven"), _p("krule")
     ws.cell(_ROW["k"], 4).value = f'=IF({_g("ro")}=0,"",IF(ISNUMBER({kg}),{kg},{kr}))'
     _results_formulas(ws)
-    msg = ws.cell(13, 1, f"={_g('msg')}")
+    msg = ws.cell(13, 1, f'=IF({_g("once")}=1,"{ONCE_NOTE}","")')
     _apply(msg, "note")
     ws.merge_cells(start_row=13, start_column=1, end_row=13, end_column=11)
     _text(ws, EV_HEAD - 1, 1, "Events (Ro and K only where FIDE used others for you)", "label")
@@ -434,7 +443,7 @@ def _build_player(wb: Workbook, ws: Any, udf: bool) -> None:
 
 
 def _results_formulas(ws: Any) -> None:
-    ro, n, ok = _g("ro"), _g("n"), _g("ok")
+    ro, n = _g("ro"), _g("n")
     rated = f"{ro}>0"
     K = _p("k")
     total = _g("total")
@@ -444,13 +453,13 @@ def _results_formulas(ws: Any) -> None:
         "n": f"=IF({rated},{n},{_g('ni')})",
         "kused": f'=IF(AND({rated},ISNUMBER({K})),IF({K}*{n}>{K_CAP_PRODUCT},'
                  f'INT({K_CAP_PRODUCT}/{n}),{K}),"")',
-        "change": f'=IF({ok}=0,NA(),IF({rated},{total}/100,""))',
-        "rounded": f'=IF({ok}=0,NA(),IF({rated},{rounded},""))',
-        "computed": f'=IF({ok}=0,NA(),IF({_g("used")}=0,"",{computed}))',
-        "new": (f'=IF({ok}=0,NA(),IF({_g("used")}=0,"",IF({rated},IF({computed}>={_g("lfloor")},'
-                f'{computed},"not published: below "&{_g("lfloor")}),{_g("ishown")})))'),
-        "published": (f'=IF({ok}=0,NA(),IF({_g("used")}=0,"",IF(ISNUMBER({_p("new")}),"yes",'
-                      f'"no: "&{_p("new")})))'),
+        "change": f'=IF({rated},{total}/100,"")',
+        "rounded": f'=IF({rated},{rounded},"")',
+        "computed": f'=IF({_g("used")}=0,"",{computed})',
+        "new": (f'=IF({_g("used")}=0,"",IF({rated},IF({computed}>={_g("lfloor")},'
+                f'{computed},"not published: below "&{_g("lfloor")}),{_g("ishown")}))'),
+        "published": (f'=IF({_g("used")}=0,"",IF(ISNUMBER({_p("new")}),"yes",'
+                      f'"no: "&{_p("new")}))'),
         "initial": f'=IF(OR({rated},{_g("used")}=0),"",{_g("ishown")})',
         "rules": f"={_g('lid')}",
     }
@@ -467,7 +476,7 @@ def _event_rows(ws: Any) -> None:
         ws.cell(r, 8).value = (f'=IF({c(E_USED)}=1,IF({_g("ro")}>0,{c(E_W)},{c(E_WU)})/2,"")')
         ws.cell(r, 9).value = f'=IF({live},{c(E_SDR)}/100,"")'
         ws.cell(r, 10).value = f'=IF({live},{c(E_KU)},"")'
-        ws.cell(r, 11).value = f'=IF({live},IF({c(E_OK)}=1,{c(E_CHG)}/100,NA()),"")'
+        ws.cell(r, 11).value = f'=IF({live},{c(E_CHG)}/100,"")'
 
 
 def _game_rows(ws: Any) -> None:
@@ -520,12 +529,12 @@ def _validations(ws: Any) -> None:
 def _build_calc(ws: Any, udf: bool) -> None:
     _text(ws, 1, 1, "Helpers of the Player sheet: integers per event and per game (PD, ΔR "
           "in hundredths). Computed; do not edit.")
-    heads_e = ("used", "edition key", "edition row", "native", "exempt 2650", "R&B 600",
+    heads_e = ("used", "edition key", "edition row", "once per event", "exempt 2650", "R&B 600",
                "K 20 for all", "floor", "Ro used", "400 rule", "N", "W (half)", "ΣΔR (1/100)",
                "K", "K used", "K×ΣΔR (1/100)", "N initial", "W initial (half)", "Σ R_opp initial",
                "order", "index", "initial 2024", "initial max", "min games", "message")
     heads_g = ("event", "played", "score (half)", "R_opp", "Ro", "floor", "R&B ok", "rated R_opp",
-               "400 rule", "PD (1/100)", "ΔR (1/100)", "R_opp initial")
+               "400 rule", "PD (1/100)", "ΔR (1/100)", "R_opp initial", "largest D key")
     for i, h in enumerate(heads_e, 1):
         ws.cell(EV_HEAD, i).value = h
     for i, h in enumerate(heads_g, 1):
@@ -537,7 +546,7 @@ def _build_calc(ws: Any, udf: bool) -> None:
         for c, v in _game_cells(r, udf).items():
             ws.cell(r, c).value = v
     rows, _ = _edition_table()
-    for i, h in enumerate(("key", "edition", "native", "exempt", "rb600", "k20", "initial 2024",
+    for i, h in enumerate(("key", "edition", "once per event", "exempt", "rb600", "k20", "initial 2024",
                            "floor", "max", "min games", "message")):
         ws.cell(3, ED_COL + i).value = h
     for r, values in enumerate(rows, 4):
