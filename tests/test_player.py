@@ -267,6 +267,12 @@ CASES = {   # name -> (CSV, rate options, new rating by hand, K x ΣΔR per even
     # ΣΔR 1.04 x 20 = 20.80 -> +21 -> 2021 (capping the second instead: 19.20).
     "once_tie": (csv_of("A,2023-05-01,2023-05-03,1500,1", "A,2023-05-01,2023-05-03,2500,1"),
                  ["--rating", "2000", "--k", "20"], 2021, [20.8]),
+    # FIDE's page style: Ro and K and the dates on the event's first line only, w printed
+    # 1.00 / 0.50 / 0.00, no --rating (the CSV's Ro). Ro 1892, K 40: beats 2025 (ΔR .68),
+    # draws a 1892 (D 0, PD .50, ΔR 0), loses to 1700 (D 192: 189-197 -> .75, ΔR -.75).
+    # ΣΔR -.07 x 40 = -2.80 -> -3 -> 1889.
+    "fide_style": (csv_of("A,2025-11-01,2025-11-05,2025,1.00,1892,40", "A,,,1892,0.50,,",
+                          "A,,,1700,0.00,,", head=HEAD + ",Ro,K"), [], 1889, [-2.8]),
     "junior": (README, ["--rating", "1892", "--birth-year", "2010"], 1919, [27.2]),
 }
 

@@ -17,8 +17,10 @@ player's result as the cross-tables accept it (:func:`xl_fide.rules.results.pars
 player's rating and K for that event where FIDE used others (an event that started
 before the last list); blank = the player's. ``time_control``: standard, rapid or
 blitz, the same on every line (one rating period is one list). Other columns are
-ignored (:attr:`GamesFile.ignored` names them). Every row of an event must agree on
-``event_start``, ``event_end``, ``Ro`` and ``K``.
+ignored (:attr:`GamesFile.ignored` names them). An event's dates, ``Ro`` and ``K``
+are taken from its first line (the dates are required there); a later line of the
+same event may leave them blank or repeat them, never contradict them. ``result`` may
+also be a decimal as FIDE's pages print it (``1.00``, ``0.50``).
 
 A bad row is one :class:`~xl_fide.errors.PlayerFileError` naming the file, the line,
 the column and its header. Standard library only.
@@ -29,6 +31,8 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import io
+import re
+from decimal import Decimal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,8 +220,14 @@ def _optional(convert, name: str):
     return inner
 
 
+_DECIMAL = re.compile(r"[01]?[.,][0-9]{1,4}")
+
+
 def _result(text: str) -> GameResult:
-    found = parse_result(text)
+    value: object = text
+    if _DECIMAL.fullmatch(text):       # 1.00 0.50 0,5 as FIDE's pages print w: a number
+        value = Decimal(text.replace(",", "."))
+    found = parse_result(value)
     if found is None:
         raise InputError("the result is missing (1, ½ or 0 for a game played)")
     return found
@@ -238,26 +248,31 @@ def _add(events: dict[str, dict], row: _Row) -> None:
     name = row.text("event")
     if not name:
         raise row.error("event", "the event's name is missing")
-    start, end = row.date("event_start", True), row.date("event_end", True)
-    assert start is not None and end is not None
-    if end < start:
-        raise row.error("event_end", f"{end.isoformat()} is before event_start "
-                                     f"{start.isoformat()}")
+    key = " ".join(name.split()).casefold()
+    ev = events.get(key)
+    # an event's dates, Ro and K: on its first line (dates required there); a later line
+    # may leave them blank or repeat them, never contradict them
+    start, end = row.date("event_start", ev is None), row.date("event_end", ev is None)
     Ro = row.checked("ro", _optional(as_rating, "Ro"))
     K = row.checked("k", _optional(as_k, "K"))
     game = GameRow(row.line, name, row.date("date", False), row.text("opponent"),
                    row.checked("opponent_rating", _rating_or_unrated),
                    row.checked("result", _result), row.text("result"))
-    key = " ".join(name.split()).casefold()
-    ev = events.get(key)
     if ev is None:
+        assert start is not None and end is not None
+        if end < start:
+            raise row.error("event_end", f"{end.isoformat()} is before event_start "
+                                         f"{start.isoformat()}")
         events[key] = {"name": name, "start": start, "end": end, "Ro": Ro, "K": K,
                        "games": [game], "line": row.line}
         return
-    for col, mine, theirs in (("event_start", start, ev["start"]), ("event_end", end, ev["end"]),
-                              ("ro", Ro, ev["Ro"]), ("k", K, ev["K"])):
-        if mine != theirs:
-            shown = (lambda v: "blank" if v is None else str(v))
-            raise row.error(col, f"{shown(mine)} but line {ev['line']} of the same event "
-                                 f"{ev['name']!r} says {shown(theirs)}")
+    for col, field, mine in (("event_start", "start", start), ("event_end", "end", end),
+                             ("ro", "Ro", Ro), ("k", "K", K)):
+        if mine is None:
+            continue
+        if ev[field] is None:
+            ev[field] = mine
+        elif mine != ev[field]:
+            raise row.error(col, f"{mine} but line {ev['line']} of the same event "
+                                 f"{ev['name']!r} says {ev[field]}")
     ev["games"].append(game)

@@ -38,7 +38,7 @@ from xl_fide.excel import _native
 from xl_fide.excel._build import _build_tables
 from xl_fide.excel._layout import (
     _CODES, _DP_VALUES, _FIXED_TIME, _PD_FROM, _PD_HIGH, CONF, HELP, TABLES, _apply, _define,
-    _page_setup, _register_styles, _text,
+    _page_setup, _register_styles, _text, _vocabulary,
 )
 from xl_fide.rules.editions import EDITIONS, Cap400
 from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
@@ -607,6 +607,15 @@ def _build_help(ws: Any, udf: bool) -> None:
     _page_setup(ws, landscape=False)
 
 
+def _sheet_result(g: Any) -> str:
+    """The result as typed when the sheet's result table has it, else its TRF code's
+    usual entry (``1.00`` -> ``1``, ``0.50`` -> ``½``)."""
+    entries = {e.lower() for e, _ in _vocabulary() if isinstance(e, str)}
+    if g.result_text.lower() in entries:
+        return str(g.result_text)
+    return {"=": "½"}.get(g.result.code, g.result.code)
+
+
 def _fill(ws: Any, games: Any, player: Any) -> None:
     if player is not None:
         for key, value in (("ro", player.Ro), ("born", player.birth_year),
@@ -644,5 +653,5 @@ def _fill(ws: Any, games: Any, player: Any) -> None:
                 _text(ws, r, 4, g.opponent)
             if g.R_opp is not None:
                 ws.cell(r, 5).value = g.R_opp
-            _text(ws, r, 6, g.result_text)
+            _text(ws, r, 6, _sheet_result(g))
             r += 1
