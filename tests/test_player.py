@@ -139,6 +139,36 @@ def test_equals_xl_fide_period_on_the_same_games():
     assert me.change.new_rating == mine.new_rating == 2002
 
 
+def test_cli_period_prints_what_rate_prints(tmp_path, capsys):
+    from xl_fide.trf import encode_trf
+    files = []
+    for name, start, end, opp, res in (("A", "2025/11/01", "2025/11/02", 1810, "="),
+                                       ("B", "2025/11/15", "2025/11/16", 1950, "1")):
+        t = event(name, start, {1: ("Me", 2000, ""), 2: ("X", opp, "")}, [(1, 1, 2, res)],
+                  end=end)
+        f = tmp_path / f"{name}.trf"
+        f.write_bytes(encode_trf(t))
+        files.append(str(f))
+    code, out, _ = run(capsys, "period", *files, "--k", "10")
+    me = out.split("Me", 1)[1].split("\nX", 1)[0]
+    # ONE_ROUNDING by hand: -2.50, +4.30; +1.80 -> +2 -> 2002
+    assert "K·chg -2.50" in me and "K·chg 4.30" in me and "new rating 2002" in me
+
+
+def test_unrated_equals_xl_fide_period():
+    # UNRATED as TRF files: "Early" 0/2 against 1600s (ignored), "Late" five draws
+    # against 1400s: Ru 1514 by hand above, in `period` as in `rate`.
+    early = event("Early", "2025/11/02", {1: ("Me", None, ""), 2: ("P", 1600, ""),
+                                          3: ("Q", 1600, "")},
+                  [(1, 1, 2, "0"), (2, 1, 3, "0")], end="2025/11/03")
+    late_players = {1: ("Me", None, ""), **{i: (f"O{i}", 1400, "") for i in range(2, 7)}}
+    late = event("Late", "2025/11/20", late_players,
+                 [(r, 1, r + 1, "=") for r in range(1, 6)], end="2025/11/22")
+    rep = build_period([late, early])
+    (me,) = [x for x in rep.players if x.name == "Me"]
+    assert me.initial.Ru == rate(UNRATED).new_rating == 1514
+
+
 # -------------------------------------------------------------------------------- the CSV
 
 def test_headers_any_case_and_order_optional_columns_and_unrated_words():
@@ -202,6 +232,21 @@ def test_cli_rate_csv_file_and_errors(capsys, tmp_path):
     f.write_text(ONE_ROUNDING, encoding="utf-8")
     code, _, err = run(capsys, "rate", str(f))
     assert code == 2 and "--rating" in err
+
+
+def test_cli_rate_writes_csv_and_reads_windows_1252(capsys, tmp_path):
+    f = tmp_path / "games.csv"
+    f.write_bytes(csv_of("Café,2025-11-01,2025-11-02,1810,½",
+                         "B,2025-11-15,2025-11-16,1950,1").encode("cp1252"))
+    out = tmp_path / "out.csv"
+    code, _, _ = run(capsys, "rate", str(f), "--rating", "2000", "--k", "10", "-o", str(out))
+    assert code == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    # ONE_ROUNDING's numbers: -2.50, +4.30, the period +1.80 -> +2 -> 2002
+    assert lines[1].startswith("Café,") and lines[1].endswith(",-2.50,,,")
+    assert lines[-1].split(",")[-4:] == ["1.80", "2", "2002", "yes"]
+    code, _, err = run(capsys, "rate", str(f), "--rating", "2000", "-o", str(f), "--force")
+    assert code == 2 and f.read_bytes().startswith(b"event")      # never over an input
 
 
 def test_cli_rate_infers_rating_from_the_csv_ro(capsys, tmp_path):

@@ -91,18 +91,20 @@ class GamesFile:
 
 
 def read_games(path: str | Path) -> GamesFile:
-    """Read a games CSV file (UTF-8, a byte-order mark allowed; see the module docstring).
+    """Read a games CSV file (UTF-8 with or without a byte-order mark, else Windows-1252
+    as Excel saves "CSV"; see the module docstring).
 
     Raises :class:`~xl_fide.errors.PlayerFileError` naming the file, line and column of
-    the first bad cell, and for a file that is not UTF-8 text.
+    the first bad cell.
     """
     p = Path(path)
     data = p.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise PlayerFileError("not UTF-8 text: save the CSV as UTF-8", str(p), line) from None
+    for encoding in ("utf-8-sig", "cp1252", "latin-1"):   # as spreadsheets save CSV
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
     return parse_games(text, str(p))
 
 

@@ -266,11 +266,12 @@ def cmd_trf(args: argparse.Namespace) -> int:
 
 def cmd_template(args: argparse.Namespace) -> int:
     from xl_fide.excel import build_template
+    from xl_fide.cli import _rate
     if args.layout == "player":
-        from xl_fide.cli._rate import cmd_player_template
-        return cmd_player_template(args)
-    if args.players is None or args.games_csv:
-        raise CliError("--players is needed for a cross-table (--games only with --layout player)")
+        return _rate.cmd_player_template(args)
+    if args.players is None or _rate.player_only(args):
+        raise CliError("--players is needed for a cross-table (--games, --rating, --k, "
+                       "--birth-year, --games-so-far, --peak only with --layout player)")
     out = Path(args.output)
     _check_output(out, [], args.force)
     if args.players < 2 or args.players > 2000:

@@ -282,6 +282,12 @@ def cmd_rate(args: argparse.Namespace) -> int:
     return m.EXIT_OK
 
 
+def player_only(args: argparse.Namespace) -> bool:
+    """True when an option of the player sheet was given (to a cross-table template)."""
+    return any(getattr(args, n, None) is not None for n in (
+        "games_csv", "rating", "k", "birth_year", "career_games", "peak", "time_control"))
+
+
 def cmd_player_template(args: argparse.Namespace) -> int:
     """``xl-fide template --layout player [--games GAMES.csv] -o FILE``."""
     from xl_fide.excel import save_workbook
