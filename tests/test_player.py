@@ -355,6 +355,17 @@ def test_native_sheet_recalculated_by_libreoffice_equals_rate(plain_office, tmp_
             assert got_new == new, name
         got = named("EventChange")[:len(changes)]
         assert [None if x is None else round(x, 2) for x in got] == changes, name
+        # every other figure as `rate` prints it: per event N and K used, per game (the
+        # sheet lists them event by event) PD and ΔR, the period's n and rounding
+        k = len(changes)
+        assert named("EventN")[:k] == [e["N"] for e in data["events"]], name
+        assert named("EventKUsed")[:k] == [e["K_used"] for e in data["events"]], name
+        games = [g for e in data["events"] for g in e["games"]]
+        for key, field in (("GamePD", "PD"), ("GameDeltaR", "delta_R")):
+            shown = [None if x is None else round(x, 2) for x in named(key)[:len(games)]]
+            assert shown == [g[field] for g in games], (name, key)
+        assert named("PeriodGames") == data["N"], name
+        assert named("RatingChange") == data["rating_change"], name
         errors = [f"{s.title}!{c.coordinate}={c.value}" for s in wb.worksheets
                   for row in s.iter_rows() for c in row
                   if isinstance(c.value, str) and c.value.startswith("#")]

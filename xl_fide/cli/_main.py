@@ -488,7 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     t.set_defaults(func=cmd_trf)
 
-    m = sub.add_parser("template", help="write an empty cross-table template")
+    m = sub.add_parser("template", help="write an empty cross-table template, or "
+                       "the player sheet (--layout player)")
     m.add_argument("--layout", choices=["roundrobin", "swiss", "player"], required=True)
     m.add_argument("--players", type=_whole_number)
     from xl_fide.cli import _rate

@@ -199,7 +199,8 @@ def to_table(p: Any) -> str:
     lines = []
     if p.Ro is not None:
         capped = f" (capped from {p.K_given}: K × n ≤ 700)" if p.K != p.K_given else ""
-        lines.append(f"Ro {p.Ro}, K {p.K}{capped}, {p.N} rated games, "
+        src = " by rule (§8.3.3)" if p.K_source == "rule" else ""
+        lines.append(f"Ro {p.Ro}, K {p.K}{src}{capped}, {p.N} rated games, "
                      f"{p.time_control.value}, rules {p.edition_id}")
     else:
         lines.append(f"unrated: initial rating over {p.N} games against rated opponents "
