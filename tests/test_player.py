@@ -450,3 +450,26 @@ def test_formulas_package_computes_the_player_sheet(tmp_path):
     assert [v[("PLAYER", "K16")], v[("PLAYER", "K17")]] == [-2.5, 4.3]
     assert v[("PLAYER", "K8")] == p.new_rating == 2002
     assert not [k for k, x in v.items() if isinstance(x, str) and x.startswith("#")]
+
+
+@pytest.mark.parametrize("name", ["one_rounding", "unrated", "once_tie", "fide_style"])
+def test_gnumeric_recalculates_the_native_sheet_as_rate(name, tmp_path, capsys):
+    """A third engine (Gnumeric's ssconvert --recalc) on the native sheet: NewRating and
+    EventChange as `xl-fide rate` and the hand-worked numbers of CASES."""
+    import shutil
+    import subprocess
+    if not shutil.which("ssconvert"):
+        pytest.skip("Gnumeric (ssconvert) missing")
+    text, opts, new, changes = CASES[name]
+    f = tmp_path / "g.csv"
+    f.write_text(text, encoding="utf-8")
+    src, dst = tmp_path / "p.xlsx", tmp_path / "p.gnumeric.xlsx"
+    code, _, _ = run(capsys, "template", "--layout", "player", "--formulas", "native",
+                     "--games", str(f), *opts, "-o", str(src))
+    assert code == 0
+    subprocess.run(["ssconvert", "--recalc", str(src), str(dst)], capture_output=True,
+                   check=True, timeout=120)
+    ws = load_workbook(dst, data_only=True)["Player"]
+    assert ws["K8"].value == new
+    got = [ws.cell(16 + i, 11).value for i in range(len(changes))]
+    assert [None if x in (None, "") else round(x, 2) for x in got] == changes   # "" kept
