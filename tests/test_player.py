@@ -473,3 +473,57 @@ def test_gnumeric_recalculates_the_native_sheet_as_rate(name, tmp_path, capsys):
     assert ws["K8"].value == new
     got = [ws.cell(16 + i, 11).value for i in range(len(changes))]
     assert [None if x in (None, "") else round(x, 2) for x in got] == changes   # "" kept
+
+
+# ------------------------------------------------------------------ rate = period, always
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from tests.harness.trf_lines import player_line, trf  # noqa: E402
+from xl_fide.trf import parse_trf  # noqa: E402
+
+_OTHER = {"1": "0", "=": "=", "0": "1", "+": "-", "-": "+"}
+_CSV_RESULT = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-"}
+
+game_st = st.tuples(st.one_of(st.none(), st.integers(1000, 2900)),
+                    st.sampled_from(["1", "=", "0", "+", "-"]))
+event_st = st.tuples(st.sampled_from(["2023-05", "2025-11"]), st.integers(1, 20),
+                     st.lists(game_st, min_size=1, max_size=12))
+
+
+@settings(max_examples=60)
+@given(Ro=st.one_of(st.none(), st.integers(1400, 2800)), K=st.sampled_from([10, 20, 40]),
+       events=st.lists(event_st, min_size=1, max_size=3))
+def test_rate_equals_period_on_any_games(Ro, K, events):
+    """The same games as TRF files (one per event, the player against one opponent a
+    round) and as a games CSV: `period` and `rate` give the same K×ΣΔR per event and the
+    same new rating (or initial rating) — whatever the ratings, results, forfeits,
+    unrated opponents, and the 2022 rule of the 400-point rule once per event."""
+    month = events[0][0]                      # one rating period: one month for all
+    tournaments, rows = [], []
+    for i, (_, day, games) in enumerate(events):
+        start = f"{month}-{day:02d}"
+        name = f"E{i}"
+        lines = [player_line(1, "Me", Ro, rounds=[(r + 2, "w", c) for r, (_, c) in
+                                                   enumerate(games)])]
+        for r, (R_opp, c) in enumerate(games):
+            rounds = [(0, "-", "Z")] * len(games)
+            rounds[r] = (1, "b", _OTHER[c])
+            lines.append(player_line(r + 2, f"{name} opponent {r}", R_opp, rounds=rounds))
+        head = {"012": name, "042": start.replace("-", "/"), "052": start.replace("-", "/"),
+                "122": "90 min + 30 sec"}
+        tournaments.append(parse_trf(trf(head, lines), source=name + ".trf"))
+        rows += [f"{name},{start},{start},{'' if R is None else R},{_CSV_RESULT[c]}"
+                 for R, c in games]
+    rep = build_period(tournaments, EventOptions(k=K))
+    (me,) = [p for p in rep.players if p.name == "Me"]
+    mine = rate(csv_of(*rows), Ro=Ro, K=K)
+    if me.change is None:
+        assert Ro is None or Ro < 1400
+        assert (mine.initial.Ru, mine.initial.value) == (me.initial.Ru, me.initial.value)
+        return
+    order = sorted(range(len(events)), key=lambda i: (events[i][1], i))
+    by_name = {e.name: e.change for e in mine.events}
+    assert [me.change.event_change(j) for j in range(len(events))] == \
+        [by_name[f"E{i}"] for i in order]
+    assert me.change.new_rating == mine.computed_rating
