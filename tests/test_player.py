@@ -285,6 +285,14 @@ def test_native_sheet_uses_only_builtin_functions_and_has_the_names():
     assert {"FIDE_EXPECTED", "FIDE_K"} <= udf
 
 
+@pytest.mark.parametrize("formulas", ["native", "udf"])
+def test_player_sheet_keeps_excel_limits(formulas):
+    """Excel's limits (8192 characters, 64 levels, 255 arguments, 255-character texts,
+    functions of Excel 2010) on every formula, validation and format of the sheet."""
+    from tests.harness.excel_limits import check
+    assert check(build_player_sheet(formulas=formulas), {"FIDE_EXPECTED", "FIDE_K"}) == []
+
+
 @pytest.fixture(scope="module")
 def plain_office():
     require_libreoffice()

@@ -260,7 +260,8 @@ def _k_rule(udf: bool) -> str:
     ro, born, games, peak = _g("ro"), _p("born"), _p("games"), _p("peak")
     year, k20 = _g("year"), _g("k20")
     if udf:
-        first = f"INDEX({_ecol(2, PLAYER)},MAX(1,{_g('first')}))"
+        day = f"INDEX({_ecol(2, PLAYER)},MAX(1,{_g('first')}))"
+        first = f'IF(ISNUMBER({day}),{day},"")'
         tc = f'IF({_g("tcidx")}=2,"rapid",IF({_g("tcidx")}=3,"blitz","standard"))'
         return (f'=IF({ro}=0,"",FIDE_K({ro},{born},{games},{peak},"",{year},'
                 f"{tc},{first}))")
