@@ -460,6 +460,7 @@ def test_formulas_package_computes_the_player_sheet(tmp_path):
     assert not [k for k, x in v.items() if isinstance(x, str) and x.startswith("#")]
 
 
+@pytest.mark.filterwarnings("ignore:Workbook contains no default style")
 @pytest.mark.parametrize("name", ["one_rounding", "unrated", "once_tie", "fide_style"])
 def test_gnumeric_recalculates_the_native_sheet_as_rate(name, tmp_path, capsys):
     """A third engine (Gnumeric's ssconvert --recalc) on the native sheet: NewRating and

@@ -98,17 +98,17 @@ def _games_from_options(items: list[str], day: _dt.date | None) -> Any:
     for i, item in enumerate(items, 1):
         rating, sep, result = item.partition(":")
         if not sep or not rating.strip() or not result.strip():
-            raise m_error(f"--game {item!r}: write RATING:RESULT, e.g. {EXAMPLE_GAME}")
+            raise _error(f"--game {item!r}: write RATING:RESULT, e.g. {EXAMPLE_GAME}")
         w.writerow(["games", day.isoformat(), day.isoformat(), rating.strip(), result.strip()])
     try:
         return parse_games(out.getvalue(), "--game")
     except XlFideError as e:
         where = getattr(e, "line", None)
         msg = getattr(e, "message", str(e))
-        raise m_error(f"--game {items[where - 2]!r}: {msg}" if where else str(e)) from None
+        raise _error(f"--game {items[where - 2]!r}: {msg}" if where else str(e)) from None
 
 
-def m_error(text: str) -> Exception:
+def _error(text: str) -> Exception:
     return _cli().CliError(text)
 
 
@@ -118,11 +118,11 @@ def load_games(args: argparse.Namespace) -> Any:
     games_opt = getattr(args, "game", None) or []
     file = getattr(args, "file", None) or getattr(args, "games_csv", None)
     if file and games_opt:
-        raise m_error("give a GAMES.csv or --game, not both")
+        raise _error("give a GAMES.csv or --game, not both")
     if games_opt:
         return _games_from_options(games_opt, getattr(args, "date", None))
     if not file:
-        raise m_error(f"no games: give a GAMES.csv or --game RATING:RESULT (e.g. --game "
+        raise _error(f"no games: give a GAMES.csv or --game RATING:RESULT (e.g. --game "
                       f"{EXAMPLE_GAME})")
     path = _cli()._existing_file(Path(file))
     return read_games(path)
@@ -142,7 +142,7 @@ def player_inputs(args: argparse.Namespace, games: Any, required: bool) -> Any:
             if K is None and latest.K is not None:
                 K = latest.K
         elif required:
-            raise m_error("give --rating R (your rating on the list before the period) or "
+            raise _error("give --rating R (your rating on the list before the period) or "
                           "--rating unrated")
     Ro = None if rating in (None, "unrated") else rating
     tc = TimeControl.parse(args.time_control) if args.time_control else None
