@@ -266,6 +266,12 @@ def cmd_trf(args: argparse.Namespace) -> int:
 
 def cmd_template(args: argparse.Namespace) -> int:
     from xl_fide.excel import build_template
+    from xl_fide.cli import _rate
+    if args.layout == "player":
+        return _rate.cmd_player_template(args)
+    if args.players is None or _rate.player_only(args):
+        raise CliError("--players is needed for a cross-table (--games, --rating, --k, "
+                       "--birth-year, --games-so-far, --peak only with --layout player)")
     out = Path(args.output)
     _check_output(out, [], args.force)
     if args.players < 2 or args.players > 2000:
@@ -482,9 +488,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     t.set_defaults(func=cmd_trf)
 
-    m = sub.add_parser("template", help="write an empty cross-table template")
-    m.add_argument("--layout", choices=["roundrobin", "swiss"], required=True)
-    m.add_argument("--players", type=_whole_number, required=True)
+    m = sub.add_parser("template", help="write an empty cross-table template, or "
+                       "the player sheet (--layout player)")
+    m.add_argument("--layout", choices=["roundrobin", "swiss", "player"], required=True)
+    m.add_argument("--players", type=_whole_number)
+    from xl_fide.cli import _rate
+    m.add_argument("--games", dest="games_csv", metavar="GAMES.csv", help="player: fill from this CSV")
+    _rate.player_options(m, "--games-so-far")
     m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--force", action="store_true")
@@ -510,6 +520,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)
 
+    _rate.add_parser(sub)
     _lists_parser(sub)
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
