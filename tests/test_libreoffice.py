@@ -141,6 +141,26 @@ def test_vermin_minimum_python(oxt, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_command_refuses_with_one_line(tmp_path, capsys):
+    out = tmp_path / "xl-fide.oxt"
+    out.write_bytes(b"mine")
+    assert main(["libreoffice", "-o", str(out)]) == 2
+    assert main(["libreoffice", "-o", str(tmp_path / "xl-fide.zip")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and "not overwritten" in err[0] and ".oxt" in err[1]
+    assert out.read_bytes() == b"mine" and not (tmp_path / "xl-fide.zip").exists()
+
+
+def test_crosstable_says_how_to_compute_without_excel(tmp_path, capsys):
+    trf = SOME_TRFS[0]
+    assert main(["crosstable", str(trf), "-o", str(tmp_path / "u.xlsx"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "xl-fide libreoffice" in out and "--formulas native" in out
+    assert main(["crosstable", str(trf), "-o", str(tmp_path / "n.xlsx"), "-q",
+                 "--formulas", "native"]) == 0
+    assert "libreoffice" not in capsys.readouterr().out
+
+
 # Published FIDE calculations (FIDE B.02; hand-worked in the regulations' examples):
 # (formula, expected)
 PUBLISHED = [

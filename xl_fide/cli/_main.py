@@ -241,6 +241,10 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
                        order=args.order)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
+    if args.formulas == "udf":
+        _say("its FIDE_* formulas compute in Excel with xl-fide's functions; without Excel: "
+             "LibreOffice Calc with the extension of `xl-fide libreoffice` (then Ctrl+Shift+F9), "
+             "or write the workbook with --formulas native")
     return EXIT_OK
 
 
