@@ -367,4 +367,4 @@ def test_unopkg_remove_takes_the_functions_away(installed, tmp_path):
         res = again.recalc(tmp_path / "gone.xlsx", tmp_path / "gone.recalc.xlsx",
                            xlwings_blanks=False)
     cell = load_workbook(res.dst, data_only=True).active["A1"]
-    assert cell.data_type == "e" and res.calls == {}
+    assert (cell.value, cell.data_type) == ("#NAME?", "e") and res.calls == {}

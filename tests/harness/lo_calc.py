@@ -3,46 +3,40 @@ xlwings UDFs (``=FIDE_EXPECTED(C2,D2)``), served by the real Python functions.
 
 How it works
 ------------
-* :func:`build_addin` generates a LibreOffice Calc add-in (``.oxt``: a Python UNO
-  component + type library + configuration) with one add-in function per
-  UPPER_CASE function of a module (default ``xl_fide.udfs``).  Each function's
-  ``CompatibilityName`` is the Excel name, so ``.xlsx`` formulas find it.
+* :func:`build_addin` writes the product's LibreOffice extension with the product's
+  own builder (:func:`xl_fide.libreoffice.build_extension`, what ``xl-fide libreoffice``
+  runs) for any module with UPPER_CASE functions (default ``xl_fide.udfs``; the tests
+  of this harness use ``tests/harness/fake_udfs.py``).  Argument shapes, blanks,
+  omitted arguments and results are converted by ``xl_fide/libreoffice/_cells.py``
+  (see there); each function's ``CompatibilityName`` is the Excel name, so ``.xlsx``
+  formulas find it.  Errors of ``xl_fide.errors`` show their message in the cell (as
+  classic Excel shows it); any other exception gives ``#VALUE!``.
 * :class:`Office` starts ``soffice --headless`` with a throw-away profile in its
   own process group, installs the ``.oxt`` through the ExtensionManager API
   (``unopkg add`` refuses to run as root), and :meth:`Office.recalc` loads a
   private copy of a workbook, runs ``calculateAll()`` and stores it as ``.xlsx``.
   Read the values back with ``openpyxl.load_workbook(dst, data_only=True)``.
   :meth:`Office.to_pdf` renders a (recalculated) workbook to PDF.
+  ``Office(None, profile=DIR)`` runs on a profile :func:`unopkg` installed into, as a
+  user would (as root, unopkg runs as ``nobody``).
 * Every UDF call made inside soffice is appended to a call log;
   :meth:`Office.recalc` returns the per-function counts of the calls it caused
-  (``RecalcResult.calls``) and the messages of any exceptions (``.errors``).
+  (``RecalcResult.calls``) and the messages of any errors (``.errors``).
 
-Argument shapes (the add-in shim converts what LibreOffice passes into what
-xlwings passes): a single cell -> scalar, a one-row or one-column range -> flat
-list, a 2-D range -> list of rows, blank -> ``None``; ``ndim`` is honoured when
-the UDF module declares it (``__ndim__ = {"FIDE_X": {"arg": 2}}`` at module level,
-a function attribute ``FIDE_X._ndim = {"arg": 2}``, or classic xlwings
-``__xlfunc__`` metadata).  An omitted argument gets the Python default (as
-xlwings does); omitted trailing ones are dropped.  Results: list of rows -> array
-(ragged rows padded with ""), flat list -> one row, ``None`` -> "",
-``Decimal``/int/bool -> float, date -> serial.  An exception -> ``#VALUE!``.
-Every add-in function is declared ``sequence<sequence<any>>`` (Calc builds an
-array only from that exact type); a scalar goes back as a 1x1 array.
-
-Blank single cells: Calc hands an add-in ``0.0`` for a blank cell reference.  So
-:meth:`Office.recalc` rewrites, in its private copy only, every UDF argument that
-is a bare single-cell reference ``A1`` into ``IF(ISBLANK(A1),<sentinel>,A1)``
-(:func:`mark_blank_arguments`, with openpyxl) and the shim turns the sentinel into
-``None``.  ``recalc(..., xlwings_blanks=False)`` shows Calc's raw behaviour.
+Blank single cells: Calc hands an add-in ``0.0`` for a blank cell given alone.  The
+extension reads that 0 as blank where 0 is never valid (see ``_cells``).  For the
+other arguments, :meth:`Office.recalc` rewrites, in its private copy only, every UDF
+argument that is a bare single-cell reference ``A1`` into
+``IF(ISBLANK(A1),<sentinel>,A1)`` (:func:`mark_blank_arguments`, with openpyxl) and the
+extension turns the sentinel into ``None``, as xlwings passes a blank.
+``recalc(..., xlwings_blanks=False)`` opens the workbook as a user would.
 
 Known differences from Excel/xlwings that remain:
-* A blank cell reached through a defined name, ``(A1)``, ``INDIRECT``/``OFFSET``
-  still arrives as 0.0 (a real 0 and a blank are then indistinguishable).
 * TRUE/FALSE arrive as 1.0/0.0 and a returned ``True`` shows as 1 (Calc has no
-  boolean type); dates arrive as serial numbers (xlwings classic passes
-  ``datetime``); an empty text ``=""`` inside a range reads as ``None``.
+  boolean type); dates arrive as serial numbers; an empty text ``=""`` inside a range
+  reads as ``None``.
 * An error value in an argument makes Calc return that error without calling
-  the function (xlwings classic calls it with ``None``).
+  the function (xlwings classic calls it with the error's text).
 * Dynamic arrays do not spill: write array UDFs as legacy ``ArrayFormula``.
 * The UDF module is imported once per soffice process: edits need a new Office.
 * Files without cached values (openpyxl's) are computed once while loading and
