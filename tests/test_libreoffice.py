@@ -286,6 +286,19 @@ def _recalc(office, src, tmp_path):
     return res, load_workbook(dst, data_only=True), load_workbook(src)
 
 
+def test_function_wizard_shows_the_docstrings(installed):
+    """Calc's own function list: each function's first docstring line, its arguments'
+    names and @arg docs, every argument optional (Calc passes an omitted one as blank)."""
+    office, _ = installed
+    shown = office.function_descriptions("FIDE_")
+    assert sorted(shown) == sorted(udfs.__all__)
+    for name in udfs.__all__:
+        fn = getattr(udfs, name)
+        docs = getattr(fn, "arg_docs", {})
+        assert shown[name]["description"] == fn.__doc__.strip().splitlines()[0]
+        assert shown[name]["arguments"] == [[arg, docs[arg][0], True] for arg in docs]
+
+
 @pytest.mark.parametrize("filename", sorted(f for f in DEFAULT_TEMPLATES if "_native" not in f))
 def test_shipped_udf_templates(installed, filename, tmp_path):
     office, _ = installed
@@ -318,6 +331,10 @@ def test_typed_formulas_give_fides_numbers(installed, tmp_path):
     got = [ws[f"N{i}"].value for i in range(1, len(PUBLISHED) + 1)]
     assert got == [pytest.approx(want, abs=1e-9) for _, want in PUBLISHED]
     assert res.errors == []
+    # saved by LibreOffice as .xlsx, the formulas keep their Excel names
+    saved = load_workbook(res.dst).active
+    assert [saved[f"N{i}"].value for i in range(1, len(PUBLISHED) + 1)] == [
+        f for f, _ in PUBLISHED]
 
 
 def test_blank_cells_and_bad_input_answer_in_the_cell(installed, tmp_path):

@@ -420,6 +420,12 @@ class Office:
             raise
 
     # -- public API (driver side, backend independent)
+    def function_descriptions(self, prefix="FIDE_"):
+        """What Calc's Function Wizard shows for the functions whose name starts with
+        ``prefix``: {name: {"description": ..., "arguments": [[name, description,
+        optional], ...]}} (service com.sun.star.sheet.FunctionDescriptions)."""
+        return self._function_descriptions(prefix)
+
     def install(self, oxt):
         """Install an add-in (.oxt from :func:`build_addin`) into the profile."""
         names = _oxt_udf_names(oxt)
@@ -626,6 +632,20 @@ class Office:
                 "/singletons/com.sun.star.deployment.ExtensionManager")
             em.addExtension(uno.systemPathToFileUrl(oxt), (), "user", None, _Approve())
 
+    def _function_descriptions(self, prefix):
+        with self._Watchdog(self, self.call_timeout, "reading the function descriptions"):
+            fd = self.ctx.ServiceManager.createInstanceWithContext(
+                "com.sun.star.sheet.FunctionDescriptions", self.ctx)
+            out = {}
+            for i in range(fd.getCount()):
+                props = {p.Name: p.Value for p in fd.getByIndex(i)}
+                if str(props.get("Name", "")).startswith(prefix):
+                    out[props["Name"]] = {
+                        "description": props.get("Description", ""),
+                        "arguments": [[a.Name, a.Description, bool(a.IsOptional)]
+                                      for a in props.get("Arguments") or ()]}
+            return out
+
     def _open(self, path):
         import uno
         doc = self.desktop.loadComponentFromURL(
@@ -741,6 +761,9 @@ class _WorkerOffice(Office):
     def _install(self, oxt):
         self._rpc("install", oxt=oxt)
 
+    def _function_descriptions(self, prefix):
+        return self._rpc("function_descriptions", prefix=prefix)
+
     def _recalc(self, path, dst, timeout):
         return RecalcResult.from_json(self._rpc("recalc", path=path, dst=dst, timeout=timeout))
 
@@ -785,6 +808,8 @@ def _worker_main():
                 result = office._install(kw["oxt"])
             elif op == "recalc":
                 result = office._recalc(**kw).to_json()
+            elif op == "function_descriptions":
+                result = office._function_descriptions(kw["prefix"])
             elif op == "to_pdf":
                 result = office._to_pdf(**kw)
             elif op == "close":

@@ -14,12 +14,16 @@ from com.sun.star.lang import XServiceName
 
 _CONFIG = json.loads(r'''@@CONFIG@@''')
 
-try:                     # LibreOffice's loader puts pythonpath/ on sys.path; be sure
+# LibreOffice's loader appends pythonpath/ to sys.path (and sets __file__): put it
+# first, so that an xl_fide installed elsewhere in this Python (pip) cannot shadow ours
+try:
     _PYTHONPATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pythonpath")
-    if os.path.isdir(_PYTHONPATH) and _PYTHONPATH not in sys.path:
-        sys.path.insert(0, _PYTHONPATH)
 except NameError:
-    pass
+    _PYTHONPATH = None
+if _PYTHONPATH and os.path.isdir(_PYTHONPATH):
+    while _PYTHONPATH in sys.path:
+        sys.path.remove(_PYTHONPATH)
+    sys.path.insert(0, _PYTHONPATH)
 
 _XIface = getattr(__import__(_CONFIG["idl_module"], fromlist=[_CONFIG["interface"]]),
                   _CONFIG["interface"])
