@@ -141,6 +141,34 @@ def test_vermin_minimum_python(oxt, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_what_calc_passes_becomes_what_xlwings_passes():
+    """_cells, the call path inside LibreOffice, without LibreOffice: shapes, blanks,
+    omitted arguments, the 0 Calc passes for a blank cell, results, messages."""
+    conv = _cells.convert
+    assert conv(2000.0, {}) == 2000.0
+    assert conv(((1.0, ""), (3.0, 4.0)), {}) == [[1.0, None], [3.0, 4.0]]   # a block
+    assert conv(((1.0,), ("",)), {}) == [1.0, None]                        # a column
+    assert conv(((5.0,),), {"ndim": 1}) == [5.0]
+    assert conv(((5.0,),), {"ndim": 2}) == [[5.0]]
+    assert conv(0.0, {"zero_is_blank": True}) is None
+    assert conv(0.0, {}) == 0.0 and conv(((0.0,),), {"zero_is_blank": True}) == 0.0
+    assert conv(_cells.BLANK, {}) is None
+    (spec,) = [f for f in read_functions() if f.name == "FIDE_K"]
+    k = _cells.Function("FIDE_K", udfs.FIDE_K, [p.name for p in spec.params],
+                        {p.name: {"zero_is_blank": p.zero_is_blank, "ndim": p.ndim}
+                         for p in spec.params})
+    assert k.arguments((2000.0, 0.0, None)) == [2000.0, None]     # omitted trailing: dropped
+    assert k.arguments((2000.0, None, 0.0)) == [2000.0, None, 0.0]   # games 0 is 0 games
+    assert _cells.call(k, (2000.0, 0.0)) == ((20.0,),)
+    assert _cells.result([[1, None], [2]]) == ((1.0, ""), (2.0, ""))
+    assert _cells.result([1, 2]) == ((1.0, 2.0),) and _cells.result(None) == (("",),)
+    with pytest.raises(udfs.InputError) as exc:
+        udfs.FIDE_K(2000.5)
+    assert _cells.call(k, (2000.5,), (udfs.InputError,)) == ((str(exc.value),),)
+    with pytest.raises(udfs.InputError):
+        _cells.call(k, (2000.5,))                                   # not a message type
+
+
 def test_command_refuses_with_one_line(tmp_path, capsys):
     out = tmp_path / "xl-fide.oxt"
     out.write_bytes(b"mine")
