@@ -167,6 +167,12 @@ def test_what_calc_passes_becomes_what_xlwings_passes():
     assert _cells.call(k, (2000.5,), (udfs.InputError,)) == ((str(exc.value),),)
     with pytest.raises(udfs.InputError):
         _cells.call(k, (2000.5,))                                   # not a message type
+    block = ((1.0, 2.0), (3.0, 4.0))
+    change = _cells.Function("FIDE_CHANGE", udfs.FIDE_CHANGE,
+                             ["rating", "opponent_ratings", "scores", "k"],
+                             {"opponent_ratings": {"ndim": 1}, "scores": {"ndim": 1}})
+    assert _cells.call(change, (2000.0, block, block, 20.0), (udfs.InputError,)) == ((
+        "opponent_ratings: give a row or a column, got 2 rows by 2 columns",),)
 
 
 def test_command_refuses_with_one_line(tmp_path, capsys):

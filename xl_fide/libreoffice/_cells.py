@@ -31,6 +31,10 @@ BLANK = "\u2400xl-fide-blank\u2400"
 _EPOCH = _dt.datetime(1899, 12, 30)
 
 
+class ArgumentError(ValueError):
+    """A range of the wrong shape for its argument (what xlwings itself refuses)."""
+
+
 class Function:
     """One function as the add-in serves it: the Python callable and its argument
     options (``{"ndim": 1|2|None, "zero_is_blank": bool}`` per parameter)."""
@@ -51,7 +55,10 @@ class Function:
             if a is None:                          # omitted -> the Python default
                 out.append(self.defaults[i])
             else:
-                out.append(convert(a, self.options.get(name, {})))
+                try:
+                    out.append(convert(a, self.options.get(name, {})))
+                except ValueError as exc:
+                    raise ArgumentError("%s: %s" % (name, exc)) from None
         while out and args[len(out) - 1] is None:  # omitted trailing ones: dropped
             out.pop()
         return out
@@ -79,7 +86,8 @@ def convert(a, options: dict):
             return rows[0]
         if all(len(r) == 1 for r in rows):
             return [r[0] for r in rows]
-        raise ValueError("Range must be 1-by-n or n-by-1 when ndim=1.")
+        raise ValueError("give a row or a column, got %d rows by %d columns"
+                         % (len(rows), max(len(r) for r in rows)))
     if ndim == 2:
         return rows
     raise ValueError("Invalid ndim=%r" % (ndim,))
@@ -116,7 +124,10 @@ def result(v) -> tuple:
 
 def call(function: Function, args: tuple, message_types: tuple = (), on_message=None) -> tuple:
     """Call ``function`` with what Calc passed; an error of ``message_types`` answers
-    its message (a 1x1 array of text) and is handed to ``on_message`` if given."""
+    its message (a 1x1 array of text) and is handed to ``on_message`` if given; with
+    ``message_types``, a range of the wrong shape answers a message too."""
+    if message_types:
+        message_types = (*message_types, ArgumentError)
     try:
         return result(function.fn(*function.arguments(args)))
     except message_types as exc:
