@@ -64,3 +64,11 @@ def artifacts_dir():
     d = ROOT / "artifacts"
     d.mkdir(exist_ok=True)
     return d
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that uses a LibreOffice session (a fixture named ``*office``) carries the
+    ``libreoffice`` marker: ``pytest -m "not libreoffice"`` is the quick run."""
+    for item in items:
+        if any(name.endswith("office") for name in getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.libreoffice)

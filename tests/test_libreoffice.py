@@ -296,7 +296,7 @@ def test_functions_on_libreoffice_bundled_python(oxt, tmp_path):
 # ----------------------------------------------------------------------------- LibreOffice
 
 @pytest.fixture(scope="module")
-def installed(oxt):
+def installed_office(oxt):
     """(Office, profile): the extension added by `unopkg add` into a fresh profile, and
     soffice running on that profile (no add-in installed by the harness)."""
     require_libreoffice()
@@ -320,10 +320,10 @@ def _recalc(office, src, tmp_path):
     return res, load_workbook(dst, data_only=True), load_workbook(src)
 
 
-def test_function_wizard_shows_the_docstrings(installed):
+def test_function_wizard_shows_the_docstrings(installed_office):
     """Calc's own function list: each function's first docstring line, its arguments'
     names and @arg docs, every argument optional (Calc passes an omitted one as blank)."""
-    office, _ = installed
+    office, _ = installed_office
     shown = office.function_descriptions("FIDE_")
     assert sorted(shown) == sorted(udfs.__all__)
     for name in udfs.__all__:
@@ -334,8 +334,8 @@ def test_function_wizard_shows_the_docstrings(installed):
 
 
 @pytest.mark.parametrize("filename", sorted(f for f in DEFAULT_TEMPLATES if "_native" not in f))
-def test_shipped_udf_templates(installed, filename, tmp_path):
-    office, _ = installed
+def test_shipped_udf_templates(installed_office, filename, tmp_path):
+    office, _ = installed_office
     res, values, formulas = _recalc(office, TEMPLATES / filename, tmp_path)
     assert res.errors == [] and res.calls        # the functions ran, without an error
     assert_no_bad_cells(values)
@@ -343,8 +343,8 @@ def test_shipped_udf_templates(installed, filename, tmp_path):
 
 
 @pytest.mark.parametrize("trf", SOME_TRFS, ids=lambda p: p.stem)
-def test_udf_crosstables_of_trfs(installed, trf, tmp_path):
-    office, _ = installed
+def test_udf_crosstables_of_trfs(installed_office, trf, tmp_path):
+    office, _ = installed_office
     src = tmp_path / f"{trf.stem}.xlsx"
     assert main(["crosstable", str(trf), "-o", str(src), "--quiet"]) == 0
     t = read_trf(trf)
@@ -356,8 +356,8 @@ def test_udf_crosstables_of_trfs(installed, trf, tmp_path):
     assert_checks_clean(values, formulas, len(t.players))
 
 
-def test_typed_formulas_give_fides_numbers(installed, tmp_path):
-    office, _ = installed
+def test_typed_formulas_give_fides_numbers(installed_office, tmp_path):
+    office, _ = installed_office
     src = tmp_path / "mine.xlsx"
     _published_sheet(src)
     res, values, _ = _recalc(office, src, tmp_path)
@@ -371,10 +371,10 @@ def test_typed_formulas_give_fides_numbers(installed, tmp_path):
         f for f, _ in PUBLISHED]
 
 
-def test_blank_cells_and_bad_input_answer_in_the_cell(installed, tmp_path):
+def test_blank_cells_and_bad_input_answer_in_the_cell(installed_office, tmp_path):
     """A blank cell given alone reaches the function as blank (Calc passes 0), bad input
     answers the function's own message, a huge text answers at once (no hang)."""
-    office, _ = installed
+    office, _ = installed_office
     wb = Workbook()
     ws = wb.active
     ws["B1"] = 2000                                          # A1 and C1 blank
@@ -404,9 +404,9 @@ def test_blank_cells_and_bad_input_answer_in_the_cell(installed, tmp_path):
     assert len(set(res.errors)) == 4                  # the harness saw the 4 messages
 
 
-def test_unopkg_remove_takes_the_functions_away(installed, tmp_path):
+def test_unopkg_remove_takes_the_functions_away(installed_office, tmp_path):
     """Last in this module: remove as a user would, start again, the names are unknown."""
-    office, profile = installed
+    office, profile = installed_office
     office.close()
     r = lo_calc.unopkg("remove", IDENTIFIER, profile=profile)
     assert r.returncode == 0, r.stdout + r.stderr

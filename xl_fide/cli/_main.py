@@ -20,7 +20,7 @@ from typing import Any, NoReturn, Sequence
 
 from xl_fide._version import __version__
 from xl_fide.errors import XlFideError
-from xl_fide.rules.editions import EventOptions, EventRules
+from xl_fide.rules.editions import EventOptions, EventRules, TimeControl
 from xl_fide.rules.values import as_int, as_k, as_rating
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
@@ -100,7 +100,8 @@ def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
     """The command line's event options; a workbook's "Rules as on" date and time
     control fill in what the command line does not give."""
     return EventOptions(event_date=getattr(args, "event_date", None) or rules_date,
-                        time_control=getattr(args, "time_control", None) or time_control,
+                        time_control=TimeControl.parse(tc) if (tc := getattr(
+                            args, "time_control", None) or time_control) else None,
                         k=getattr(args, "k", None), today=_dt.date.today())
 
 
@@ -161,7 +162,7 @@ def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
         raise CliError(f"{path} exists: not overwritten (use --force)") from None
 
 
-def _save_book(wb: object, path: Path, force: bool) -> None:
+def _save_book(wb: Any, path: Path, force: bool) -> None:
     from xl_fide.excel import save_workbook
     try:
         save_workbook(wb, path, force=force)

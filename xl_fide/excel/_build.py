@@ -92,6 +92,7 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
     wb.properties.modified = _FIXED_TIME
     _register_styles(wb)
     ws = wb.active
+    assert ws is not None      # a new Workbook has its one sheet
     ws.title = CROSS
     ev = wb.create_sheet(EVENT)
     tables = wb.create_sheet(TABLES)
