@@ -38,7 +38,7 @@ from tests.test_workbook_lo import (
 from xl_fide import udfs
 from xl_fide._version import __version__
 from xl_fide.cli import main
-from xl_fide.excel._fill import fill_workbook, save_workbook
+from xl_fide.excel._fill import save_workbook
 from xl_fide.excel._layout import DEFAULT_TEMPLATES
 from xl_fide.libreoffice import _build, _cells
 from xl_fide.libreoffice._spec import read_functions
