@@ -86,12 +86,15 @@ _EVENT_ARGS = (("rating", "own rating before the event (whole number)"), *_GAMES
 def _args(*specs: tuple):
     """The xlwings ``@arg`` of each argument: ``(name, doc)`` or ``(name, doc, ndim)``.
     Every argument asks for error cells as text (``err_to_str``: ``"#N/A"``, not None).
+    The specs stay readable as ``f.arg_docs`` ({name: (doc, ndim or None)}): the
+    LibreOffice extension (xl_fide.libreoffice) takes its Function Wizard texts from them.
     """
     def decorate(f):
         for name, doc, *ndim in reversed(specs):
             if ndim:
                 NDIM.setdefault(f.__name__, {})[name] = ndim[0]
             f = arg(name, err_to_str=True, doc=doc, **({"ndim": ndim[0]} if ndim else {}))(f)
+        f.arg_docs = {name: (doc, ndim[0] if ndim else None) for name, doc, *ndim in specs}
         return f
     return decorate
 

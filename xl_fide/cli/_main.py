@@ -242,6 +242,10 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
                        order=args.order)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
+    if args.formulas == "udf":
+        _say("its FIDE_* formulas compute in Excel with xl-fide's functions; without Excel: "
+             "LibreOffice Calc with the extension of `xl-fide libreoffice` (then Ctrl+Shift+F9), "
+             "or write the workbook with --formulas native")
     return EXIT_OK
 
 
@@ -372,6 +376,21 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for line in lines:
         print(line)
     return EXIT_OK if ok else 1
+
+
+def cmd_libreoffice(args: argparse.Namespace) -> int:
+    from xl_fide.libreoffice import ExtensionError, build_extension
+    out = Path(args.output)
+    if out.suffix.lower() != ".oxt":
+        raise CliError(f"{out}: a LibreOffice extension's name ends in .oxt")
+    _check_output(out, [], args.force)
+    try:
+        names = build_extension(out)
+    except ExtensionError as e:
+        raise CliError(str(e)) from None
+    _say(f"wrote {out} ({len(names)} FIDE_* functions): install it with a double click, "
+         f"Tools > Extension Manager, or `unopkg add {out}`")
+    return EXIT_OK
 
 
 def cmd_version(args: argparse.Namespace) -> int:
@@ -522,6 +541,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     _rate.add_parser(sub)
     _lists_parser(sub)
+    lo = sub.add_parser("libreoffice", help="write the LibreOffice extension (.oxt) with "
+                        "the FIDE_* functions for Calc")
+    lo.add_argument("-o", "--output", default="xl-fide.oxt", help="default: xl-fide.oxt")
+    lo.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    lo.set_defaults(func=cmd_libreoffice)
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
     v = sub.add_parser("version", help="print the version")
