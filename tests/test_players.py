@@ -1,4 +1,4 @@
-"""Tests of xl_fide.lists._read: FIDE TXT/XML rating lists, the CSV format, look-ups.
+"""Tests of xl_fide.lists' readers (_txt, _xml, _csv, _read): FIDE TXT/XML rating lists, the CSV format, look-ups.
 
 The sample files under tests/data/players/ were written by hand (fictional
 players, ids 99000xx) in the layouts found in public parsers of FIDE's downloads
@@ -489,7 +489,7 @@ def test_zip_bomb_of_newlines_is_refused_before_reading(tmp_path):
 
 
 def test_blank_lines_and_long_lines_have_a_budget(tmp_path):
-    from xl_fide.lists._read import MAX_BLANK_LINES, MAX_LINE
+    from xl_fide.lists._budget import MAX_BLANK_LINES, MAX_LINE
     blank = tmp_path / "blank.txt"
     blank.write_bytes(COMBINED_TXT.read_bytes() + b"\n" * (MAX_BLANK_LINES + 10))
     with pytest.raises(PlayerFileError, match=rf"blank\.txt:\d+: more than {MAX_BLANK_LINES} "
