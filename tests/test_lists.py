@@ -264,7 +264,7 @@ def test_peak_over_the_stored_history_gives_k_10(store, tmp_path, capsys):
     # March 2011: once 2400, K 10 for good (FIDE B.02 §8.3.3).
     old_header = "ID number Name                              TitlFed  Mar11 GamesBorn  Flag"
     def old(fide_id, name, rating):
-        return f"{fide_id:>8}  {name:<32}     ESP  {rating:>5} {0:>5}  1980"
+        return f"{fide_id:>8}  {name:<32}      ESP {rating:>5} {0:>5}  1980"
     (tmp_path / "jan11.txt").write_text("\n".join(
         [old_header.replace("Mar11", "Jan11"), old(1001, "One, A", 2405),
          old(1002, "Two, B", 2000)]) + "\n")

@@ -118,7 +118,7 @@ def test_old_list_format_before_2013():
 
 
 def test_txt_from_text_and_bytes_and_latin1():
-    line = "9900077".ljust(15) + "Muller, Jurgen".ljust(61) + "SUI M".ljust(37) + "2001"
+    line = "9900077".ljust(15) + "Muller, Jurgen".ljust(61) + "SUI M".ljust(37) + "2001  5   20"
     text = COMBINED_HEADER + "\n" + line + "\n"
     (player,) = read_fide_txt(text)
     # by eye: SRtng column (113) holds 2001
@@ -422,9 +422,9 @@ def test_combined_list_keeps_the_standard_rating_for_rapid_and_blitz():
 
 # --- issue 13: only the event's players; issue 11: budgets ------------------------------
 
-def _txt_line(fide_id, name, fed="ESP", rating="", games="", k="", born=""):
+def _txt_line(fide_id, name, fed="ESP M", rating="", games="", k="", born=""):
     """One line of the combined layout (columns 0, 15, 76, ..., SRtng 113, SGm 119,
-    SK 123, B-day 152), built from COMBINED_HEADER's positions."""
+    SK 123, B-day 152), built from COMBINED_HEADER's positions; ``fed`` holds Fed and Sex."""
     line = str(fide_id).ljust(15) + name.ljust(61) + fed.ljust(37)
     line += rating.ljust(6) + games.ljust(4) + k.ljust(3)
     return line.ljust(152) + born

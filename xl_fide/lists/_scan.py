@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -136,6 +136,114 @@ _NUMBER_RULES = {
     "standard_rating": "zero",
     "games": "count", "career_games": "count", "birth_year": "year",
 }
+
+
+# --- what a whole list entry holds -------------------------------------------------
+
+#: The titles of the Tit, WTit and FOA columns (FIDE Handbook B.01, and FIDE's
+#: Online Arena titles); the one-letter titles of the lists before 2013 are read
+#: as these first. OTit (arbiters, trainers, organisers) holds codes of 2 or 3
+#: capitals separated by commas (``IA,FST``).
+_TITLES = {"title": frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"}),
+           "w_title": frozenset({"WGM", "WIM", "WFM", "WCM"}),
+           "foa_title": frozenset({"AGM", "AIM", "AFM", "ACM"})}
+_OTHER_TITLES = re.compile(r"[A-Z]{2,3}(?:,[A-Z]{2,3})*")
+_FEDERATION = re.compile(r"[A-Z]{3}")
+#: The ratings a FIDE list shows: four digits (no list shows a rating under 1000, the
+#: lowest rating floor FIDE has used, 1400 since March 2024, FIDE B.02 §7.1.4; 0 or
+#: blank: none).
+RATING_RANGE = (1000, 3999)
+#: The K a FIDE list shows: 10 to 40 (FIDE B.02 §8.3.3: 10, 20, 40; 15, 25, 30 on
+#: older lists; 0 or blank: none).
+K_RANGE = (10, 40)
+_PREFIXES = ("", "standard.", "rapid.", "blitz.")
+
+
+def _whole_number(value: str) -> bool:
+    return value.isdigit() and value.isascii() and len(value) <= 12
+
+
+def entry_problem(values: Mapping[str, str]) -> tuple[str, str] | None:
+    """Why an entry of a FIDE list (a TXT line, an XML ``<player>``) is not to be
+    trusted, as ``(key, problem)``; None when it is whole.
+
+    ``values``: the stripped text of each column the list has, by key (``fide_id``,
+    ``name``, ``federation``, ``sex``, ``title``, ``w_title``, ``o_title``,
+    ``foa_title``, ``birth_year``, ``flag``; a one-rating list's ``rating``,
+    ``games``, ``k``; a combined list's ``standard.rating``, ``rapid.k``...). A key
+    that is absent is a column the list does not have, and is not checked.
+
+    The rule (every field or none: a line cut short, or damaged, must not give a
+    player a part of a value, nor a rating without its K):
+
+    1. the FIDE id and the name are there, the federation is three capitals, the
+       sex ``M`` or ``F``;
+    2. each title column holds a title of its own kind or nothing (Tit: GM, IM, FM,
+       CM, WGM, WIM, WFM, WCM; WTit: the women's four; FOA: AGM, AIM, AFM, ACM;
+       OTit: codes of 2 or 3 capitals separated by commas);
+    3. each number is a whole number: a rating is 0 or blank (none) or within
+       :data:`RATING_RANGE` (four digits); a K is 0 or blank or within
+       :data:`K_RANGE`; games are digits; a birth year is 0, blank or four digits;
+    4. on a list with a K column, each time control's rating comes with its K and
+       each K with its rating.
+
+    A line cut exactly at the end of a field, when every later field may be blank
+    (after a K, a birth year, a flag), cannot be told from a whole line: what it
+    gives is then whole values, never a part of one.
+    """
+    for key in ("fide_id", "name"):
+        if not values.get(key, "x"):
+            return key, "blank: a FIDE list gives every player an id and a name"
+    fed = values.get("federation")
+    if fed is not None and not _FEDERATION.fullmatch(fed):
+        return "federation", f"expected a federation of three capitals, got {fed!r}"
+    sex = values.get("sex")
+    if sex is not None and sex not in ("M", "F"):
+        return "sex", f"expected M or F, got {sex!r}"
+    for key, allowed in _TITLES.items():
+        title = values.get(key)
+        if title and title not in allowed:
+            return key, f"expected {', '.join(sorted(allowed))} or nothing, got {title!r}"
+    other = values.get("o_title")
+    if other and not _OTHER_TITLES.fullmatch(other):
+        return "o_title", f"expected title codes such as IA,FST, got {other!r}"
+    born = values.get("birth_year")
+    if born and not _YEAR.fullmatch(born):
+        return "birth_year", f"expected a year such as 1990, got {born!r}"
+    for prefix in _PREFIXES:
+        problem = _rating_problem(values, prefix)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _rating_problem(values: Mapping[str, str], prefix: str) -> tuple[str, str] | None:
+    """Rules 3 and 4 of :func:`entry_problem` for one time control (``prefix``)."""
+    rating_key, games_key, k_key = prefix + "rating", prefix + "games", prefix + "k"
+    if rating_key not in values:
+        return None
+    for key in (rating_key, games_key, k_key):
+        value = values.get(key, "")
+        if value and not _whole_number(value):
+            return key, f"expected a whole number, got {value!r}"
+    rating = int(values[rating_key] or 0)
+    low, high = RATING_RANGE
+    if rating and not low <= rating <= high:
+        return rating_key, (f"expected a rating from {low} to {high} (0 or blank: none), "
+                            f"got {values[rating_key]!r}")
+    if k_key not in values:
+        return None
+    k = int(values[k_key] or 0)
+    low, high = K_RANGE
+    if k and not low <= k <= high:
+        return k_key, f"expected a K from {low} to {high} (0 or blank: none), got {values[k_key]!r}"
+    if rating and not k:
+        return k_key, (f"no K for the rating {values[rating_key]!r}: a FIDE list gives each "
+                       "rating its K (a line cut short?)")
+    if k and not rating:
+        return rating_key, (f"no rating for the K {values[k_key]!r}: a FIDE list gives each "
+                            "K with a rating (a line cut short?)")
+    return None
 
 
 def _build(raw: dict[str, str], fail: Callable[[str, str], NoReturn], file: str,

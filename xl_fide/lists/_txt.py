@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -26,7 +26,8 @@ from xl_fide.errors import PlayerFileError
 from xl_fide.lists._budget import _CHUNK, MAX_LINE, Source, _blank_budget, _has_newline, _open_source
 from xl_fide.lists._model import PlayerData
 from xl_fide.lists._months import month_of
-from xl_fide.lists._scan import _Scan, _build, _check_kind, _decode, _for_kind, _hint, _stream
+from xl_fide.lists._scan import (_Scan, _build, _check_kind, _decode, _for_kind, _hint, _stream,
+                                RATING_RANGE, K_RANGE, entry_problem)
 
 # --- FIDE fixed-width TXT ------------------------------------------------------
 
@@ -111,7 +112,8 @@ def read_fide_txt(path_or_text: Source, rating_kind: str = "standard") -> list[P
 
 
 def _txt_layout(header: str, scan: _Scan, line: int):
-    """The column slices of each kind: ``{kind: {key: (start, end, header word)}}``."""
+    """The column slices of each kind: ``{kind: {key: (start, end, header word)}}``, the
+    end of the id column, the name's slice, and every column's slice (by key)."""
     columns = _header_columns(header)
     spans: dict[str, tuple[int, int, str]] = {}
     for idx, (start, word) in enumerate(columns):
@@ -147,14 +149,17 @@ def _txt_layout(header: str, scan: _Scan, line: int):
     id_span = spans.get("fide_id")
     id_end = id_span[1] if id_span else 0
     name_span = spans.get("name", (0, 0, ""))
-    return layouts, id_end, (name_span[0], name_span[1])
+    return layouts, id_end, (name_span[0], name_span[1]), spans
 
 
-def _txt_record(raw: bytes, number: int, layouts, scan: _Scan) -> dict[str, PlayerData]:
-    """The PlayerData of one TXT line for each kind wanted."""
+def _txt_record(raw: bytes, number: int, state: _TxtState) -> dict[str, PlayerData]:
+    """The PlayerData of one TXT line for each kind wanted; the whole line is checked
+    (:func:`~xl_fide.lists._scan.entry_problem`: every field or none)."""
+    scan = state.scan
     line = _decode(raw).rstrip("\r\n")
     out = {}
-    for kind, spans in layouts.items():
+    assert state.layouts is not None
+    for kind, spans in state.layouts.items():
         fields = {key: line[start:end].strip() for key, (start, end, _w) in spans.items()}
         title = fields.get("title")
         if title in _OLD_TITLES:
@@ -169,7 +174,22 @@ def _txt_record(raw: bytes, number: int, layouts, scan: _Scan) -> dict[str, Play
                                   column=start + 1, field=word)
 
         out[kind] = _build(fields, fail, scan.file, number)
+    problem = entry_problem(_whole_line(line, state.columns))
+    if problem is not None:
+        key, text = problem
+        start, _end, word = state.columns[key]
+        raise PlayerFileError(f"column {word!r}: {text}", file=scan.file, line=number,
+                              column=start + 1, field=word)
     return out
+
+
+def _whole_line(line: str, columns: dict[str, tuple[int, int, str]]) -> dict[str, str]:
+    """The stripped text of every column of a line (old one-letter titles as GM...)."""
+    values = {key: line[start:end].strip() for key, (start, end, _w) in columns.items()}
+    title = values.get("title")
+    if title in _OLD_TITLES:
+        values["title"] = _OLD_TITLES[title]
+    return values
 
 
 #: One player of a list for the store: (fide_id, name, federation, sex, title,
@@ -184,9 +204,11 @@ def _row_of(record: dict[str, PlayerData]) -> ListRow:
             {kind: (q.rating, q.games, q.k) for kind, q in record.items()})
 
 
-def _row_maker(layouts: dict, scan: _Scan):
+def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, str]]):
     """A function from a TXT line to a store row, or None when the line needs the full
-    reader (anything but plain digits in a number column)."""
+    reader: anything but plain digits in a number column, or anything the quick checks
+    below cannot vouch for under :func:`~xl_fide.lists._scan.entry_problem` (the full
+    reader then decides, and says why)."""
     first = next(iter(layouts.values()))
     span = {key: first.get(key, (0, 0, ""))[:2] for key in
             ("fide_id", "name", "federation", "sex", "title", "birth_year", "flag")}
@@ -195,6 +217,9 @@ def _row_maker(layouts: dict, scan: _Scan):
         if scan.layout == "single" and scan.hint not in (None, kind):
             continue
         kinds.append((kind, *(spans.get(key, (0, 0, ""))[:2] for key in ("rating", "games", "k"))))
+    if sorted(k[1] for k in kinds) != sorted(columns[key][:2] for key in columns
+                                             if key.endswith("rating")):
+        return None                 # a rating column the rows do not read: the full reader
     (i0, i1), (n0, n1), (f0, f1), (s0, s1), (t0, t1), (b0, b1), (g0, g1) = span.values()
     numeric = [(b0, b1)] + [sp for kind in kinds for sp in kind[1:]]
     lo = min(a for a, _b in numeric)
@@ -210,20 +235,73 @@ def _row_maker(layouts: dict, scan: _Scan):
                                 text_spans + [sp for kind in kinds for sp in kind[1:]]))
     names = [kind[0] for kind in kinds]
     strip = str.strip
+    whole_texts = _texts_checker(columns)
+    numbers_whole = _numbers_checker([kind[3] != (0, 0) for kind in kinds])
 
     def make(line: str) -> ListRow | None:
         if not digits(line, lo, hi):
             return None
         fid, name, fed, sex, title, born, flag, *numbers = map(strip, cut(line))
-        if not (fid.isdigit() and fid.isascii() and fid.strip("0")):
+        if not (fid.isdigit() and fid.isascii() and fid.strip("0") and name):
             return None
-        values = [int(v) if v else None for v in numbers]
-        per = {kind: (values[3 * n] or None, values[3 * n + 1], values[3 * n + 2] or None)
+        try:                        # "1 0": a blank inside a number
+            values = [int(v) if v else None for v in numbers]
+        except ValueError:
+            return None
+        if not (numbers_whole(values) and whole_texts(line)) or (
+                born and not (len(born) == 4 and born.isdigit())):
+            return None
+        per = {kind: (values[3 * n], values[3 * n + 1], values[3 * n + 2])
                for n, kind in enumerate(names)}
         return (int(fid), name, fed, sex, _OLD_TITLES.get(title, title),
                 int(born) or None if born else None, flag, per)
 
     return make
+
+
+_TEXT_KEYS = ("federation", "sex", "title", "w_title", "o_title", "foa_title")
+
+
+def _texts_checker(columns: dict[str, tuple[int, int, str]]) -> Callable[[str], bool]:
+    """``ok(line)``: the federation, sex and titles of a line pass
+    :func:`~xl_fide.lists._scan.entry_problem` (remembered: they take few values)."""
+    keys = [key for key in _TEXT_KEYS if key in columns]
+    cut = operator.itemgetter(*(slice(*columns[key][:2]) for key in keys), slice(0, 0))
+    strip = str.strip
+    known: dict[tuple[str, ...], bool] = {}
+
+    def ok(line: str) -> bool:
+        texts = tuple(map(strip, cut(line)))
+        found = known.get(texts)
+        if found is None:
+            values = dict(zip(keys, texts))
+            if values.get("title") in _OLD_TITLES:
+                values["title"] = _OLD_TITLES[values["title"]]
+            found = known[texts] = entry_problem(values) is None
+        return found
+
+    return ok
+
+
+def _numbers_checker(has_k: list[bool]) -> Callable[[list[int | None]], bool]:
+    """``ok(values)``: the rating, games and K of each kind (in ``values``, three a kind)
+    surely pass :func:`~xl_fide.lists._scan.entry_problem`: each rating within
+    RATING_RANGE with its K within K_RANGE, or neither (a 0 is left to the full reader)."""
+    (r_low, r_high), (k_low, k_high) = RATING_RANGE, K_RANGE
+    plan = [(3 * n, with_k) for n, with_k in enumerate(has_k)]
+
+    def ok(values: list[int | None]) -> bool:
+        for at, with_k in plan:
+            rating, k = values[at], values[at + 2]
+            if rating is not None and not r_low <= rating <= r_high:
+                return False
+            if with_k and (k is None) != (rating is None):
+                return False
+            if k is not None and not (with_k and k_low <= k <= k_high):
+                return False
+        return True
+
+    return ok
 
 
 def _blocks(stream) -> Iterator[tuple[list[bytes], bool]]:
@@ -259,6 +337,7 @@ class _TxtState:
 
     scan: _Scan
     layouts: dict | None = None
+    columns: dict = field(default_factory=dict)     # every column's slice, by key
     id_end: int = 0
     name_span: tuple[int, int] = (0, 0)
     blanks: int = 0
@@ -277,9 +356,10 @@ class _TxtState:
             raise PlayerFileError(
                 "not a FIDE rating list header (expected 'ID Number  Name ...'), "
                 f"got {header[:80]!r}", file=scan.file, line=number)
-        self.layouts, self.id_end, self.name_span = _txt_layout(header, scan, number)
+        self.layouts, self.id_end, self.name_span, self.columns = _txt_layout(
+            header, scan, number)
         if scan.rows:
-            self.make_row = _row_maker(self.layouts, scan)
+            self.make_row = _row_maker(self.layouts, scan, self.columns)
         wanted = scan.wanted
         if wanted is not None and wanted.any_keys:
             self.slow_names = "" in wanted.any_keys
@@ -346,7 +426,7 @@ def _txt_block(lines: list[bytes], ascii: bool, number: int,
     if wanted.any_keys:
         found.update(_named_lines(lines, ascii, state))
     for i in sorted(found):
-        yield _txt_record(lines[i], number + i + 1, state.layouts, scan)
+        yield _txt_record(lines[i], number + i + 1, state)
 
 
 def _named_lines(lines: list[bytes], ascii: bool, state: _TxtState) -> Iterator[int]:
@@ -372,7 +452,6 @@ def _named_lines(lines: list[bytes], ascii: bool, state: _TxtState) -> Iterator[
 def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[Any]:
     """The kept players of ``lines``, one at a time (``number`` lines before them)."""
     scan = state.scan
-    layouts = state.layouts
     wanted = scan.wanted
     n0, n1 = state.name_span
     for raw in lines:
@@ -387,7 +466,7 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
                     yield row
                     continue
             try:
-                record = _txt_record(raw, number, layouts, scan)
+                record = _txt_record(raw, number, state)
                 yield _row_of(record) if state.make_row is not None else record
             except PlayerFileError:
                 if not scan.lenient:
@@ -396,13 +475,13 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
             continue
         fid = raw[:state.id_end].strip()
         if fid in wanted.id_bytes:
-            yield _txt_record(raw, number, layouts, scan)
+            yield _txt_record(raw, number, state)
             continue
         readable = fid.isdigit() and fid.isascii()
         if readable and raw.isascii() and not wanted.any_keys:
             continue
         if wanted.wants_name(_decode(raw[n0:n1]).strip(), readable):
-            yield _txt_record(raw, number, layouts, scan)   # raises when unreadable
+            yield _txt_record(raw, number, state)   # raises when unreadable
         elif not readable:
             scan.skipped += 1           # someone else's line, without a readable id
 

@@ -22,7 +22,8 @@ from defusedxml.ElementTree import DefusedXMLParser
 from xl_fide.errors import PlayerFileError
 from xl_fide.lists._budget import _CHUNK, MAX_LINE, Source, _open_source
 from xl_fide.lists._model import PlayerData
-from xl_fide.lists._scan import _Scan, _build, _check_kind, _for_kind, _hint, _stream
+from xl_fide.lists._scan import (_Scan, _build, _check_kind, _for_kind, _hint, _stream,
+                                entry_problem)
 
 # --- FIDE XML -------------------------------------------------------------------
 
@@ -190,10 +191,30 @@ def _xml_done(values, lines, player_line, scan: _Scan, wanted, found) -> None:
     try:
         found.append({kind: _xml_player(values, lines, player_line, scan, kind)
                       for kind in scan.kinds})
+        _check_player(values, lines, player_line, scan)
     except PlayerFileError:
         if not scan.lenient or wanted is not None:
             raise
         scan.skipped += 1
+
+
+# XML tag -> the key of :func:`~xl_fide.lists._scan.entry_problem`.
+_XML_KEYS = dict(_XML_TAGS, rating="rating", games="games", k="k",
+                 **{f"{kind}_{item}": f"{kind}.{item}" for kind in ("rapid", "blitz")
+                    for item in ("rating", "games", "k")})
+_XML_TAG_OF = {key: tag for tag, key in _XML_KEYS.items()}
+
+
+def _check_player(values: dict[str, str], lines: dict[str, int], player_line: int,
+                  scan: _Scan) -> None:
+    """Refuse a ``<player>`` that is not whole (the rule of
+    :func:`~xl_fide.lists._scan.entry_problem`, as for a TXT line)."""
+    problem = entry_problem({_XML_KEYS[tag]: value for tag, value in values.items()
+                             if tag in _XML_KEYS})
+    if problem is not None:
+        tag = _XML_TAG_OF[problem[0]]
+        raise PlayerFileError(f"<{tag}>: {problem[1]}", file=scan.file,
+                              line=lines.get(tag, player_line), field=tag)
 
 
 class _NoTarget:
