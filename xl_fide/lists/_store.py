@@ -12,9 +12,9 @@ import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from xl_fide.errors import InputError, XlFideError
+from xl_fide.errors import InputError, PlayerFileError, XlFideError
 from xl_fide.lists._model import RATING_KINDS
 from xl_fide.lists._months import _month_number, _month_text
 from xl_fide.lists._read import ListReader
@@ -117,6 +117,15 @@ def _sql_errors(method: Any) -> Any:
             raise StoreError(f"{self.path}: the list store cannot be used ({exc})") from None
 
     return wrapper
+
+
+def _nobody(reader: ListReader) -> NoReturn:
+    """Refuse a list without one readable, rated player: storing it would empty the
+    month (the store is left as it was)."""
+    lines = "line" if reader.skipped == 1 else "lines"
+    why = f" ({reader.skipped} unreadable {lines})" if reader.skipped else ""
+    raise PlayerFileError(f"no player with a rating or K could be read{why}: nothing "
+                          "imported, the store is as it was", file=reader.file)
 
 
 class ListStore:
@@ -242,7 +251,8 @@ class ListStore:
         rapid and blitz lists of the month; a one-rating list is of the kind its name
         says (``standard_``...), else ``time_control``. ``progress(done, total)`` is
         called as bytes are read. Every list of that month and kind is replaced in one
-        transaction: on any error the store is as it was.
+        transaction: on any error the store is as it was. A list without one readable
+        player with a rating or K (a header alone, every line unreadable) is refused.
         Raises :class:`PlayerFileError` (the file) or :class:`StoreError` /
         :class:`InputError` (month or kind not known, or contradicting the file).
         """
@@ -255,6 +265,8 @@ class ListStore:
         first = next(records, None)
         number = self._month_for(reader, wanted)
         kinds = self._kinds_for(reader, first, time_control)
+        if first is None:
+            _nobody(reader)
         conn = self._connect(True)
         assert conn is not None
         replaced = tuple(k for k in kinds if conn.execute(
@@ -275,6 +287,8 @@ class ListStore:
                     if progress is not None:
                         progress(reader.read_bytes, reader.size)
             self._flush(conn, batch, people)
+            if not any(counts.values()):
+                _nobody(reader)
             imported = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
             for kind in kinds:
                 conn.execute("INSERT OR REPLACE INTO lists VALUES (?, ?, ?, ?, ?, ?)",
