@@ -67,3 +67,71 @@ def test_a_list_without_a_readable_player_leaves_the_month_as_it_was(store, tmp_
     s = ListStore()
     assert s.entry(1001, "2024-03", "standard").rating == 2000      # still there
     assert [x.players for x in s.lists() if x.kind == "standard"] == [1]
+
+
+# --- #10: read-only commands open the store read-only --------------------------------
+
+def _foreign(path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+        conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("argv", [("lists",), ("lists", "show", "1001")])
+@pytest.mark.parametrize("kind", ["another program's SQLite", "an empty file"])
+def test_read_only_commands_leave_a_foreign_file_untouched(store, capsys, argv, kind):
+    if kind == "an empty file":
+        store.parent.mkdir(parents=True)
+        store.write_bytes(b"")
+        before = b""
+    else:
+        before = _foreign(store)
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "not a list store" in err and str(store) in err
+    assert store.read_bytes() == before                       # no table created
+
+
+def test_import_into_another_programs_sqlite_is_refused(store, tmp_path, capsys):
+    before = _foreign(store)
+    path = write_list(tmp_path / "l.txt", line(1001, "One, A", "2000", "5", "20"))
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "not a list store" in err
+    assert store.read_bytes() == before
+
+
+def test_import_into_an_empty_file_makes_it_a_store(store, tmp_path, capsys):
+    store.parent.mkdir(parents=True)
+    store.write_bytes(b"")
+    path = write_list(tmp_path / "l.txt", line(1001, "One, A", "2000", "5", "20"))
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
+    assert code == 0, err
+    assert ListStore().entry(1001, "2024-03", "standard").rating == 2000
+
+
+# --- #14: a tampered store is one line, exit 2 ------------------------------------------
+
+SHOW = ("lists", "show", "1001")
+TAMPERED = [
+    # (table, column, value written over every row, the command that reads it)
+    ("lists", "month", "abc", ("lists",)), ("lists", "month", "abc", SHOW),
+    ("lists", "month", "202413", ("lists",)), ("lists", "month", 2024.5, ("lists",)),
+    ("lists", "players", "x", ("lists",)), ("lists", "kind", "bullet", ("lists",)),
+    ("ratings", "rating", "abc", SHOW), ("ratings", "k", -3, SHOW),
+    ("ratings", "birth_year", 1990.5, SHOW), ("players", "month", "abc", SHOW),
+]
+
+
+@pytest.mark.parametrize("table, column, value, argv", TAMPERED)
+def test_a_tampered_store_is_one_line(store, tmp_path, capsys, table, column, value, argv):
+    _stored(tmp_path)
+    with sqlite3.connect(store) as conn:
+        where = " WHERE kind = 'standard'" if table != "players" else ""
+        conn.execute(f"UPDATE {table} SET {column} = ?{where}", (value,))
+    conn.close()
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "damaged" in err and str(store) in err

@@ -10,6 +10,7 @@ import itertools
 import os
 import sqlite3
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -41,6 +42,26 @@ CREATE TABLE IF NOT EXISTS players (
     fide_id INTEGER PRIMARY KEY, name TEXT NOT NULL, federation TEXT NOT NULL,
     sex TEXT NOT NULL, title TEXT NOT NULL, birth_year INTEGER, month INTEGER NOT NULL);
 """
+#: The tables of a store and their columns: a file holding anything else is not one.
+_TABLES = {
+    "lists": ("month", "kind", "players", "skipped", "source", "imported"),
+    "ratings": ("kind", "month", "fide_id", "rating", "games", "k", "birth_year", "flag"),
+    "players": ("fide_id", "name", "federation", "sex", "title", "birth_year", "month"),
+}
+
+
+def _is_month_number(value: object) -> bool:
+    return type(value) is int and 0 < value // 100 <= 9999 and 1 <= value % 100 <= 12
+
+
+# What each value read back from a store must be (SQLite keeps whatever is written).
+_SHAPES = {
+    "count": lambda v: type(v) is int and v >= 0,
+    "count?": lambda v: v is None or (type(v) is int and v >= 0),
+    "text": lambda v: type(v) is str,
+    "month": _is_month_number,
+    "kind": lambda v: v in RATING_KINDS,
+}
 
 
 class StoreError(XlFideError, ValueError):
@@ -133,8 +154,10 @@ class ListStore:
 
     ``path``: the file (default :func:`default_store`); created when first written.
     Each (month, kind) is one list; importing it again replaces it in one
-    transaction, and a file that cannot be read leaves the store as it was.
-    Raises :class:`StoreError` for a file that is not a store.
+    transaction, and a file that cannot be read leaves the store as it was. Reading
+    opens the file read-only; only an import writes, and only to a store, a new file
+    or an empty one. Raises :class:`StoreError` for a file that is not a store (other
+    tables, not SQLite) and for a damaged one (a value of the wrong type read back).
     """
 
     #: Seconds to wait for another process's import to end.
@@ -143,22 +166,60 @@ class ListStore:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_store()
         self._conn: sqlite3.Connection | None = None
+        self._writable = False
 
     def _connect(self, create: bool) -> sqlite3.Connection | None:
-        if self._conn is not None:
+        """The connection: read-only unless ``create`` (an import), which makes the
+        store (a new file, or an empty one). Never writes to a file that is not a store."""
+        if self._conn is not None and (self._writable or not create):
             return self._conn
+        self.close()
         if not self.path.exists():
             if not create:
                 return None
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = None
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.timeout)
-            conn.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
+            if create:
+                conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.timeout)
+            else:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                       isolation_level=None, timeout=self.timeout)
+            self._check_tables(conn, create)
+            if create:
+                conn.executescript(_SCHEMA)
+        except (sqlite3.Error, StoreError) as exc:
+            if conn is not None:
+                conn.close()
+            if isinstance(exc, StoreError):
+                raise
             what = "in use by another xl-fide" if "locked" in str(exc) else "not a list store"
             raise StoreError(f"{self.path}: {what} ({exc})") from None
-        self._conn = conn
+        self._conn, self._writable = conn, create
         return conn
+
+    def _check_tables(self, conn: sqlite3.Connection, empty_ok: bool) -> None:
+        """Refuse a file whose tables are not a store's (an empty file or database is
+        a store to be, for an import)."""
+        names = [name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not name.startswith("sqlite_")]
+        found = {name: tuple(col[1] for col in conn.execute(f"PRAGMA table_info('{name}')"))
+                 for name in names if name.isidentifier()}
+        if (not names and empty_ok) or (found == _TABLES and len(names) == len(_TABLES)):
+            return
+        held = f"its tables: {', '.join(sorted(names))}" if names else "it has no tables"
+        raise StoreError(f"{self.path}: not a list store ({held}); name another file "
+                         f"with {STORE_ENV}")
+
+    def _checked(self, table: str, columns: str, shapes: str, row: Sequence[Any]) -> Any:
+        """``row`` read from ``table``, each value of its shape (:data:`_SHAPES`), else a
+        :class:`StoreError`: the store was damaged or edited by hand."""
+        for column, shape, value in zip(columns.split(), shapes.split(), row):
+            if not _SHAPES[shape](value):
+                raise StoreError(f"{self.path}: the list store is damaged ({table}.{column} "
+                                 f"holds {value!r}); import the lists again into a new store")
+        return row
 
     def close(self) -> None:
         if self._conn is not None:
@@ -179,8 +240,10 @@ class ListStore:
         conn = self._connect(False)
         if conn is None:
             return []
-        rows = conn.execute("SELECT month, kind, players, skipped, source, imported FROM lists"
-                            ).fetchall()
+        rows = [self._checked("lists", "month kind players skipped source imported",
+                              "month kind count count text text", row)
+                for row in conn.execute("SELECT month, kind, players, skipped, source, "
+                                        "imported FROM lists")]
         order = {k: i for i, k in enumerate(RATING_KINDS)}
         rows.sort(key=lambda r: (r[0], order.get(r[1], 9)))
         return [StoredList(_month_text(r[0]), *r[1:]) for r in rows]
@@ -199,7 +262,11 @@ class ListStore:
             "SELECT rating, games, k, birth_year, flag FROM ratings "
             "WHERE kind = ? AND month = ? AND fide_id = ?",
             (kind, _month_number(month), fide_id)).fetchone()
-        return ListEntry(month, kind, fide_id, *row) if row else None
+        if row is None:
+            return None
+        self._checked("ratings", "rating games k birth_year flag",
+                      "count? count? count? count? text", row)
+        return ListEntry(month, kind, fide_id, *row)
 
     def history(self, fide_id: int, kind: str | None = None) -> list[ListEntry]:
         """The player on every stored list (of ``kind``, or all), oldest first."""
@@ -221,6 +288,8 @@ class ListStore:
                            "WHERE fide_id = ?", (fide_id,)).fetchone()
         if row is None:
             return None
+        self._checked("players", "name federation sex title birth_year month",
+                      "text text text text count? month", row)
         return dict(zip(("name", "federation", "sex", "title", "birth_year"), row[:5]),
                     month=_month_text(row[5]))
 
@@ -237,7 +306,9 @@ class ListStore:
         marks = ",".join("?" * len(months))
         row = conn.execute(f"SELECT MAX(rating) FROM ratings WHERE kind = ? AND month IN "
                            f"({marks}) AND fide_id = ?", (kind, *months, fide_id)).fetchone()
-        return row[0] if row else None
+        if row is None:
+            return None
+        return self._checked("ratings", "rating", "count?", row)[0]
 
     # -- writing --------------------------------------------------------------
 
