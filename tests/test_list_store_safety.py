@@ -135,3 +135,18 @@ def test_a_tampered_store_is_one_line(store, tmp_path, capsys, table, column, va
     code, out, err = run(capsys, *argv)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert "damaged" in err and str(store) in err
+
+
+# --- #17: names from a list cannot drive the terminal ----------------------------------
+
+def test_lists_show_escapes_control_sequences_from_the_list(store, tmp_path, capsys):
+    evil = "\x1b[2J\x1b]0;pwned\x07One,\rA\u202e"
+    path = write_list(tmp_path / "l\x1b[31m.txt", line(1001, evil, "2000", "5", "20"))
+    code, _, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
+    assert code == 0, err
+    for argv in (("lists", "show", "1001"), ("lists",)):
+        code, out, err = run(capsys, *argv)
+        assert code == 0, err
+        assert not any(ch in out for ch in "\x1b\x07\r\u202e"), repr(out)
+    code, out, _ = run(capsys, "lists", "show", "1001")
+    assert out.splitlines()[0] == "1001 \\x1b[2J\\x1b]0;pwned\\x07One,\\x0dA\\u202e (ESP)"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from xl_fide.cli._presenters import escape_controls
 from xl_fide.errors import InputError
 from xl_fide.lists._download import FIDE_DOWNLOADS, download_lists
 from xl_fide.lists._model import RATING_KINDS
@@ -72,14 +73,14 @@ def cmd_lists(args: argparse.Namespace) -> int:
         for month, kinds in by_month.items():
             counts = " ".join(f"{kinds[k].players:>9}" if k in kinds else f"{'-':>9}"
                               for k in RATING_KINDS)
-            sources = ", ".join(sorted({v.source for v in kinds.values()}))
+            sources = ", ".join(sorted({_safe(v.source) for v in kinds.values()}))
             print(f"{month:<8} {counts}  {sources}")
     return 0
 
 
 def _import_line(path: object, result: ImportResult) -> str:
     counts = ", ".join(f"{result.players[k]} {k}" for k in result.kinds)
-    line = f"imported {path} as the list of {result.month}: {counts}"
+    line = f"imported {_safe(path)} as the list of {result.month}: {counts}"
     if result.replaced:
         line += f" (replaced the stored {', '.join(result.replaced)})"
     return line
@@ -99,12 +100,19 @@ def cmd_lists_import(args: argparse.Namespace) -> int:
     print(_import_line(path, result))
     if result.skipped and not getattr(args, "quiet", False):
         lines = "line" if result.skipped == 1 else "lines"
-        print(f"warning: {path}: {result.skipped} unreadable {lines} skipped", file=sys.stderr)
+        print(f"warning: {_safe(path)}: {result.skipped} unreadable {lines} skipped",
+              file=sys.stderr)
     return 0
 
 
 def _cell(value: Any) -> str:
-    return "-" if value is None else str(value)
+    return "-" if value is None else _safe(value)
+
+
+def _safe(value: object) -> str:
+    """Text from a list or a file name, its control characters shown escaped (a name
+    cannot drive the terminal)."""
+    return escape_controls(str(value), keep="")
 
 
 def cmd_lists_show(args: argparse.Namespace) -> int:
@@ -116,12 +124,12 @@ def cmd_lists_show(args: argparse.Namespace) -> int:
     if person is None and not history:
         raise StoreError(f"FIDE id {fide_id} is on no stored list")
     if person is not None:
-        extra = ", ".join(v for v in (person["federation"], person["title"]) if v)
-        print(f"{fide_id} {person['name']}" + (f" ({extra})" if extra else ""))
+        extra = ", ".join(_safe(v) for v in (person["federation"], person["title"]) if v)
+        print(f"{fide_id} {_safe(person['name'])}" + (f" ({extra})" if extra else ""))
     print(f"{'month':<8} {'list':<8} {'rating':>6} {'games':>5} {'K':>3} {'born':>5} flag")
     for e in history:
         print(f"{e.month:<8} {e.kind:<8} {_cell(e.rating):>6} {_cell(e.games):>5} "
-              f"{_cell(e.k):>3} {_cell(e.birth_year):>5} {e.flag}")
+              f"{_cell(e.k):>3} {_cell(e.birth_year):>5} {_safe(e.flag)}")
     return 0
 
 
