@@ -150,3 +150,35 @@ def test_lists_show_escapes_control_sequences_from_the_list(store, tmp_path, cap
         assert not any(ch in out for ch in "\x1b\x07\r\u202e"), repr(out)
     code, out, _ = run(capsys, "lists", "show", "1001")
     assert out.splitlines()[0] == "1001 \\x1b[2J\\x1b]0;pwned\\x07One,\\x0dA\\u202e (ESP)"
+
+
+# --- #18: a FIDE id twice in a list ------------------------------------------------------
+
+def test_import_refuses_an_id_twice_with_different_data(store, tmp_path, capsys):
+    _stored(tmp_path)
+    path = write_list(tmp_path / "dup.txt", line(1001, "One, A", "2010", "5", "20"),
+                      line(1002, "Two, B", "2100", "5", "20"),
+                      line(1002, "Other, C", "1900", "3", "40"))
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "dup.txt" in err and "FIDE id 1002 appears twice" in err
+    assert "'Two, B'" in err and "'Other, C'" in err
+    assert ListStore().entry(1001, "2024-03", "standard").rating == 2000    # as it was
+
+
+def test_import_refuses_an_id_twice_far_apart(store, tmp_path, capsys):
+    # 20,000 rows are written at a time: the second 1002 comes in a later batch
+    lines = [line(1002, "Two, B", "2100", "5", "20")]
+    lines += [line(5000 + n, f"P{n}, X", "1900", "1", "20") for n in range(20_500)]
+    lines += [line(1002, "Two, B", "2101", "5", "20")]
+    path = write_list(tmp_path / "dup.txt", *lines)
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
+    assert code == 2 and "FIDE id 1002 appears twice" in err, err
+    assert ListStore().lists() == []
+
+
+def test_a_line_repeated_as_it_is_is_stored_once(store, tmp_path, capsys):
+    twice = line(1002, "Two, B", "2100", "5", "20")
+    path = write_list(tmp_path / "l.txt", line(1001, "One, A", "2000", "5", "20"), twice, twice)
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
+    assert code == 0 and "2 standard" in out, out + err

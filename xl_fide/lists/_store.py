@@ -149,6 +149,25 @@ def _nobody(reader: ListReader) -> NoReturn:
                           "imported, the store is as it was", file=reader.file)
 
 
+def _repeated(conn: sqlite3.Connection, batch: list, people: list, file: str) -> None:
+    """Refuse a FIDE id that the list gives twice with different data (as
+    :class:`PlayerDirectory` does); a line repeated as it is was stored once."""
+    for row in batch:
+        stored = conn.execute("SELECT rating, games, k, birth_year, flag FROM ratings "
+                              "WHERE kind = ? AND month = ? AND fide_id = ?", row[:3]).fetchone()
+        if stored is not None and tuple(stored) != tuple(row[3:]):
+            fide_id = row[2]
+            names = list(dict.fromkeys(p[1] for p in people if p[0] == fide_id))
+            if len(names) < 2:
+                earlier = conn.execute("SELECT name FROM players WHERE fide_id = ?",
+                                       (fide_id,)).fetchone()
+                names.insert(0, earlier[0] if earlier else "?")
+            raise PlayerFileError(
+                f"FIDE id {fide_id} appears twice, with different {row[0]} data: "
+                f"{names[0]!r} and {names[-1]!r}: nothing imported, the store is as it was",
+                file=file)
+
+
 class ListStore:
     """Monthly FIDE rating lists in one SQLite file (standard library ``sqlite3``).
 
@@ -354,12 +373,15 @@ class ListStore:
             for record in records:
                 self._rows(record, kinds, number, batch, people, counts)
                 if len(batch) >= 20_000:
-                    self._flush(conn, batch, people)
+                    self._flush(conn, batch, people, reader.file)
                     if progress is not None:
                         progress(reader.read_bytes, reader.size)
-            self._flush(conn, batch, people)
+            self._flush(conn, batch, people, reader.file)
             if not any(counts.values()):
                 _nobody(reader)
+            counts.update(conn.execute(     # a line repeated as it is was stored once
+                "SELECT kind, COUNT(*) FROM ratings WHERE month = ? GROUP BY kind",
+                (number,)).fetchall())
             imported = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
             for kind in kinds:
                 conn.execute("INSERT OR REPLACE INTO lists VALUES (?, ?, ?, ?, ?, ?)",
@@ -419,8 +441,12 @@ class ListStore:
         people.append((fide_id, name, federation, sex, title, birth_year, number))
 
     @staticmethod
-    def _flush(conn: sqlite3.Connection, batch: list, people: list) -> None:
-        conn.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)", batch)
+    def _flush(conn: sqlite3.Connection, batch: list, people: list, file: str) -> None:
+        before = conn.total_changes
+        conn.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                         "ON CONFLICT DO NOTHING", batch)
+        if conn.total_changes - before < len(batch):
+            _repeated(conn, batch, people, file)
         conn.executemany(
             "INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fide_id) DO UPDATE "
             "SET name = excluded.name, federation = excluded.federation, sex = excluded.sex, "
