@@ -182,3 +182,39 @@ def test_a_line_repeated_as_it_is_is_stored_once(store, tmp_path, capsys):
     path = write_list(tmp_path / "l.txt", line(1001, "One, A", "2000", "5", "20"), twice, twice)
     code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
     assert code == 0 and "2 standard" in out, out + err
+
+
+# --- #19: the header's month wins over the file name's; two-digit years --------------
+
+SINGLE = (DATA / "standard_may25.txt").read_text()     # its rating column is MAY25
+
+
+def test_the_header_month_wins_over_the_file_name(store, tmp_path, capsys):
+    path = tmp_path / "standard_jan24frl.txt"             # the name says January 2024
+    path.write_text(SINGLE)
+    code, out, err = run(capsys, "lists", "import", str(path))
+    assert code == 0, err
+    assert "as the list of 2025-05" in out                 # MAY25 in the header
+    assert "2025-05" in err and "2024-01" in err and "header" in err   # said, not silent
+    assert [x.month for x in ListStore().lists()] == ["2025-05"]
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-01")
+    assert code == 2 and "list of 2025-05" in err
+
+
+@pytest.mark.parametrize("label, month", [("Jan99", "1999-01"), ("Jul71", "1971-07"),
+                                          ("Jan00", "2000-01"), ("May25", "2025-05"),
+                                          ("Dec70", "2070-12")])
+def test_two_digit_years_from_1971(label, month):
+    # FIDE published its first rating list in 1971: 71-99 are 1971-1999, 00-70 2000-2070
+    from xl_fide.lists._months import month_of
+    assert month_of(label) == month
+    assert month_of(f"standard_{label.lower()}frl.zip") == month
+
+
+def test_an_old_list_of_1999_is_stored_as_1999(store, tmp_path, capsys):
+    # the layout of tests/data/players/old_mar11.txt, its rating column named Jan99
+    old = (DATA / "old_mar11.txt").read_text().replace("Mar11", "Jan99")
+    path = tmp_path / "old.txt"
+    path.write_text(old)
+    code, out, err = run(capsys, "lists", "import", str(path), "--time-control", "standard")
+    assert code == 0 and "as the list of 1999-01" in out, out + err

@@ -98,11 +98,18 @@ def cmd_lists_import(args: argparse.Namespace) -> int:
         finally:
             progress.done()
     print(_import_line(path, result))
+    if not getattr(args, "quiet", False):
+        _warn_notes(result)
     if result.skipped and not getattr(args, "quiet", False):
         lines = "line" if result.skipped == 1 else "lines"
         print(f"warning: {_safe(path)}: {result.skipped} unreadable {lines} skipped",
               file=sys.stderr)
     return 0
+
+
+def _warn_notes(result: ImportResult) -> None:
+    for note in result.notes:
+        print(f"warning: {_safe(note)}", file=sys.stderr)
 
 
 def _cell(value: Any) -> str:
@@ -142,6 +149,8 @@ def cmd_lists_download(args: argparse.Namespace) -> int:
                                  progress=lambda label: Progress(label, quiet))
     for url, result in results:
         print(_import_line(url, result))
+        if not quiet:
+            _warn_notes(result)
         if result.skipped and not quiet:
             print(f"warning: {url}: {result.skipped} unreadable lines skipped", file=sys.stderr)
     return 0

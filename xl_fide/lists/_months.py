@@ -12,14 +12,22 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _NAME_MONTH = re.compile(r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{2})frl")
 
 
+#: Two-digit years from this one up are of the 1900s: FIDE published its first rating
+#: list in 1971, so ``Jan99`` is January 1999 and ``Jan24`` January 2024 (00-70 are
+#: 2000-2070).
+FIRST_LIST_YEAR = 71
+
+
 def month_of(text: str) -> str | None:
     """``"2024-01"`` for a FIDE month label such as ``"JAN24"`` or a file name such as
-    ``standard_jan24frl.zip``; None when there is none. Years 00-99 are 2000-2099."""
+    ``standard_jan24frl.zip``; None when there is none. Two-digit years: 71-99 are
+    1971-1999 (:data:`FIRST_LIST_YEAR`), 00-70 are 2000-2070."""
     low = text.lower()
     match = _NAME_MONTH.search(low) or re.fullmatch(r"([a-z]{3})(\d{2})", low)
     if match is None or match.group(1) not in _MONTHS:
         return None
-    return f"20{match.group(2)}-{_MONTHS.index(match.group(1)) + 1:02d}"
+    century = "19" if int(match.group(2)) >= FIRST_LIST_YEAR else "20"
+    return f"{century}{match.group(2)}-{_MONTHS.index(match.group(1)) + 1:02d}"
 
 
 def _month_number(text: str) -> int:

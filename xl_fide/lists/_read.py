@@ -94,7 +94,9 @@ class ListReader:
     players to keep (None keeps everyone); ``lenient``: count unreadable lines of
     anyone (else only other players' are counted, and one of a kept player raises).
     After iteration, ``skipped`` counts the unreadable lines, ``month`` is the
-    list's month (``"YYYY-MM"`` from the file name or header, or None), ``layout``
+    list's month (``"YYYY-MM"``: its header's, a TXT list's month column such as
+    ``MAY25``, which wins over the file name's, ``standard_may25frl``; or None;
+    ``month_note`` says when the two differ), ``layout``
     "combined", "single", "xml" or "csv", ``hint`` the time control the file name
     gives. ``read_bytes``/``size`` measure progress. Budgets: :data:`BUDGETS`.
     Raises :class:`PlayerFileError` (one line: file, line, what).
@@ -112,7 +114,7 @@ class ListReader:
         else:
             raise InputError(f"expected a path or bytes, got {path!r}")
         self.scan = _Scan(self.file, self.kinds, _Wanted(only) if only is not None else None,
-                          lenient, hint=_hint(self.file), month=month_of(os.path.basename(
+                          lenient, hint=_hint(self.file), name_month=month_of(os.path.basename(
                               self.file)), notes=[])
 
     @property
@@ -121,7 +123,16 @@ class ListReader:
 
     @property
     def month(self) -> str | None:
-        return self.scan.month
+        return self.scan.month or self.scan.name_month
+
+    @property
+    def month_note(self) -> str | None:
+        """One line when the file name and the header give different months."""
+        scan = self.scan
+        if scan.month and scan.name_month and scan.month != scan.name_month:
+            return (f"{self.file}: the file name says {scan.name_month}, the list's header "
+                    f"{scan.month}: the header's month is used")
+        return None
 
     @property
     def layout(self) -> str:
@@ -179,7 +190,7 @@ class ListReader:
                     info = _zip_member(archive, scan.file)
                     scan.file = f"{self.file}!{info.filename}"
                     scan.hint = scan.hint or _hint(info.filename)
-                    scan.month = scan.month or month_of(info.filename)
+                    scan.name_month = scan.name_month or month_of(info.filename)
                     scan.size = info.file_size
                     with archive.open(info) as member:
                         yield from _scan_stream(member, scan)

@@ -70,7 +70,8 @@ class _Scan:
     lenient: bool = False           # count every unreadable line instead of failing
     hint: str | None = None         # the list's time control told by its file name
     skipped: int = 0
-    month: str | None = None        # "YYYY-MM" from the file name or the header
+    month: str | None = None        # "YYYY-MM" from the header (a TXT list's month column)
+    name_month: str | None = None   # "YYYY-MM" from the file name (or the zip member's)
     layout: str = ""                # "combined", "single", "xml" or "csv"
     xml_combined: bool = False      # an XML list with rapid and blitz tags
     rows: bool = False              # TXT: yield store rows (ListReader.rows)

@@ -124,6 +124,7 @@ class ImportResult:
     players: dict[str, int]
     skipped: int
     replaced: tuple[str, ...]
+    notes: tuple[str, ...] = ()     # one line each, to show as warnings
 
 
 def _sql_errors(method: Any) -> Any:
@@ -336,8 +337,9 @@ class ListStore:
                     time_control: str | None = None, progress: Any = None) -> ImportResult:
         """Store a FIDE list (TXT, XML, a zip of one, or a CSV) as the list of ``month``.
 
-        ``month`` "YYYY-MM", else taken from FIDE's file name (``standard_jan24frl``) or
-        the TXT header's rating column (``JAN24``); a combined list gives the standard,
+        ``month`` "YYYY-MM", else taken from the TXT header's rating column (``JAN24``),
+        which wins over FIDE's file name (``standard_jan24frl``; ``notes`` says when they
+        differ; two-digit years 71-99 are 1971-1999); a combined list gives the standard,
         rapid and blitz lists of the month; a one-rating list is of the kind its name
         says (``standard_``...), else ``time_control``. ``progress(done, total)`` is
         called as bytes are read. Every list of that month and kind is replaced in one
@@ -394,7 +396,8 @@ class ListStore:
             raise
         if progress is not None:
             progress(reader.size or reader.read_bytes, reader.size)
-        return ImportResult(_month_text(number), kinds, counts, reader.skipped, replaced)
+        notes = (reader.month_note,) if reader.month_note else ()
+        return ImportResult(_month_text(number), kinds, counts, reader.skipped, replaced, notes)
 
     @staticmethod
     def _month_for(reader: ListReader, wanted: int | None) -> int:
