@@ -66,7 +66,8 @@ def _scan_stream(raw, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
 
 
 def _zip_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
-    """The one list inside a zip, within the budgets (size and compression ratio)."""
+    """The one list inside a zip, every member within the budgets (size and compression
+    ratio, checked on the zip's directory before a byte is inflated)."""
     members = [info for info in archive.infolist()
                if not info.is_dir() and info.filename.lower().endswith((".txt", ".xml", ".csv"))]
     if len(members) != 1:
@@ -74,7 +75,17 @@ def _zip_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
         raise PlayerFileError(
             f"expected one .txt, .xml or .csv file in the zip, found {names!r}", file=file)
     info = members[0]
-    where = f"{file}!{info.filename}"
+    others = [other for other in archive.infolist() if other is not info]
+    for member in [info, *others]:
+        _member_budget(member, f"{file}!{member.filename}")
+    total = sum(member.file_size for member in archive.infolist())
+    if total > MAX_LIST_BYTES:
+        raise PlayerFileError(f"{total} bytes unpacked in all, more than {MAX_LIST_BYTES}, "
+                              "the limit for a player list", file=file)
+    return info
+
+
+def _member_budget(info: zipfile.ZipInfo, where: str) -> None:
     if info.file_size > MAX_LIST_BYTES:
         raise PlayerFileError(f"{info.file_size} bytes unpacked, more than {MAX_LIST_BYTES}, "
                               "the limit for a player list", file=where)
@@ -83,7 +94,6 @@ def _zip_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
         raise PlayerFileError(
             f"compression ratio {ratio:.0f}:1, above the limit {MAX_ZIP_RATIO}:1 for a player "
             "list (possible zip bomb)", file=where)
-    return info
 
 
 class ListReader:
