@@ -218,3 +218,11 @@ def test_an_old_list_of_1999_is_stored_as_1999(store, tmp_path, capsys):
     path.write_text(old)
     code, out, err = run(capsys, "lists", "import", str(path), "--time-control", "standard")
     assert code == 0 and "as the list of 1999-01" in out, out + err
+
+
+def test_lists_show_an_id_beyond_sqlite_is_on_no_list(store, tmp_path, capsys):
+    # issue 22 #13, for the store: 2**63 does not fit SQLite's INTEGER
+    _stored(tmp_path)
+    for fide_id in (str(1 << 63), str(10 ** 30), "0"):
+        code, out, err = run(capsys, "lists", "show", fide_id)
+        assert code == 2 and "is on no stored list" in err, err

@@ -141,6 +141,11 @@ def _sql_errors(method: Any) -> Any:
     return wrapper
 
 
+def _storable(fide_id: int) -> bool:
+    """An id SQLite can hold (a larger one is on no list)."""
+    return type(fide_id) is int and 0 < fide_id < 1 << 63
+
+
 def _nobody(reader: ListReader) -> NoReturn:
     """Refuse a list without one readable, rated player: storing it would empty the
     month (the store is left as it was)."""
@@ -276,7 +281,7 @@ class ListStore:
     def entry(self, fide_id: int, month: str, kind: str) -> ListEntry | None:
         """The player on the list of ``month`` and ``kind``, or None (not on it)."""
         conn = self._connect(False)
-        if conn is None:
+        if conn is None or not _storable(fide_id):
             return None
         row = conn.execute(
             "SELECT rating, games, k, birth_year, flag FROM ratings "
@@ -302,7 +307,7 @@ class ListStore:
     def player(self, fide_id: int) -> dict[str, Any] | None:
         """Name, federation, sex, title and birth year from the newest list holding them."""
         conn = self._connect(False)
-        if conn is None:
+        if conn is None or not _storable(fide_id):
             return None
         row = conn.execute("SELECT name, federation, sex, title, birth_year, month FROM players "
                            "WHERE fide_id = ?", (fide_id,)).fetchone()
@@ -318,7 +323,7 @@ class ListStore:
         """The highest rating of the player on the stored lists of ``kind`` up to month
         ``up_to`` (for the 2400 rule of FIDE B.02 §8.3.3: K 10 for good)."""
         conn = self._connect(False)
-        if conn is None:
+        if conn is None or not _storable(fide_id):
             return None
         months = [_month_number(m) for m in self.months(kind) if m <= up_to]
         if not months:
