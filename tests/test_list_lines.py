@@ -155,3 +155,29 @@ def test_fuzz_damaged_lines_give_our_errors_only(line, at, junk):
         read_player_file(_text(line[:at] + junk + line[at + len(junk):]).encode())
     except XlFideError:
         pass
+
+
+XML = (DATA / "combined.xml").read_text()
+XML_TAGS = ("fideid", "name", "country", "sex", "title", "w_title", "rating", "games", "k",
+            "rapid_rating", "rapid_k", "blitz_k", "birthday")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(XML_TAGS), st.integers(0, 5),
+       st.text(alphabet="0123456789 -xWGMESP,", max_size=6))
+def test_fuzz_an_xml_field_is_whole_or_refused(tag, nth, value):
+    """Any text in one field of one player: refused, or every player read is whole
+    (ratings within 1000-3999 with a K within 10-40, or neither)."""
+    starts = [i for i in range(len(XML)) if XML.startswith(f"<{tag}>", i)]
+    start = starts[nth % len(starts)] + len(tag) + 2
+    text = XML[:start] + value + XML[XML.index(f"</{tag}>", start):]
+    for kind in KINDS:
+        try:
+            players = read_fide_xml(text, kind)
+        except XlFideError:
+            return
+        for p in players:
+            assert p.rating is None or 1000 <= p.rating <= 3999
+            assert p.k is None or 10 <= p.k <= 40
+            assert (p.rating is None) == (p.k is None)
+            assert p.fide_id and p.name and len(p.federation) == 3
