@@ -226,3 +226,20 @@ def test_lists_show_an_id_beyond_sqlite_is_on_no_list(store, tmp_path, capsys):
     for fide_id in (str(1 << 63), str(10 ** 30), "0"):
         code, out, err = run(capsys, "lists", "show", fide_id)
         assert code == 2 and "is on no stored list" in err, err
+
+
+def test_a_store_left_by_a_killed_import_reads_as_it_was(store, tmp_path, capsys):
+    # an import killed half-way leaves a hot journal: only a writer can roll it back
+    import subprocess
+    import sys
+    path = write_list(tmp_path / "l.txt", *(line(1000 + n, f"P{n}, X", "2000", "5", "20")
+                                            for n in range(3000)))
+    ListStore().import_file(path, month="2024-03")
+    killed = ("import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+              "c.execute('PRAGMA cache_size = 1'); c.execute('BEGIN IMMEDIATE'); "
+              "c.execute('DELETE FROM ratings'); os._exit(9)")
+    subprocess.run([sys.executable, "-c", killed, str(store)], timeout=60)
+    assert store.with_name(store.name + "-journal").stat().st_size > 0
+    code, out, err = run(capsys, "lists")
+    assert code == 0 and "3000" in out, err
+    assert ListStore().entry(1999, "2024-03", "standard").rating == 2000

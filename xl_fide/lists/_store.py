@@ -207,12 +207,10 @@ class ListStore:
         try:
             if create:
                 conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.timeout)
-            else:
-                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                       isolation_level=None, timeout=self.timeout)
-            self._check_tables(conn, create)
-            if create:
+                self._check_tables(conn, True)
                 conn.executescript(_SCHEMA)
+            else:
+                conn = self._open_read_only()
         except (sqlite3.Error, StoreError) as exc:
             if conn is not None:
                 conn.close()
@@ -221,6 +219,29 @@ class ListStore:
             what = "in use by another xl-fide" if "locked" in str(exc) else "not a list store"
             raise StoreError(f"{self.path}: {what} ({exc})") from None
         self._conn, self._writable = conn, create
+        return conn
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """A read-only connection to a store. An import killed half-way leaves a journal
+        that only a writer can roll back: then the file is opened for writing, never
+        creating it nor a table, so that SQLite puts the store back as it was."""
+        uri = self.path.resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
+                               timeout=self.timeout)
+        try:
+            self._check_tables(conn, False)
+            return conn
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if "readonly" not in str(exc):
+                raise
+        conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, isolation_level=None,
+                               timeout=self.timeout)
+        try:
+            self._check_tables(conn, False)
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def _check_tables(self, conn: sqlite3.Connection, empty_ok: bool) -> None:
