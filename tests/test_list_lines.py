@@ -7,6 +7,7 @@ every expected value is read by eye from those lines, as the comments say.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 
 from xl_fide.cli._main import main
 from xl_fide.errors import PlayerFileError, XlFideError
-from xl_fide.lists import ListReader, ListStore, read_fide_txt, read_fide_xml, read_player_file
+from xl_fide.lists import (ListReader, ListStore, read_fide_txt, read_fide_xml, read_player_csv,
+                            read_player_file)
 
 DATA = Path(__file__).parent / "data" / "players"
 COMBINED = (DATA / "combined_foa.txt").read_text().splitlines()
@@ -181,3 +183,34 @@ def test_fuzz_an_xml_field_is_whole_or_refused(tag, nth, value):
             assert p.k is None or 10 <= p.k <= 40
             assert (p.rating is None) == (p.k is None)
             assert p.fide_id and p.name and len(p.federation) == 3
+
+
+# --- the CSV (xl-fide's own format): a row has every cell, its numbers whole ----------
+
+CSV_TEXT = (DATA / "players.csv").read_text(encoding="utf-8-sig").splitlines()
+# players.csv line 2, read by eye: 9900011,"Alvarez, Bruno",ESP,GM,2612,10,1988,9,,2650
+
+
+def test_a_csv_row_cut_anywhere_is_whole_or_refused():
+    header, row = CSV_TEXT[0], CSV_TEXT[1]
+    [whole] = read_player_file((header + "\n" + row + "\n").encode())
+    refused = 0
+    for at in range(1, len(row)):
+        try:
+            got = list(read_player_file((header + "\n" + row[:at] + "\n").encode()))
+        except PlayerFileError:
+            refused += 1
+            continue
+        # a cut just before the last cell's value leaves it blank: whole values only
+        assert got == [dataclasses.replace(whole, peak_rating=None)], row[:at]
+    assert refused == len(row) - 2
+
+
+@pytest.mark.parametrize("cut, column", [
+    ('9900011,"Alvarez, Bruno",ESP,GM,2612,1', "'K'"),          # K 1 of 10, the rest gone
+    ('9900011,"Alvarez, Bruno",ESP,GM,26', "'Ro'"),             # rating 26 of 2612
+    ('9900011,"Alvarez, Bruno",ESP,GM,2612,10,1988', "'Games'"),  # the row stops there
+])
+def test_a_csv_row_cut_short_names_the_column(cut, column):
+    with pytest.raises(PlayerFileError, match=rf":2: column {column}"):
+        read_player_csv(CSV_TEXT[0] + "\n" + cut + "\n")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import csv
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 from xl_fide.errors import PlayerFileError
 from xl_fide.lists._budget import Source, _blank_budget, _has_newline, _open_source
 from xl_fide.lists._model import PlayerData
-from xl_fide.lists._scan import _Scan, _Wanted, _build, _stream
+from xl_fide.lists._scan import _Scan, _Wanted, _build, _stream, number_problem
 
 # --- CSV ------------------------------------------------------------------------
 
@@ -124,6 +124,7 @@ def _scan_csv(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
                 continue
             try:
                 player = _build(raw, fail, file, number)
+                _whole_row(row, raw, columns, fail)
             except PlayerFileError:
                 if not scan.lenient or wanted is not None:
                     raise
@@ -133,6 +134,22 @@ def _scan_csv(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
     except csv.Error as exc:
         raise PlayerFileError(f"cannot read the CSV: {exc}", file=file,
                               line=(reader.line_num + offset) or None) from None
+
+
+def _whole_row(row: list[str], raw: dict[str, str], columns: dict[str, tuple[int, str]],
+               fail: Callable[[str, str], NoReturn]) -> None:
+    """Every field or none: the row has a cell for each column read (a row cut short
+    has fewer), and its ratings and K are within the ranges of FIDE's lists
+    (:func:`~xl_fide.lists._scan.number_problem`)."""
+    problem = number_problem(raw)
+    if problem is not None:
+        fail(*problem)
+    missing = [(index, key) for key, (index, _label) in columns.items() if index >= len(row)]
+    if missing:
+        _index, key = min(missing)
+        fail(key, f"missing: the row has {len(row)} cells, the header "
+                  f"{max(index for index, _label in columns.values()) + 1} or more (a line "
+                  "cut short? write an empty cell as nothing between two commas)")
 
 
 def _csv_wanted(raw: dict[str, str], wanted: _Wanted, scan: _Scan) -> bool:

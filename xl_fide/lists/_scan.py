@@ -218,6 +218,28 @@ def entry_problem(values: Mapping[str, str]) -> tuple[str, str] | None:
     return None
 
 
+def _range_problem(values: Mapping[str, str], key: str, bounds: tuple[int, int],
+                   what: str) -> tuple[str, str] | None:
+    """A whole number ``values[key]`` outside ``bounds`` (0 or blank: none)."""
+    value = values.get(key, "")
+    number = int(value) if _whole_number(value) else 0
+    low, high = bounds
+    if number and not low <= number <= high:
+        return key, f"expected {what} from {low} to {high} (0 or blank: none), got {value!r}"
+    return None
+
+
+def number_problem(values: Mapping[str, str]) -> tuple[str, str] | None:
+    """Rule 3 of :func:`entry_problem` for a row of xl-fide's CSV (the user's own
+    file): a ``rating``, ``peak_rating`` or ``standard_rating`` within
+    :data:`RATING_RANGE`, a ``k`` within :data:`K_RANGE` (0 or blank: none)."""
+    for key in ("rating", "peak_rating", "standard_rating"):
+        problem = _range_problem(values, key, RATING_RANGE, "a rating")
+        if problem is not None:
+            return problem
+    return _range_problem(values, "k", K_RANGE, "a K")
+
+
 def _rating_problem(values: Mapping[str, str], prefix: str) -> tuple[str, str] | None:
     """Rules 3 and 4 of :func:`entry_problem` for one time control (``prefix``)."""
     rating_key, games_key, k_key = prefix + "rating", prefix + "games", prefix + "k"
@@ -227,17 +249,13 @@ def _rating_problem(values: Mapping[str, str], prefix: str) -> tuple[str, str] |
         value = values.get(key, "")
         if value and not _whole_number(value):
             return key, f"expected a whole number, got {value!r}"
-    rating = int(values[rating_key] or 0)
-    low, high = RATING_RANGE
-    if rating and not low <= rating <= high:
-        return rating_key, (f"expected a rating from {low} to {high} (0 or blank: none), "
-                            f"got {values[rating_key]!r}")
-    if k_key not in values:
-        return None
-    k = int(values[k_key] or 0)
-    low, high = K_RANGE
-    if k and not low <= k <= high:
-        return k_key, f"expected a K from {low} to {high} (0 or blank: none), got {values[k_key]!r}"
+    problem = _range_problem(values, rating_key, RATING_RANGE, "a rating")
+    if problem is not None or k_key not in values:
+        return problem
+    problem = _range_problem(values, k_key, K_RANGE, "a K")
+    if problem is not None:
+        return problem
+    rating, k = int(values[rating_key] or 0), int(values[k_key] or 0)
     if rating and not k:
         return k_key, (f"no K for the rating {values[rating_key]!r}: a FIDE list gives each "
                        "rating its K (a line cut short?)")
