@@ -16,6 +16,7 @@ import importlib.util
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 UDF_MODULE = "xl_fide.udfs"
@@ -107,29 +108,7 @@ def checks(platform: str | None = None, home: Path | None = None,
         names = [n for n in getattr(udfs, "__all__", ()) if n.startswith("FIDE_")]
         lines.append(f"{UDF_MODULE}: imports, {len(names)} FIDE_* functions")
 
-    config_path = user_config_path(platform, home)
-    if config_path.is_file():
-        config = read_user_config(config_path)
-        lines.append(f"xlwings user config: {config_path}")
-        for key in _CONFIG_KEYS:
-            if key in config:
-                lines.append(f"  {key}: {config[key]}")
-        interpreter = config.get("INTERPRETER_WIN" if windows else "INTERPRETER_MAC") \
-            or config.get("INTERPRETER")
-        if interpreter and interpreter not in ("python", "pythonw"):
-            if not Path(os.path.expandvars(interpreter)).exists():
-                problem(f"the configured interpreter {interpreter} does not exist: set it to "
-                        f"{executable} (Interpreter box of the xlwings ribbon)")
-            elif Path(interpreter).parent != Path(executable).parent:
-                lines.append(f"  note: Excel uses {interpreter}, not this Python; run "
-                             "`xl-fide doctor` with that interpreter too")
-        modules = [m.strip() for m in config.get("UDF MODULES", "").split(";") if m.strip()]
-        if modules and UDF_MODULE not in modules:
-            lines.append(f"  note: UDF MODULES does not list {UDF_MODULE}; the workbook's "
-                         "xlwings.conf sheet must (the xl-fide templates do)")
-    else:
-        lines.append(f"xlwings user config: {config_path} (none; the workbook's "
-                     "xlwings.conf sheet or the ribbon settings are used)")
+    _config_lines(user_config_path(platform, home), windows, executable, lines, problem)
 
     if windows:
         if any(importlib.util.find_spec(m) is None for m in ("win32com", "pythoncom")):
@@ -174,6 +153,33 @@ def checks(platform: str | None = None, home: Path | None = None,
                      f"cannot be checked on {platform}: run `xl-fide doctor` on the Windows "
                      "machine with Excel")
     return lines, ok
+
+
+def _config_lines(config_path: Path, windows: bool, executable: str, lines: list[str],
+                  problem: Callable[[str], None]) -> None:
+    """The lines of :func:`checks` about the xlwings user config."""
+    if config_path.is_file():
+        config = read_user_config(config_path)
+        lines.append(f"xlwings user config: {config_path}")
+        for key in _CONFIG_KEYS:
+            if key in config:
+                lines.append(f"  {key}: {config[key]}")
+        interpreter = config.get("INTERPRETER_WIN" if windows else "INTERPRETER_MAC") \
+            or config.get("INTERPRETER")
+        if interpreter and interpreter not in ("python", "pythonw"):
+            if not Path(os.path.expandvars(interpreter)).exists():
+                problem(f"the configured interpreter {interpreter} does not exist: set it to "
+                        f"{executable} (Interpreter box of the xlwings ribbon)")
+            elif Path(interpreter).parent != Path(executable).parent:
+                lines.append(f"  note: Excel uses {interpreter}, not this Python; run "
+                             "`xl-fide doctor` with that interpreter too")
+        modules = [m.strip() for m in config.get("UDF MODULES", "").split(";") if m.strip()]
+        if modules and UDF_MODULE not in modules:
+            lines.append(f"  note: UDF MODULES does not list {UDF_MODULE}; the workbook's "
+                         "xlwings.conf sheet must (the xl-fide templates do)")
+    else:
+        lines.append(f"xlwings user config: {config_path} (none; the workbook's "
+                     "xlwings.conf sheet or the ribbon settings are used)")
 
 
 def _not_checked(windows: bool) -> list[str]:
