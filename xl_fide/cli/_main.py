@@ -426,9 +426,15 @@ def _month(text: str) -> str:
     return text
 
 
+def cmd_lists(args: argparse.Namespace) -> int:
+    """``xl-fide lists [import|show|download]``: the bodies are in :mod:`xl_fide.cli._lists`,
+    imported here so that ``xl-fide --help`` does not load the store."""
+    from xl_fide.cli._lists import cmd_lists as run
+    return run(args)
+
+
 def _lists_parser(sub) -> None:
-    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists._store)."""
-    from xl_fide.lists._store import cmd_lists
+    """``xl-fide lists [import|show|download]`` (bodies in :mod:`xl_fide.cli._lists`)."""
     ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
     ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
     ls.set_defaults(func=cmd_lists, lists_command=None)
