@@ -51,7 +51,7 @@ from xl_fide.lists._read import PlayerData
 from xl_fide.rules import results as _results
 from xl_fide.rules.editions import guess_time_control
 from xl_fide.rules.results import parse_result
-from xl_fide.rules.values import as_int, quote_value
+from xl_fide.rules.values import FIDE_ID_MAX, as_int, quote_value
 from xl_fide.trf import (
     DEFAULT_SCORING,
     Game,
@@ -491,7 +491,7 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
                                career_games=games_n, peak_rating=peak or None)
         info[i] = dict(
             title=_str(row[c["title"]]), name=name, federation=_str(row[c["fed"]]),
-            fide_id=_whole(row[c["fide_id"]], CROSS, r, c["fide_id"] + 1, "FIDE id", 0),
+            fide_id=_whole(row[c["fide_id"]], CROSS, r, c["fide_id"] + 1, "FIDE id", 0, FIDE_ID_MAX),
             rating=rating, birth_year=born, birth_date=str(born) if born else "")
         active.append(i)
     if not active:
