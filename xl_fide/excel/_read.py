@@ -320,9 +320,21 @@ def _int_or(value: Any, default: int) -> int:
     return value if isinstance(value, int) else default
 
 
-def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
+def sheet_size(rows: list[list[Any]], layout: str, players: int, rounds: int) -> tuple[int, int]:
+    """The Crosstable sheet's own size (player rows, rounds), read from its No column and
+    round headers in ``rows`` (the sheet's values from A1), after checking the Event
+    sheet's Player rows (``players``) and Rounds (``rounds``) against it: raises
+    :class:`~xl_fide.errors.WorkbookError` naming the cells when they say more than the
+    sheet has, or less than is filled. For a round robin ``rounds`` is ignored."""
+    if layout == "roundrobin":
+        rounds = players - 1
+    return _check_size_cells(rows, _Geometry(layout, players, rounds))
+
+
+def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> tuple[int, int]:
     """The Rounds and Player rows cells of the Event sheet must not say more than the
-    Crosstable sheet has, nor less than is filled (that would drop results unseen)."""
+    Crosstable sheet has, nor less than is filled (that would drop results unseen).
+    Returns the sheet's own (player rows, rounds)."""
     def cell(r: int, c: int) -> Any:
         row = rows[r - 1] if r - 1 < len(rows) else []
         return row[c - 1] if c - 1 < len(row) else None
@@ -363,6 +375,7 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
         while cell(HEADER_ROW, geo.grid_col(sheet_grid + 1)) == sheet_grid + 1:
             sheet_grid += 1
         block = range(geo.block_first, geo.block_first + sheet_grid)
+        sheet_rounds = sheet_grid - 1
         for r in range(geo.first, geo.last + 1):
             for j in range(geo.n + 1, sheet_grid + 1):
                 if filled(r, geo.grid_col(j)):
@@ -375,6 +388,7 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
                 raise WorkbookError(f"{rows_cell}: Player rows is {geo.n}, but row {r} is "
                                     f"filled ({_where(CROSS, r, c)}): raise Player rows or "
                                     "clear that row")
+    return sheet_n, sheet_rounds
 
 
 def _typed_k(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
