@@ -102,10 +102,14 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
             return None
         found, _ = parse_date_text(value)         # the TRF formats: 2025/11/15, 15/11/2025
         if found is not None:
-            return found
+            # the sheet's formulas see no date in a text cell (ISNUMBER): they would rate
+            # by today's rules while this reading rated by the date's (issue 22 #5)
+            raise WorkbookError(f"{_where(sheet, row, 2)}: {what} {quote_value(value)} is "
+                                "text, which the sheet's formulas do not take for a date: "
+                                "type it as a date (or clear the cell)")
         raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date like 2025-11-15, "
-                            f"got {value!r}")
-    raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date, got {value!r}")
+                            f"got {quote_value(value)}")
+    raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date, got {quote_value(value)}")
 
 
 class _Unsaved:
