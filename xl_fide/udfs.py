@@ -838,8 +838,9 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
 
     Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
     rating, Rp, Ru. N and W count played games against rated opponents. Unrated players:
-    "" from ΣPD to new rating and Ru (or why not published). Diagonal ignored; a row with
-    no rating and no results is all "". The event is the player's rating period.
+    "" from ΣPD to new rating and Ru (or why not published). The diagonal must be blank
+    (a value there is an error, never dropped); a row with no rating and no results is
+    all "". The event is the player's rating period.
     """
     players = _flat(ratings)
     n = len(players)
@@ -850,6 +851,10 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
         width = max((len(row) for row in grid), default=0)
         raise InputError(f"results must be {n} rows by {n} columns (one per player), "
                          f"got {len(grid)} by {width}")
+    for i in range(n):          # nothing on the diagonal: never dropped unseen
+        if not _blank(grid[i][i]):
+            raise InputError(f"results row {i + 1} column {i + 1} is {quote_value(grid[i][i])}: "
+                             "the diagonal stays blank (a player does not play himself)")
     parsed = [[None if i == j else _result(grid[i][j], f"results row {i + 1} column {j + 1}")
                for j in range(n)] for i in range(n)]
     for i in range(n):

@@ -353,8 +353,7 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> tuple[int, int]:
         sheet_n += 1
     rounds_cell, rows_cell = f"{EVENT}!B{EVENT_ROW['rounds']}", f"{EVENT}!B{EVENT_ROW['players']}"
     if geo.n > sheet_n:
-        raise WorkbookError(f"{rows_cell}: Player rows is {geo.n} but the {CROSS} sheet has "
-                            f"{sheet_n} player rows (make a bigger sheet: xl-fide template)")
+        raise WorkbookError(_numbering_problem(cell, geo, sheet_n, rows_cell))
     inputs = [geo.col[k] for k in ("title", "name", "fed", "fide_id", "ro", "born", "games",
                                    "peak", "k_set")]
     if geo.layout == "swiss":
@@ -393,6 +392,37 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> tuple[int, int]:
                                     f"filled ({_where(CROSS, r, c)}): raise Player rows or "
                                     "clear that row")
     return sheet_n, sheet_rounds
+
+
+def _numbering_problem(cell: Any, geo: _Geometry, sheet_n: int, rows_cell: str) -> str:
+    """Why the No column stops at ``sheet_n`` before the Event's Player rows: a row
+    inserted into the players (a blank No between numbered rows), a row deleted (a
+    number missing), the rows sorted (another number), or a sheet too small (nothing
+    below)."""
+    no = geo.col["no"]
+    r, expected = geo.first + sheet_n, sheet_n + 1
+    found = cell(r, no)
+    below = [(geo.first + k, cell(geo.first + k, no)) for k in range(sheet_n + 1, geo.n + 1)]
+    numbered = [(row, v) for row, v in below if isinstance(v, (int, float))
+                and not isinstance(v, bool)]
+    blank = found is None or (isinstance(found, str) and not found.strip())
+    keep = (f"The player rows stay numbered 1 to {geo.n} in order (opponents and formulas "
+            "count on it): undo it")
+    where = _where(CROSS, r, no)
+    if blank and not numbered:
+        return (f"{rows_cell}: Player rows is {geo.n} but the {CROSS} sheet has {sheet_n} "
+                "player rows (make a bigger sheet: xl-fide template)")
+    if blank:
+        return (f"{where}: No is blank, yet {_where(CROSS, numbered[0][0], no)} below is "
+                f"numbered {quote_value(numbered[0][1])}: a row inserted among the players? "
+                f"{keep}")
+    following = [found] + [v for _, v in below]
+    if found == expected + 1 and all(v == found + k for k, v in enumerate(following[:3])):
+        return (f"{where}: No is {quote_value(found)} where {expected} is expected: player "
+                f"row {expected} deleted? {keep}")
+    return (f"{where}: No is {quote_value(found)} where {expected} is expected: the rows "
+            f"sorted, or a row moved? {keep} (for a sheet in rank order: xl-fide crosstable "
+            "--order rank)")
 
 
 def _typed_k(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
@@ -612,10 +642,14 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
     for i in range(1, geo.n + 1):
         r = geo.first + i - 1
         for j in range(1, geo.n + 1):
-            if i == j:
-                continue
             col = geo.grid_col(j)
             value = rows[r - 1][col - 1]
+            if i == j:          # nothing may stand on the diagonal (never dropped unseen)
+                if _resolved(value) is not None and _str(value) != "":
+                    raise WorkbookError(f"{_where(CROSS, r, col)}: {quote_value(value)} on the "
+                                        f"diagonal: player {i} does not play himself; clear "
+                                        "the cell (a result goes in the opponent's column)")
+                continue
             code = _result_code(value, _where(CROSS, r, col))
             if code is not None and (i not in active or j not in active):
                 blank = j if i in active else i
