@@ -484,7 +484,7 @@ SETTING = st.one_of(
 )
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(layout=SETTING, players=st.one_of(SETTING, st.integers(2, 6)),
        rounds=st.one_of(SETTING, st.integers(1, 3)), formulas=SETTING)
 def test_settings_fuzz_builds_or_says_one_short_line(layout, players, rounds, formulas):

@@ -138,10 +138,11 @@ def _games_by_rank(t: Tournament) -> tuple[object, ...]:
 
 
 def _games(t: Tournament, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
-    games = sorted((who[p.start_rank],
-                    tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
-                           g.colour or "", g.code) for g in p.games if g.code != "Z"))
-                   for p in t.players)
+    # sorted by text: an opponent that is no player (None) never meets a tuple in a compare
+    games = sorted(((who[p.start_rank],
+                     tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
+                            g.colour or "", g.code) for g in p.games if g.code != "Z"))
+                    for p in t.players), key=repr)
     return (len(t.players), tuple(games))
 
 
