@@ -124,6 +124,8 @@ def test_junk_gives_a_value_or_a_short_message(ratings, ks, opps, res, single):
         lambda: FIDE_EVENT_SWISS(ratings, ks, [opps[:2], opps[2:]], [res[:2], res[2:]]),
         lambda: FIDE_EVENT(ratings, ks, [res[:2], res[2:]]),
         lambda: FIDE_CHANGE(single, opps, res, ks[0]),
+        lambda: FIDE_CHANGE(2000, [2000], ["1"], 20, ratings[0], ratings[1]),
+        lambda: FIDE_K(2000, None, None, None, None, None, ks[0], ks[1]),
         lambda: FIDE_K(ratings, single),
         lambda: FIDE_PD(single),
         lambda: FIDE_SCORE(single),

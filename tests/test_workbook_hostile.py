@@ -307,7 +307,7 @@ def rr_book(tmp_path):
     return saved(fill_workbook(t), tmp_path, "rr.xlsx")
 
 
-@pytest.mark.parametrize("value", ["1", "½", 1, "x"])
+@pytest.mark.parametrize("value", ["1", "½", 1, "0-1", "+"])
 def test_a_result_on_the_diagonal_is_refused_not_dropped(tmp_path, capsys, value):
     # #6: a result typed in player 2's own column was dropped without a word
     from openpyxl.utils import get_column_letter
@@ -326,8 +326,15 @@ def test_a_result_on_the_diagonal_is_refused_not_dropped(tmp_path, capsys, value
     # the function the live sheet uses says so too
     grid = [[None, "1", "=", "0"], ["0", value, "1", "="], ["=", "0", None, "1"],
             ["1", "=", "0", None]]
-    with pytest.raises(ValueError, match="results row 2 column 2 is .*the diagonal stays blank"):
+    with pytest.raises(ValueError, match="results row 2 column 2 is .*a result on the diagonal"):
         FIDE_EVENT([2000, 1900, 1800, 1700], [20, 20, 20, 20], grid)
+    # a marker (x, *) stays allowed, in the function and the reader
+    grid[1][1] = "x"
+    assert len(FIDE_EVENT([2000, 1900, 1800, 1700], [20, 20, 20, 20], grid)) == 4
+    wb = load_workbook(path)
+    wb[CROSS][cell] = "*"
+    wb.save(path)
+    assert len(read_workbook(path).players) == 4
 
 
 # ------------------------ issue 22 #20: an inserted, deleted or sorted row is named

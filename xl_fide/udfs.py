@@ -36,7 +36,7 @@ from xlwings import arg, func
 
 from xl_fide._version import __version__
 from xl_fide.rules.editions import RuleEdition, parse_date, rules_for
-from xl_fide.errors import InputError, RuleError
+from xl_fide.errors import InputError, RuleError, XlFideError
 from xl_fide.rules.event import Entrant, effective_rating, rate_crosstable
 from xl_fide.rules.initial import initial_rating
 from xl_fide.rules.performance import (
@@ -206,7 +206,7 @@ def _excel_boundary(f):
                                      "fix that cell (an error is not a blank)")
                 clean[name] = value
             return f(**clean)
-        except InputError as exc:
+        except XlFideError as exc:       # InputError, RuleError...: one short message
             raise InputError(_bounded(str(exc))) from None
 
     return call
@@ -825,6 +825,19 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
     return out
 
 
+def _diagonal_result(value: object) -> bool:
+    """A round robin's diagonal cell holds a result or a number (refused), not blank or
+    a marker such as ``x`` or ``*`` (ignored)."""
+    if _blank(value) or isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float, Decimal)) or _not_a_result(value) is not None:
+        return True
+    try:
+        return parse_result(value) is not None
+    except InputError:
+        return False
+
+
 @func(category=_CATEGORY)
 @_args(
     ("ratings", "column of the players' ratings (blank = unrated)", 1),
@@ -838,9 +851,9 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
 
     Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
     rating, Rp, Ru. N and W count played games against rated opponents. Unrated players:
-    "" from ΣPD to new rating and Ru (or why not published). The diagonal must be blank
-    (a value there is an error, never dropped); a row with no rating and no results is
-    all "". The event is the player's rating period.
+    "" from ΣPD to new rating and Ru (or why not published). On the diagonal a marker
+    (x, *) is ignored, a result or a number is an error (never dropped); a row with no
+    rating and no results is all "". The event is the player's rating period.
     """
     players = _flat(ratings)
     n = len(players)
@@ -851,10 +864,10 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
         width = max((len(row) for row in grid), default=0)
         raise InputError(f"results must be {n} rows by {n} columns (one per player), "
                          f"got {len(grid)} by {width}")
-    for i in range(n):          # nothing on the diagonal: never dropped unseen
-        if not _blank(grid[i][i]):
+    for i in range(n):          # a result on the diagonal is never dropped unseen
+        if _diagonal_result(grid[i][i]):
             raise InputError(f"results row {i + 1} column {i + 1} is {quote_value(grid[i][i])}: "
-                             "the diagonal stays blank (a player does not play himself)")
+                             "a result on the diagonal (a player does not play himself)")
     parsed = [[None if i == j else _result(grid[i][j], f"results row {i + 1} column {j + 1}")
                for j in range(n)] for i in range(n)]
     for i in range(n):

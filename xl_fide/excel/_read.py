@@ -597,6 +597,19 @@ def _game_problem(a: int, b: int, code_a: str | None, code_b: str | None,
     return f"player {a} and player {b}{when}: {problem}"
 
 
+def _diagonal_result(value: Any) -> bool:
+    """A round robin's diagonal cell holds a result or a number (refused), not blank or
+    a marker such as ``x`` or ``*`` (ignored), as ``FIDE_EVENT`` reads it."""
+    if value is None or isinstance(value, bool) or (isinstance(value, str) and not value.strip()):
+        return False
+    if not isinstance(value, str):
+        return True
+    try:
+        return parse_result(value) is not None
+    except InputError:
+        return False
+
+
 def _berger(players: Sequence[int]) -> list[list[tuple[int, int]]]:
     """FIDE's Berger tables (FIDE Handbook C.05, Annex 1): per round the (white, black)
     pairs of ``players`` taken as pairing numbers 1, 2, ... in order; with an odd number
@@ -644,8 +657,8 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
         for j in range(1, geo.n + 1):
             col = geo.grid_col(j)
             value = rows[r - 1][col - 1]
-            if i == j:          # nothing may stand on the diagonal (never dropped unseen)
-                if _resolved(value) is not None and _str(value) != "":
+            if i == j:          # a result on the diagonal is never dropped unseen
+                if _diagonal_result(_resolved(value)):
                     raise WorkbookError(f"{_where(CROSS, r, col)}: {quote_value(value)} on the "
                                         f"diagonal: player {i} does not play himself; clear "
                                         "the cell (a result goes in the opponent's column)")
