@@ -498,3 +498,20 @@ def test_settings_fuzz_builds_or_says_one_short_line(layout, players, rounds, fo
         assert [s.name for s in book.sheets] == [lite.SETUP_SHEET]
     else:
         assert message.startswith("added a ")
+
+
+@pytest.mark.parametrize("make, other, sheet", [("swiss", "roundrobin", "swiss"),
+                                                ("roundrobin", "swiss", "roundrobin")])
+def test_bind_refuses_a_layout_the_sheet_is_not(make, other, sheet):
+    # found with #9: Layout changed on the Event sheet (swiss -> roundrobin) made the bind
+    # write a round robin's formulas over 62 cells of a Swiss table
+    from tests.test_workbook import rr_example, swiss_example
+    t = swiss_example() if make == "swiss" else rr_example()
+    book = _opened_in_excel(fill_workbook(t))
+    _set_event(book, "layout", other)
+    before = {s.name: dict(s.cells) for s in book.sheets}
+    with pytest.raises(InputError, match=rf"Layout is {other} but the Crosstable sheet is a "
+                                         rf"{sheet} table .*set Layout back to {sheet}; "
+                                         "nothing was written"):
+        lite.bind_formulas(book)
+    assert {s.name: s.cells for s in book.sheets} == before and not book.log

@@ -371,3 +371,16 @@ def test_an_inserted_deleted_or_sorted_row_is_named(book, tmp_path, capsys, edit
         read_workbook(path)
     assert "bigger sheet" not in str(exc.value)
     refused_by_cli(path, capsys, pattern)
+
+
+def test_a_layout_the_sheet_is_not_is_named(book, tmp_path, capsys):
+    # the Event sheet's Layout changed to roundrobin over a Swiss table: before, "Rounds is
+    # 6 but the Crosstable sheet has 0 rounds"-like or diagonal messages
+    path = tmp_path / "layout.xlsx"
+    path.write_bytes(Path(book).read_bytes())
+    set_event(path, "layout", "roundrobin")
+    pattern = (r"Event!B\d+: Layout is roundrobin but the Crosstable sheet is a swiss table "
+               r"\(Crosstable!\w+4 is 'Opp'\): set Layout back to swiss")
+    with pytest.raises(WorkbookError, match=pattern):
+        read_workbook(path)
+    refused_by_cli(path, capsys, pattern)

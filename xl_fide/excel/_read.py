@@ -352,6 +352,13 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> tuple[int, int]:
     while cell(geo.first + sheet_n, no) == sheet_n + 1:
         sheet_n += 1
     rounds_cell, rows_cell = f"{EVENT}!B{EVENT_ROW['rounds']}", f"{EVENT}!B{EVENT_ROW['players']}"
+    head = cell(HEADER_ROW, geo.block_first)      # "Opp" (Swiss) or 1 (round robin)
+    sheet_layout = "swiss" if head == "Opp" else "roundrobin" if head == 1 else None
+    if sheet_layout is not None and sheet_layout != geo.layout:
+        raise WorkbookError(f"{EVENT}!B{EVENT_ROW['layout']}: Layout is {geo.layout} but the "
+                            f"{CROSS} sheet is a {sheet_layout} table "
+                            f"({_where(CROSS, HEADER_ROW, geo.block_first)} is "
+                            f"{quote_value(head)}): set Layout back to {sheet_layout}")
     if geo.n > sheet_n:
         raise WorkbookError(_numbering_problem(cell, geo, sheet_n, rows_cell))
     inputs = [geo.col[k] for k in ("title", "name", "fed", "fide_id", "ro", "born", "games",
