@@ -515,3 +515,18 @@ def test_bind_refuses_a_layout_the_sheet_is_not(make, other, sheet):
                                          "nothing was written"):
         lite.bind_formulas(book)
     assert {s.name: s.cells for s in book.sheets} == before and not book.log
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("players", float("inf"), r"Event!B\d+ \(Player rows\) must be a whole number from 2 to "
+                              r"2000, got inf$"),
+    ("rounds", 9e307, r"Event!B\d+ \(Rounds\) must be a whole number from 1 to 99, got 9e\+307$"),
+    ("layout", float("nan"), r"Event!B\d+ \(Layout\) must be roundrobin or swiss, got nan$"),
+])
+def test_bind_with_junk_event_sizes_is_one_short_message(key, value, message):
+    # issue 22 #16, the same cells read by fide_bind_formulas: int(inf) raised OverflowError
+    book = _opened_in_excel(build_template("swiss", 4, 2))
+    _set_event(book, key, value)
+    with pytest.raises(InputError, match=message):
+        lite.bind_formulas(book)
+    assert not book.log
