@@ -77,7 +77,7 @@ class PeriodSpanError(InputError):
 
 class PeriodTimeControlError(InputError):
     """The events are of different time controls (standard, rapid, blitz): each has its
-    own rating list (FIDE B.02 §1; the Rapid and Blitz chapter), so their games are
+    own rating list (FIDE B.02 and its Rapid and Blitz chapter), so their games are
     never pooled into one new rating, unless one time control is given on purpose."""
 
 
