@@ -276,8 +276,109 @@ def test_bad_sizes_are_one_message():
     with pytest.raises(InputError, match=r"xl-fide!B2 \(Players\) must be a whole number"):
         lite.new_crosstable(book)
     setup["B2"].value = 5000
-    with pytest.raises(InputError, match="players must be a whole number from 2 to 2000"):
+    with pytest.raises(InputError, match=r"xl-fide!B2 \(Players\) must be a whole number "
+                                         r"from 2 to 2000, got 5000"):
         lite.new_crosstable(book)
+
+
+@pytest.mark.parametrize("cell, value, message", [
+    # issue 22 #16: inf and NaN raised OverflowError/ValueError from int(); 9e307 gave a
+    # 359-character message quoting every digit
+    ("B2", float("inf"), r"xl-fide!B2 \(Players\) must be a whole number from 2 to 2000, got inf$"),
+    ("B2", float("nan"), r"xl-fide!B2 \(Players\) must be a whole number from 2 to 2000, got nan$"),
+    ("B2", 9e307, r"xl-fide!B2 \(Players\) must be a whole number from 2 to 2000, got 9e\+307$"),
+    ("B3", float("-inf"), r"xl-fide!B3 \(Rounds\) must be a whole number from 1 to 99, got -inf$"),
+    ("B3", 1e30, r"xl-fide!B3 \(Rounds\) must be a whole number from 1 to 99, got 1e\+30$"),
+    ("B3", "x" * 500, r"xl-fide!B3 \(Rounds\) must be a whole number from 1 to 99, got 'xxx"),
+    ("B1", "y" * 500, r"xl-fide!B1 \(Layout\) must be roundrobin or swiss, got 'yyy"),
+    ("B1", float("nan"), r"xl-fide!B1 \(Layout\) must be roundrobin or swiss, got nan$"),
+    ("B4", 9e307, r"xl-fide!B4 \(Formulas\) must be udf or native, got 9e\+307$"),
+])
+def test_settings_junk_is_one_short_message(cell, value, message):
+    book = FakeBook(lite.SETUP_SHEET)
+    setup = book.sheets[lite.SETUP_SHEET]
+    setup["A1"].value = [["Layout", "swiss"], ["Players", 6], ["Rounds", 3], ["Formulas", "udf"]]
+    setup[cell].value = value
+    with pytest.raises(InputError, match=message) as exc:
+        lite.new_crosstable(book)
+    assert len(str(exc.value)) <= 130                   # one short line
+    assert [s.name for s in book.sheets] == [lite.SETUP_SHEET]          # nothing added
+
+
+def test_a_round_robin_is_at_most_60_players():
+    book = FakeBook(lite.SETUP_SHEET)
+    book.sheets[lite.SETUP_SHEET]["A1"].value = [["Layout", "roundrobin"], ["Players", 61]]
+    with pytest.raises(InputError, match=r"B2 \(Players\) must be a whole number from 2 to 60"):
+        lite.new_crosstable(book)
+
+
+# ----------------------------------------- issue 22 #9: binding after sizes were lowered
+
+def _filled_swiss(players=8, rounds=7, rows=None, sheet_rounds=None):
+    """A Swiss cross-table of ``players`` who all play ``rounds`` rounds (1 beats 2, 3
+    beats 4 ... every round), on a sheet of ``rows`` rows and ``sheet_rounds`` rounds."""
+    from xl_fide.trf import Game, Tournament, TrfPlayer
+    ps = []
+    for i in range(1, players + 1):
+        opp = i + 1 if i % 2 else i - 1
+        games = [Game(r, opp, "w" if i % 2 else "b", "1" if i % 2 else "0")
+                 for r in range(1, rounds + 1)]
+        ps.append(TrfPlayer(i, name=f"Player {i}", rating=2000 + i, games=games))
+    t = Tournament(name="E", players=tuple(ps), rounds=rounds)
+    return fill_workbook(t, rows=rows or players, rounds=sheet_rounds or rounds)
+
+
+def _set_event(book, key, value):
+    from xl_fide.excel._layout import EVENT_ROW
+    book.sheets[EVENT][f"B{EVENT_ROW[key]}"].value = value
+    book.log.clear()
+
+
+def test_bind_refuses_rounds_lowered_below_what_is_filled_and_writes_nothing():
+    # Before: Rounds lowered to 5 built a 5-round template whose rating block lies over
+    # rounds 6 and 7 of the sheet: the typed results there were erased.
+    from tests.test_workbook_truth import round_cell
+    book = _opened_in_excel(_filled_swiss())
+    before = {s.name: dict(s.cells) for s in book.sheets}
+    _set_event(book, "rounds", 5)
+    before[EVENT] = dict(book.sheets[EVENT].cells)
+    with pytest.raises(InputError, match=rf"Event!B\d+: Rounds is 5, but round 6 is filled "
+                                         rf"\(Crosstable!{round_cell(6, 'opp', 1)}\).*nothing "
+                                         "was written"):
+        lite.bind_formulas(book)
+    assert {s.name: s.cells for s in book.sheets} == before and not book.log
+
+
+def test_bind_refuses_player_rows_lowered_below_what_is_filled():
+    # Before: Player rows lowered to 5 left players 6-8 out of the rating formula.
+    book = _opened_in_excel(_filled_swiss())
+    _set_event(book, "players", 5)
+    with pytest.raises(InputError, match=r"Player rows is 5, but row 10 is filled "
+                                         r"\(Crosstable!C10\)"):
+        lite.bind_formulas(book)
+    assert not book.log
+    _set_event(book, "players", 9)       # more than the sheet has
+    with pytest.raises(InputError, match=r"Player rows is 9 but the Crosstable sheet has 8"):
+        lite.bind_formulas(book)
+    assert not book.log
+
+
+def test_bind_over_empty_lowered_rounds_keeps_the_sheets_own_size():
+    # 6 players, 4 rounds played, a sheet of 8 rows and 7 rounds; Event lowered to 6
+    # rows and 4 rounds (rows 11-12 and rounds 5-7 empty): the formulas go back where the
+    # sheet has them (8 rows, 7 rounds), every typed cell stays.
+    wb = _filled_swiss(players=6, rounds=4, rows=8, sheet_rounds=7)
+    book = _opened_in_excel(wb)
+    typed = {k: v for k, v in book.sheets[CROSS].cells.items() if not str(v).startswith(("=", "{"))}
+    _set_event(book, "players", 6)
+    _set_event(book, "rounds", 4)
+    assert "(swiss, 8 players, 7 rounds" in lite.bind_formulas(book)
+    cells = book.sheets[CROSS].cells
+    assert all(cells.get(k) == v for k, v in typed.items())
+    wanted = {(s, ref.split(":")[0]): text for s, ref, text in lite.fide_formulas(wb)}
+    for (sheet_name, ref), text in wanted.items():
+        c1, r1, _, _ = range_boundaries(f"{ref}:{ref}")
+        assert book.sheets[sheet_name].cells[(r1, c1)] == text
 
 
 # ------------------------------------------------------------ from pasted TRF text
@@ -369,3 +470,63 @@ def test_readme_main_py_brings_functions_and_scripts():
     assert set(lite.__all__) <= set(names)
     for name in lite.__all__:
         assert f"`{name}`" in lite_part
+
+
+# ---------------------------------------------- issue 22: a fuzz family of the settings
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SETTING = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-10 ** 40, max_value=10 ** 40),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=300),
+    st.sampled_from(["swiss", "roundrobin", " SWISS ", "udf", "native", "2", "3", "1e3"]),
+)
+
+
+@settings(max_examples=40, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=SETTING, players=st.one_of(SETTING, st.integers(2, 6)),
+       rounds=st.one_of(SETTING, st.integers(1, 3)), formulas=SETTING)
+def test_settings_fuzz_builds_or_says_one_short_line(layout, players, rounds, formulas):
+    book = FakeBook(lite.SETUP_SHEET)
+    book.sheets[lite.SETUP_SHEET]["A1"].value = [
+        ["Layout", layout], ["Players", players], ["Rounds", rounds], ["Formulas", formulas]]
+    try:
+        message = lite.new_crosstable(book)
+    except InputError as exc:
+        assert len(str(exc)) <= 130 and "\n" not in str(exc)
+        assert [s.name for s in book.sheets] == [lite.SETUP_SHEET]
+    else:
+        assert message.startswith("added a ")
+
+
+@pytest.mark.parametrize("make, other, sheet", [("swiss", "roundrobin", "swiss"),
+                                                ("roundrobin", "swiss", "roundrobin")])
+def test_bind_refuses_a_layout_the_sheet_is_not(make, other, sheet):
+    # found with #9: Layout changed on the Event sheet (swiss -> roundrobin) made the bind
+    # write a round robin's formulas over 62 cells of a Swiss table
+    from tests.test_workbook import rr_example, swiss_example
+    t = swiss_example() if make == "swiss" else rr_example()
+    book = _opened_in_excel(fill_workbook(t))
+    _set_event(book, "layout", other)
+    before = {s.name: dict(s.cells) for s in book.sheets}
+    with pytest.raises(InputError, match=rf"Layout is {other} but the Crosstable sheet is a "
+                                         rf"{sheet} table .*set Layout back to {sheet}; "
+                                         "nothing was written"):
+        lite.bind_formulas(book)
+    assert {s.name: s.cells for s in book.sheets} == before and not book.log
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("players", float("inf"), r"Event!B\d+ \(Player rows\) must be a whole number from 2 to "
+                              r"2000, got inf$"),
+    ("rounds", 9e307, r"Event!B\d+ \(Rounds\) must be a whole number from 1 to 99, got 9e\+307$"),
+    ("layout", float("nan"), r"Event!B\d+ \(Layout\) must be roundrobin or swiss, got nan$"),
+])
+def test_bind_with_junk_event_sizes_is_one_short_message(key, value, message):
+    # issue 22 #16, the same cells read by fide_bind_formulas: int(inf) raised OverflowError
+    book = _opened_in_excel(build_template("swiss", 4, 2))
+    _set_event(book, key, value)
+    with pytest.raises(InputError, match=message):
+        lite.bind_formulas(book)
+    assert not book.log

@@ -286,3 +286,33 @@ def test_render_pngs(office, artifacts_dir):
     for sheet in (CROSS, EVENT, "Report", "Tables", "Help"):
         made += _render(office, fill_workbook(gros), sheet, out, f"filled_gros-{sheet}")
     assert made and all(p.stat().st_size > 1000 for p in made)
+
+
+def test_a_swiss_pairing_on_one_side_only_is_an_error_in_the_live_block(office, tmp_path):
+    """Issue 22 #7: player 2's round 1 (against player 1) cleared: player 1 still has
+    player 2 as opponent. FIDE_EVENT_SWISS refuses it as the workbook reader does (its
+    designed error, #VALUE! in LibreOffice), instead of rating player 1's side alone."""
+    from tests.test_workbook_truth import round_cell
+    wb = fill_workbook(swiss_example())
+    for part in ("opp", "col", "res"):
+        wb[CROSS][round_cell(1, part, 2)].value = None
+    _, values, formulas = recalc(office, wb, tmp_path, "one_side")
+    errors = {values[CROSS].cell(r, c).value for r in range(5, 11)
+              for c in columns(formulas, RATING_NAMES)}
+    assert errors == {"#VALUE!"}
+
+
+def test_a_result_on_the_diagonal_is_an_error_in_the_live_block(office, tmp_path):
+    """Issue 22 #6: "1" typed in player 2's own column is refused by FIDE_EVENT (its
+    designed error) as by the reader, never dropped unseen; a marker (x) is ignored."""
+    wb = fill_workbook(rr_example(), rows=5)
+    _, (g1, _, _, _) = name_range(wb, "Results")
+    wb[CROSS].cell(6, g1 + 1).value = "1"
+    _, values, formulas = recalc(office, wb, tmp_path, "diagonal")
+    errors = {values[CROSS].cell(r, c).value for r in range(5, 9)
+              for c in columns(formulas, RATING_NAMES)}
+    assert errors == {"#VALUE!"}
+    wb[CROSS].cell(6, g1 + 1).value = "x"
+    _, values, formulas = recalc(office, wb, tmp_path, "marker")
+    assert values[CROSS].cell(5, columns(formulas, ("NewRating",))[0]).value == \
+        build_report(rr_example()).rows[0].result.new_rating

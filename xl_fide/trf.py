@@ -109,6 +109,7 @@ from xl_fide.errors import InputError, TrfError, XlFideError
 from xl_fide._filekind import wrong_kind_of_bytes
 from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide.rules.results import pair_problem
+from xl_fide.rules.values import as_fide_id
 
 __all__ = [
     "RESULT_CODES",
@@ -334,8 +335,9 @@ class TrfPlayer:
         object.__setattr__(self, "games", tuple(self.games))
         if self.rating == 0:
             object.__setattr__(self, "rating", None)
-        if self.fide_id == 0:
-            object.__setattr__(self, "fide_id", None)
+        if self.fide_id is not None:   # 11 digits at most (never 2**63: SQLite's limit)
+            object.__setattr__(self, "fide_id", as_fide_id(self.fide_id,
+                                                           f"player {self.start_rank}: FIDE id"))
         if self.points is not None and not isinstance(self.points, Decimal):
             object.__setattr__(self, "points", Decimal(str(self.points)))
         if self.birth_year is None and self.birth_date:

@@ -294,7 +294,7 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_period(args: argparse.Namespace) -> int:
-    from xl_fide.period import PeriodSpanError, build_period
+    from xl_fide.period import PeriodSpanError, PeriodTimeControlError, build_period
     from xl_fide.cli._presenters import format_period
     tournaments = []
     seen: dict[bytes, Path] = {}
@@ -315,6 +315,8 @@ def cmd_period(args: argparse.Namespace) -> int:
                               span=args.span)
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
+    except PeriodTimeControlError as exc:
+        raise CliError(f"{exc} (--time-control)") from None
     _write_out(format_period(report))
     return EXIT_OK
 
