@@ -354,7 +354,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     # conditional colours: check column
     check = geo.column("check", absolute=False)
     ws.conditional_formatting.add(check, FormulaRule(
-        formula=[f'N({geo.cell("check", geo.first)})>0'],
+        formula=[f"{_native.number_or_zero(geo.cell('check', geo.first))}>0"],
         fill=PatternFill("solid", bgColor="FFC7CE"), stopIfTrue=True))
     # sheet setup
     ws.freeze_panes = ws.cell(geo.first, geo.col["fed"])
