@@ -25,7 +25,7 @@ from tests.test_workbook_lo import assert_blank_rows, assert_checks_clean, asser
 from tests.test_workbook_lo import assert_matches_report
 from xl_fide.excel._build import build_template
 from xl_fide.excel._fill import fill_workbook, save_workbook
-from xl_fide.excel._layout import DEFAULT_TEMPLATES, EVENT, EVENT_ROW, NATIVE_TEMPLATES
+from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, NATIVE_TEMPLATES
 from xl_fide.report import build_report
 from xl_fide.rules.editions import EventOptions, rules_for
 from xl_fide.trf import read_trf
@@ -55,6 +55,8 @@ def test_gnumeric_computes_the_engines_numbers(stem, tmp_path):
     assert_matches_report(values, formulas, report)
     assert_checks_clean(values, formulas, len(report.rows))
     assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
+    if t.start_date:                # the subtitle's date, built without TEXT's format codes
+        assert f"start {t.start_date.isoformat()}" in values[CROSS]["A2"].value
 
 
 @pytest.mark.parametrize("name,options", [("rr_example", {"k": 10}), ("swiss_example", {})])
@@ -136,7 +138,7 @@ def _books():
         yield f"swiss_example {formulas}", fill_workbook(t, formulas=formulas)
 
 
-@pytest.mark.parametrize("call", ["N("])
+@pytest.mark.parametrize("call", ["N(", "TEXT("])
 def test_no_formula_depends_on_the_engine_or_the_language(call):
     bad = [f"{book} {where}: {b}" for book, wb in _books()
            for where, f in _all_formulas(wb) for b in engine_dependent(f) if b.startswith(call)]

@@ -288,6 +288,12 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
 
 
 
+def _iso_date(d: str) -> str:
+    """The date ``d`` as YYYY-MM-DD built from YEAR, MONTH and DAY: the same text in every
+    engine and language (TEXT's format codes are read in the user's language)."""
+    return (f'YEAR({d})&"-"&RIGHT("0"&MONTH({d}),2)&"-"&RIGHT("0"&DAY({d}),2)')
+
+
 def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) -> None:
     """Title, players block, standings and rating headers, K formulas, names, setup."""
     ev_name = _event_ref("name")
@@ -295,7 +301,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     _apply(ws["A1"], "title")
     start = _event_ref("start")
     ws["A2"] = (f'="Rules "&{_event_ref("edition")}&"   ·   time control "&{_TC_ARG}'
-                f'&"   ·   start "&IF(ISNUMBER({start}),TEXT({start},"yyyy-mm-dd"),"not given")'
+                f'&"   ·   start "&IF(ISNUMBER({start}),{_iso_date(start)},"not given")'
                 f'&"   ·   white cells are input, grey cells are computed"')
     _apply(ws["A2"], "subtitle")
     for spec in PLAYER_COLS:
