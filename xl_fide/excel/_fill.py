@@ -38,6 +38,7 @@ from xl_fide.excel._layout import (
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
 from xl_fide.report import KSource, Report, build_report
+from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import (
     DEFAULT_SCORING,
     Tournament,
@@ -195,8 +196,16 @@ _REPORT_HEADS = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "v
                  ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
                  ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
                  ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
-                 ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
+                 ("New", 9, "val_new"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
                  ("Note", 64, "val_text")]
+
+
+def _new_or_note(res: Any) -> int | str | None:
+    """The new rating, or ``not published: below 1400 (1390)`` (FIDE B.02 §7.2.1), as
+    the NewRating cell and FIDE_NEW_RATING show it."""
+    if res.calc is None:
+        return None
+    return new_rating_or_note(res.calc)
 
 
 def _report_rows(ws: Any, hr: int, report: Report) -> int:
@@ -216,7 +225,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
             res.sum_PD / 100 if res.sum_PD is not None else None,
             calc.sum_delta_R / 100 if calc is not None else None,
             res.K, res.change / 100 if res.change is not None else None,
-            res.rating_change, res.new_rating, res.Rp,
+            res.rating_change, _new_or_note(res), res.Rp,
             res.initial.Ru if res.initial is not None else None,
             (res.initial.reason if res.initial is not None else res.publication) or None,
         ]

@@ -413,6 +413,13 @@ def _games(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
                if res else 0)
 
 
+def _new_shown(new: str) -> str:
+    """The new rating, or below the floor ``not published: below 1400 (1390)`` as
+    FIDE_NEW_RATING shows it (FIDE B.02 §7.2.1: the player is listed as unrated)."""
+    floor = f"{_q(CALC)}!{_Refs.switch(S_FLOOR)}"
+    return (f'IF({new}<{floor},"not published: below "&{floor}&" ("&({new})&")",{new})')
+
+
 def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
     c = R.c
 
@@ -431,7 +438,7 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
         "k_used": calc(C_K),
         "change": f'IF({rated},{CHG}/100,"")',
         "chg": f'IF({rated},{round_half_away(CHG)},"")',
-        "new": f'IF({rated},{B}+{chg_cell},"")',
+        "new": f'IF({rated},{_new_shown(f"{B}+{chg_cell}")},"")',
         "rp": calc(C_RP),
     }
     for key, value in values.items():
