@@ -368,3 +368,21 @@ def test_report_of_a_device_is_not_a_regular_file(capsys):
     # H10 #5: /dev/null exists, it is no file to read
     code, _, err = run(capsys, "report", "/dev/null")
     assert code == 2 and "/dev/null: not a regular file" in err and "no such file" not in err
+
+
+def test_trf_from_a_filled_workbook_says_which_report_fields_are_empty(tmp_path, capsys):
+    # issue 20 #10: a workbook without end date and tournament type (a template filled by
+    # hand has neither) gave a TRF with empty 052 and 092 lines and no word, even --strict
+    from tests.test_workbook import rr_example
+    from xl_fide.excel import fill_workbook, save_workbook
+    book = save_workbook(fill_workbook(rr_example()), tmp_path / "rr.xlsx")
+    code, _, err = run(capsys, "trf", str(book), "-o", str(tmp_path / "rr.trf"))
+    assert code == 0
+    assert "052 (end date), 092 (type of tournament) empty" in err
+    out = tmp_path / "strict.trf"
+    code, _, err = run(capsys, "trf", str(book), "-o", str(out), "--strict")
+    assert code == 2 and "092 (type of tournament)" in err and not out.exists()
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "trf", str(DATA / "mini_trf2026.trf"), "-o",
+                       str(tmp_path / "mini.trf"), "--strict")
+    assert code == 0 and "empty" not in err

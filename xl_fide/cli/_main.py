@@ -265,7 +265,7 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from xl_fide.trf import encode_trf
+    from xl_fide.trf import empty_report_fields, encode_trf
     _check_output_name(Path(args.output), "trf")
     path = _input_path(args)
     event = _load_event(path, args)
@@ -277,6 +277,14 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
+    empty = empty_report_fields(t)
+    if empty:
+        message = (f"{path}: {', '.join(empty)} empty: the TRF has blank lines there "
+                   "(fill them on the Event sheet or in the TRF)")
+        if args.strict:
+            raise CliError(message + " (--strict)")
+        if not args.quiet:
+            _say(f"warning: {message}", err=True)
     out = Path(args.output)
     # in the encoding the TRF was read in, so nothing read is lost
     write_text_atomic(out, encode_trf(t, encoding=args.encoding), force=args.force, inputs=[path])
