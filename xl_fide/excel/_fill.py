@@ -18,6 +18,7 @@ from xl_fide._version import __version__
 from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
 from xl_fide.excel._build import build_template
+from xl_fide.excel._cached import add_cached_values
 from xl_fide.excel._layout import (
     _L,
     _SCORING_CODES,
@@ -166,7 +167,62 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
                          f"{str(exc).replace('<workbook>: ', '')}") from None
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
+    # the values the formulas compute, cached in the file by save_workbook
+    wb.xl_fide_cached = {CROSS: _cached_cells(wb, geo, report, players, layout),
+                         EVENT: {f"B{EVENT_ROW['edition']}": report.edition.id}}
     return wb
+
+
+def rating_values(res: Any) -> list[Any]:
+    """The rating block of one player as the formulas show it (both modes): N, W, ΣPD,
+    W−ΣPD, K used, K×ΣΔR, Δ, new rating (or ``not published: below 1400 (1395)``), Rp,
+    Ru (or why it is not published); ``""`` where the cell is blank."""
+    calc, init = res.calc, res.initial
+    rp = res.Rp if res.Rp is not None else ""
+    if calc is not None:
+        return [res.N, res.W_half / 2, calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K,
+                calc.change / 100, calc.rating_change, new_rating_or_note(calc), rp, ""]
+    ru: Any = ""
+    if init is not None:
+        ru = init.Ru if init.Ru is not None else f"not published: {init.reason}"
+    return [res.N, res.W_half / 2, "", "", "", "", "", "", rp, ru]
+
+
+_BLOCK = ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new", "rp", "ru")
+
+
+def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],
+                  layout: str) -> dict[str, Any]:
+    """Cell -> value of the cross-table's formula cells whose values the engine knows:
+    the title, K rule (where the rule gave K), K, points, Swiss rank and the rating
+    block (not for an event over 30 days: its block is the one-period figure)."""
+    def at(key: str, r: int) -> str:
+        return f"{_L(geo.col[key])}{r}"
+
+    name = wb[EVENT].cell(EVENT_ROW["name"], 2).value
+    out: dict[str, Any] = {"A1": name if name not in (None, "") else "FIDE rating cross-table"}
+    by_rank = {row.result.start_rank: row for row in report.rows}
+    points = [_num(by_rank[p.start_rank].points) for p in players if p.start_rank in by_rank]
+    for r in range(geo.first, geo.last + 1):
+        i = r - geo.first
+        row = by_rank.get(players[i].start_rank) if i < len(players) else None
+        if row is None:
+            values: list[Any] = [""] * len(_BLOCK)
+            out.update({at("k", r): "", at("k_rule", r): "", at("pts", r): ""})
+        else:
+            res = row.result
+            values = rating_values(res)
+            rated = res.rating is not None
+            out[at("k", r)] = res.K_given if rated else ""
+            if not rated or row.k_source is KSource.RULE:
+                out[at("k_rule", r)] = res.K_given if rated else ""
+            pts = _num(row.points)
+            out[at("pts", r)] = pts
+            if layout == "swiss":
+                out[at("rank", r)] = 1 + sum(1 for q in points if q > pts)
+        if not report.months:
+            out.update({at(key, r): v for key, v in zip(_BLOCK, values)})
+    return out
 
 
 def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
@@ -283,8 +339,9 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
     buffer = io.BytesIO()
     wb.save(buffer)
+    data = add_cached_values(buffer.getvalue(), getattr(wb, "xl_fide_cached", {}))
     try:
-        return write_atomic(path, buffer.getvalue(), force=force)
+        return write_atomic(path, data, force=force)
     except OutputExistsError:
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
 
