@@ -42,8 +42,7 @@ def test_the_engine_agrees_by_hand():
 
 @pytest.mark.parametrize("formulas", ["udf", "native"])
 def test_new_rating_cell_marks_below_the_floor_in_an_excel_engine(formulas, tmp_path):
-    pytest.importorskip("formulas")
-    from tests.harness import xl_formulas
+    xl_formulas = pytest.importorskip("tests.harness.xl_formulas")
     t = _event()
     path = save_workbook(fill_workbook(t, formulas=formulas), tmp_path / f"{formulas}.xlsx")
     values, _ = xl_formulas.recalc(path)

@@ -119,7 +119,7 @@ RATING_COLS: tuple[_Col, ...] = (
          "New rating = Ro + Δ; under the rating floor it is not published (FIDE B.02 §7.2.1)."),
     _Col("rp", "Rp", "Performance", 6, "calc_int",
          "FIDE performance Ra + dp(p) over the rated games."),
-    _Col("ru", "Ru", "InitialRating", 14, "calc_text",
+    _Col("ru", "Ru", "InitialRating", 14, "calc_note",
          "Unrated players: initial rating (§8.2, games against rated opponents), or why "
          "it is not published."),
 )
@@ -249,6 +249,8 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "calc_s2": dict(calc, number_format=_SIGNED2),
         "calc_sint": dict(calc, number_format=_SIGNED_INT, font=Font(bold=True)),
         "calc_text": dict(calc, alignment=_LEFT),
+        "calc_note": dict(calc, alignment=Alignment(horizontal="left", vertical="center",
+                                                    wrap_text=True)),
         "calc_code": dict(calc),
         "calc_date": dict(calc, number_format="yyyy-mm-dd"),
         "calc_check": dict(calc, number_format='0;-0;""', font=Font(bold=True, color="C00000")),
