@@ -28,7 +28,8 @@ EVENTS = {"rr_example": lambda: (rr_example(), EventOptions(k=10)),
           **{s: (lambda s=s: (read_trf(next(p for p in TRF_FILES if p.stem == s)),
                               EventOptions()))
              for s in ("mini_trf2026", "gros_2010_swiss_after_round4",
-                       "roundrobin_12_synthetic")}}
+                       "roundrobin_12_synthetic", "san_viator_2018_swiss")}}
+# san_viator: over 30 days; its block, like the report's rows, is the one-period figure
 
 
 def cached_sheet(path, sheet=CROSS):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from openpyxl import Workbook
+from openpyxl.styles import Alignment
 
 from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide._version import __version__
@@ -27,7 +28,9 @@ from xl_fide.excel._layout import (
     EVENT,
     EVENT_ROW,
     MAX_ROUND_ROBIN,
+    GROUP_ROW,
     MONTHLY_NOTE,
+    ONE_PERIOD_HEADER,
     NATIVE_TEMPLATES,
     REPORT,
     SCORING_FIRST_ROW,
@@ -117,7 +120,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
     if report.months:           # B.02 §8.3 interim reports: the sheet's formulas do not
-        _text(ws, 1, geo.block_first, MONTHLY_NOTE, "subtitle")
+        _monthly_note(ws, geo)
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
@@ -195,7 +198,7 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
                   layout: str) -> dict[str, Any]:
     """Cell -> value of the cross-table's formula cells whose values the engine knows:
     the title, K rule (where the rule gave K), K, points, Swiss rank and the rating
-    block (not for an event over 30 days: its block is the one-period figure)."""
+    block (over 30 days the block, like the report's rows, is the one-period figure)."""
     def at(key: str, r: int) -> str:
         return f"{_L(geo.col[key])}{r}"
 
@@ -220,9 +223,20 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
             out[at("pts", r)] = pts
             if layout == "swiss":
                 out[at("rank", r)] = 1 + sum(1 for q in points if q > pts)
-        if not report.months:
-            out.update({at(key, r): v for key, v in zip(_BLOCK, values)})
+        out.update({at(key, r): v for key, v in zip(_BLOCK, values)})
     return out
+
+
+def _monthly_note(ws: Any, geo: _Geometry) -> None:
+    """An event over 30 days (FIDE B.02 §8.3, interim reports): the rating block's header
+    says it is the one-period figure, and above it the note says where the monthly
+    figures are, wrapped in the block's width (never cut by the page edge)."""
+    n, ru = geo.col["n"], geo.col["ru"]
+    ws.cell(GROUP_ROW, n).value = ONE_PERIOD_HEADER
+    cell = _text(ws, 1, n, MONTHLY_NOTE, "subtitle")
+    cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
+    ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
+    ws.row_dimensions[1].height = 36        # two lines of the note beside the title
 
 
 def _fill_event(ws: Any, t: Tournament, report: Report) -> None:

@@ -528,6 +528,8 @@ def _group(ws: Any, first: int, last: int, text: str) -> None:
 #: that the report rates month by month (FIDE B.02 §8.3, interim reports).
 MONTHLY_NOTE = ("Rated month by month (interim reports): see the Report sheet; the live "
                 "formulas show the whole event as one period")
+#: The rating block's header then: the figure is not what FIDE publishes.
+ONE_PERIOD_HEADER = "Whole event as one period (not published)"
 
 
 
