@@ -9,12 +9,14 @@ workbook still asks every spreadsheet to recalculate on load (``fullCalcOnLoad``
 
 This is the only place that edits the package openpyxl wrote. The values are given per
 sheet title and cell reference; a cell that the sheet XML does not hold is left alone.
-Value types: ``bool`` (``t="b"``), ``int``/``float`` (a number), ``str`` (``t="str"``;
-an error text such as ``"#N/A"`` is ``t="e"``).
+Value types: ``bool`` (``t="b"``), ``int``/``float`` (a number), a date (its serial
+number, day 0 = 30 Dec 1899), ``str`` (``t="str"``; an error text such as ``"#N/A"`` is
+``t="e"``).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
 import posixpath
 import zipfile
@@ -83,6 +85,9 @@ def _encoded(value: object) -> tuple[str | None, str]:
     """(the cell's ``t`` attribute, the text of ``<v>``) of a cached value."""
     if isinstance(value, bool):
         return "b", "1" if value else "0"
+    if isinstance(value, _dt.date):                   # a date is its serial number
+        day = value.date() if isinstance(value, _dt.datetime) else value
+        return None, str((day - _dt.date(1899, 12, 30)).days)
     if isinstance(value, int):
         return None, str(value)
     if isinstance(value, float):

@@ -34,6 +34,7 @@ from xl_fide.excel._layout import (
     NATIVE_TEMPLATES,
     REPORT,
     SCORING_FIRST_ROW,
+    TABLES,
     WorkbookExistsError,
     _Geometry,
     _page_setup,
@@ -171,9 +172,42 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
     # the values the formulas compute, cached in the file by save_workbook
-    wb.xl_fide_cached = {CROSS: _cached_cells(wb, geo, report, players, layout),
-                         EVENT: {f"B{EVENT_ROW['edition']}": report.edition.id}}
+    wb.xl_fide_cached = _cached_sheets(wb, geo, report, players, layout)
     return wb
+
+
+def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],
+                   layout: str) -> dict[str, dict[str, Any]]:
+    """Sheet -> cell -> value of the formula cells whose values are known at fill time:
+    the cross-table's (:func:`_cached_cells`), the Event sheet's computed cells and the
+    Tables sheet's points per code, each worked out as its formula does."""
+    ev = wb[EVENT]
+
+    def event(key: str) -> Any:
+        return ev.cell(EVENT_ROW[key], 2).value
+
+    tc = str(event("tc") or "").strip().lower() or "standard"
+    day = event("rules_date") or event("start")
+    events: dict[str, Any] = {f"B{EVENT_ROW['edition']}": report.edition.id,
+                              f"B{EVENT_ROW['tc_arg']}": tc,
+                              f"B{EVENT_ROW['date_arg']}": day if day else ""}
+    if geo.formulas == "udf":
+        events[f"B{EVENT_ROW['version']}"] = __version__
+    scoring = {str(ev.cell(SCORING_FIRST_ROW + i, 1).value): ev.cell(SCORING_FIRST_ROW + i,
+                                                                     2).value
+               for i in range(len(_SCORING_CODES))}
+    tables = wb[TABLES]
+    points = {}
+    for row in tables.iter_rows(min_col=12, max_col=13):
+        code, cell = row
+        if cell.data_type == "f" and str(cell.value).startswith("=VLOOKUP(L"):
+            points[cell.coordinate] = scoring.get(str(code.value), "#N/A")
+    start = event("start")
+    cross = _cached_cells(wb, geo, report, players, layout)
+    cross["A2"] = (f"Rules {report.edition.id}   ·   time control {tc}   ·   start "
+                   f"{start.isoformat()[:10] if start else 'not given'}   ·   white cells are "
+                   "input, grey cells are computed")
+    return {CROSS: cross, EVENT: events, TABLES: points}
 
 
 def rating_values(res: Any) -> list[Any]:
