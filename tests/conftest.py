@@ -2,8 +2,9 @@
 
 LibreOffice (see tests/harness/lo_calc.py):
 
-* ``office`` (session): headless soffice with a Calc add-in generated from
-  ``xl_fide.udfs`` installed, so ``=FIDE_*`` formulas run the real Python code::
+* ``office`` (session): headless soffice with the product's extension
+  (``xl-fide libreoffice``, serving ``xl_fide.udfs``) installed, so ``=FIDE_*``
+  formulas run the real Python code::
 
       def test_template(office, tmp_path):
           res = office.recalc(src, tmp_path / "out.xlsx")   # lo_calc.RecalcResult
@@ -63,3 +64,11 @@ def artifacts_dir():
     d = ROOT / "artifacts"
     d.mkdir(exist_ok=True)
     return d
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that uses a LibreOffice session (a fixture named ``*office``) carries the
+    ``libreoffice`` marker: ``pytest -m "not libreoffice"`` is the quick run."""
+    for item in items:
+        if any(name.endswith("office") for name in getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.libreoffice)

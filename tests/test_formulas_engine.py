@@ -35,8 +35,10 @@ QUICK = {p.stem for p in TRF_FILES if p.stat().st_size <= 3000} | {"fide_roundro
 
 
 def _maybe(name):
-    return pytest.param(name, marks=() if name in QUICK or ALL else pytest.mark.skip(
-        reason="slow in formulas: runs under CI=true or XL_FIDE_FORMULAS=1"))
+    if name in QUICK:
+        return pytest.param(name)
+    return pytest.param(name, marks=[pytest.mark.slow] + ([] if ALL else [pytest.mark.skip(
+        reason="slow in formulas: runs under CI=true or XL_FIDE_FORMULAS=1")]))
 
 
 @pytest.mark.parametrize("trf", [_maybe(p.stem) for p in TRF_FILES])

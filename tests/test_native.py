@@ -522,6 +522,7 @@ def test_formulas_package_computes_the_engines_numbers(name, tmp_path):
                           tmp_path, name)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SLOW, reason="slow: XL_FIDE_FORMULAS_ALL=1")
 @pytest.mark.parametrize("layout,players,rounds", [("roundrobin", 10, 9), ("swiss", 60, 9)])
 def test_formulas_package_native_templates_stay_blank(layout, players, rounds, tmp_path):

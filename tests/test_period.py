@@ -232,7 +232,7 @@ def test_rapid_period_counts_a_standard_rating():
     # A (2000, K 20) loses to B in each: D -100 -> PD .36 -> -.36 x 20 = -7.20 per event,
     # -14.40 in the period -> -14 -> 1986. B (K 20 by the rule, 2100): +.36 x 2 x 20 =
     # +14.40 -> +14 -> 2114.
-    from xl_fide.lists._read import PlayerData, PlayerDirectory
+    from xl_fide.lists._model import PlayerData, PlayerDirectory
     directory = PlayerDirectory([PlayerData(22, "B", standard_rating=2100)])
     head = {"122": "15 min + 10 sec"}
     players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),

@@ -37,8 +37,8 @@ def _pyodide_dir() -> Path | None:
 
 NODE = shutil.which("node")
 PYODIDE = _pyodide_dir()
-pytestmark = pytest.mark.skipif(NODE is None or PYODIDE is None,
-                                reason="node or the npm package pyodide is missing")
+pytestmark = [pytest.mark.pyodide, pytest.mark.skipif(NODE is None or PYODIDE is None,
+                                reason="node or the npm package pyodide is missing")]
 
 
 @pytest.fixture(scope="module")

@@ -174,7 +174,7 @@ def test_swiss_example(office, tmp_path):
 
 def test_results_that_do_not_match_are_flagged(office, tmp_path):
     """1 in (1, 2) with ½ in (2, 1): the Check column and the cell colours show it, and
-    FIDE_EVENT answers #VALUE! (its designed error) in the rating block."""
+    FIDE_EVENT answers its message (as classic Excel shows it) in the rating block."""
     wb = fill_workbook(rr_example(), rows=5)
     _, (g1, _, _, _) = name_range(wb, "Results")
     wb[CROSS].cell(6, g1).value = "½"
@@ -187,7 +187,8 @@ def test_results_that_do_not_match_are_flagged(office, tmp_path):
             block.add(f"{CROSS}!{values[CROSS].cell(r, c).coordinate}")
     assert_no_bad_cells(values, designed=block)
     errors = [values[CROSS].cell(5, c).value for c in columns(formulas, RATING_NAMES)]
-    assert set(errors) == {"#VALUE!"}
+    assert set(errors) == {"results row 1 column 2 is 1.0 but row 2 column 1 is '½': "
+                           "the two results of a game do not match"}
 
 
 def test_text_that_looks_like_a_formula_stays_text(office, tmp_path):

@@ -26,7 +26,7 @@ from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period
 
 if TYPE_CHECKING:
-    from xl_fide.lists._read import PlayerDirectory
+    from xl_fide.lists._model import PlayerDirectory
     from xl_fide.trf import Tournament, TrfPlayer
 
 __all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "build_period", "event_identity", "games_identity",
@@ -249,7 +249,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     """Rate every player over the events of one rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``tournaments``: :class:`~xl_fide.trf.Tournament` objects (any order; sorted by
-    start date). ``players``: an optional :class:`~xl_fide.lists._read.PlayerDirectory`
+    start date). ``players``: an optional :class:`~xl_fide.lists.PlayerDirectory`
     giving the list rating before the period, K, birth years, and, for rapid/blitz,
     the standard rating a player without an R&B rating counts with (R&B §7.2.1).
     ``options`` (:class:`~xl_fide.EventOptions`) hold for every event: its

@@ -31,6 +31,7 @@ import functools
 import inspect
 import math
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Sequence
 
 from xlwings import arg, func
 
@@ -58,20 +59,10 @@ __all__ = [
     "FIDE_PD", "FIDE_PERFORMANCE", "FIDE_PTP", "FIDE_SCORE", "FIDE_TPR", "FIDE_VERSION",
 ]
 
-#: Shapes forced on range arguments, the same as the ``@arg(..., ndim=...)`` below
-#: (on Linux xlwings' decorators are no-ops, so hosts such as the LibreOffice test
-#: add-in read them here). 1 = flat list (a row or a column), 2 = list of rows.
-NDIM: dict[str, dict[str, int]] = {
-    "FIDE_CHANGE": {"opponent_ratings": 1, "scores": 1},
-    "FIDE_NEW_RATING": {"opponent_ratings": 1, "scores": 1},
-    "FIDE_INITIAL_RATING": {"opponent_ratings": 1, "scores": 1},
-    "FIDE_PERFORMANCE": {"opponent_ratings": 1, "scores": 1},
-    "FIDE_NORM": {"opponent_ratings": 1, "scores": 1},
-    "FIDE_TPR": {"opponent_ratings": 1, "scores": 1},
-    "FIDE_PTP": {"opponent_ratings": 1, "scores": 1},
-    "FIDE_EVENT": {"ratings": 1, "k_factors": 1, "results": 2},
-    "FIDE_EVENT_SWISS": {"ratings": 1, "k_factors": 1, "opponents": 2, "results": 2},
-}
+#: Shapes forced on range arguments, filled by :func:`_args` from each function's one
+#: declaration (on Linux xlwings' decorators are no-ops, so hosts such as the
+#: LibreOffice add-in read them here). 1 = flat list (a row or a column), 2 = list of rows.
+NDIM: dict[str, dict[str, int]] = {}
 __ndim__ = NDIM  # the name tests/lo_calc.py looks for
 
 NA = "#N/A"
@@ -95,10 +86,15 @@ _EVENT_ARGS = (("rating", "own rating before the event (whole number)"), *_GAMES
 def _args(*specs: tuple):
     """The xlwings ``@arg`` of each argument: ``(name, doc)`` or ``(name, doc, ndim)``.
     Every argument asks for error cells as text (``err_to_str``: ``"#N/A"``, not None).
+    The specs stay readable as ``f.arg_docs`` ({name: (doc, ndim or None)}): the
+    LibreOffice extension (xl_fide.libreoffice) takes its Function Wizard texts from them.
     """
     def decorate(f):
         for name, doc, *ndim in reversed(specs):
+            if ndim:
+                NDIM.setdefault(f.__name__, {})[name] = ndim[0]
             f = arg(name, err_to_str=True, doc=doc, **({"ndim": ndim[0]} if ndim else {}))(f)
+        f.arg_docs = {name: (doc, ndim[0] if ndim else None) for name, doc, *ndim in specs}
         return f
     return decorate
 
@@ -432,7 +428,7 @@ def FIDE_DELTA(rating, opponent_rating, score, k, time_control="standard", event
     result = _result(cells[2], "score")
     K = _k(cells[3], "k")
     edition = _edition(time_control, event_date)
-    if not result.played:
+    if result is None or not result.played:
         return NA
     (line,) = game_lines(Ro, [(R_opp, result.half_points)], edition)
     if not line.rated:
@@ -762,7 +758,7 @@ def _event_players(ratings: list, k_factors: object,
 
 
 def _event_rows(ratings: list[int | None], ks: list[int | None],
-                rounds: list[tuple[tuple[int | None, GameResult | None], ...]],
+                rounds: Sequence[tuple[tuple[int | None, GameResult | None], ...]],
                 blank_rows: list[bool], edition: RuleEdition) -> list[list]:
     entrants = [Entrant(i + 1, ratings[i], ks[i] if ratings[i] is not None else None, rounds[i])
                 for i in range(len(ratings))]

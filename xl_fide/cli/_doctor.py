@@ -17,6 +17,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Callable
 
 UDF_MODULE = "xl_fide.udfs"
 _CONFIG_KEYS = ("INTERPRETER_WIN", "INTERPRETER_MAC", "INTERPRETER", "CONDA PATH",
@@ -132,33 +133,7 @@ def checks(platform: str | None = None, home: Path | None = None,
                      "xlwings.conf sheet or the ribbon settings are used)")
 
     if windows:
-        if any(importlib.util.find_spec(m) is None for m in ("win32com", "pythoncom")):
-            lines.append("pywin32: not installed")
-            problem(f"pywin32 is missing: run {executable} -m pip install pywin32")
-        else:
-            lines.append("pywin32: installed")
-        if xlwings_version is not None:
-            dlls = dll_names(xlwings_version)
-            found = [folder / name for folder in dll_folders(executable, prefix)
-                     for name in dlls if (folder / name).is_file()]
-            if found:
-                lines.append(f"xlwings DLL: {found[0]}")
-            else:
-                where = ", ".join(str(f) for f in dll_folders(executable, prefix))
-                lines.append(f"xlwings DLL: {dlls[0]} not found in {where}")
-                problem(f"{dlls[0]} is missing (Excel says 'file not found'): reinstall "
-                        f"xlwings in this Python: {executable} -m pip install "
-                        f"--force-reinstall xlwings=={xlwings_version}, then run "
-                        "`xlwings addin install` so the add-in has the same version")
-        appdata = os.environ.get("APPDATA")
-        if appdata:
-            addin = Path(appdata) / "Microsoft" / "Excel" / "XLSTART" / "xlwings.xlam"
-            if addin.is_file():
-                lines.append(f"xlwings add-in: {addin}")
-            else:
-                lines.append(f"xlwings add-in: not in {addin.parent}")
-                problem("the xlwings Excel add-in is not installed: run `xlwings addin install` "
-                        "(or use a workbook with the standalone xlwings VBA module)")
+        _windows_checks(lines, problem, xlwings_version, executable, prefix)
     else:
         lines.append(f"Classic Excel functions need Windows; this is {platform}. On macOS "
                      "and Excel on the web use xlwings Lite (README: requirements.txt, "
@@ -174,6 +149,38 @@ def checks(platform: str | None = None, home: Path | None = None,
                      f"cannot be checked on {platform}: run `xl-fide doctor` on the Windows "
                      "machine with Excel")
     return lines, ok
+
+
+def _windows_checks(lines: list[str], problem: Callable[[str], None],
+                    xlwings_version: str | None, executable: str, prefix: str) -> None:
+    """pywin32, the xlwings DLL of this Python and the Excel add-in (Windows only)."""
+    if any(importlib.util.find_spec(m) is None for m in ("win32com", "pythoncom")):
+        lines.append("pywin32: not installed")
+        problem(f"pywin32 is missing: run {executable} -m pip install pywin32")
+    else:
+        lines.append("pywin32: installed")
+    if xlwings_version is not None:
+        dlls = dll_names(xlwings_version)
+        found = [folder / name for folder in dll_folders(executable, prefix)
+                 for name in dlls if (folder / name).is_file()]
+        if found:
+            lines.append(f"xlwings DLL: {found[0]}")
+        else:
+            where = ", ".join(str(f) for f in dll_folders(executable, prefix))
+            lines.append(f"xlwings DLL: {dlls[0]} not found in {where}")
+            problem(f"{dlls[0]} is missing (Excel says 'file not found'): reinstall "
+                    f"xlwings in this Python: {executable} -m pip install "
+                    f"--force-reinstall xlwings=={xlwings_version}, then run "
+                    "`xlwings addin install` so the add-in has the same version")
+    appdata = os.environ.get("APPDATA")
+    if appdata:
+        addin = Path(appdata) / "Microsoft" / "Excel" / "XLSTART" / "xlwings.xlam"
+        if addin.is_file():
+            lines.append(f"xlwings add-in: {addin}")
+        else:
+            lines.append(f"xlwings add-in: not in {addin.parent}")
+            problem("the xlwings Excel add-in is not installed: run `xlwings addin install` "
+                    "(or use a workbook with the standalone xlwings VBA module)")
 
 
 def _not_checked(windows: bool) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Any, NoReturn, Sequence
 
 from xl_fide._version import __version__
 from xl_fide.errors import XlFideError
-from xl_fide.rules.editions import EventOptions, EventRules
+from xl_fide.rules.editions import EventOptions, EventRules, TimeControl
 from xl_fide.rules.values import as_int, as_k, as_rating
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
@@ -100,7 +100,8 @@ def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
     """The command line's event options; a workbook's "Rules as on" date and time
     control fill in what the command line does not give."""
     return EventOptions(event_date=getattr(args, "event_date", None) or rules_date,
-                        time_control=getattr(args, "time_control", None) or time_control,
+                        time_control=TimeControl.parse(tc) if (tc := getattr(
+                            args, "time_control", None) or time_control) else None,
                         k=getattr(args, "k", None), today=_dt.date.today())
 
 
@@ -161,7 +162,7 @@ def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
         raise CliError(f"{path} exists: not overwritten (use --force)") from None
 
 
-def _save_book(wb: object, path: Path, force: bool) -> None:
+def _save_book(wb: Any, path: Path, force: bool) -> None:
     from xl_fide.excel import save_workbook
     try:
         save_workbook(wb, path, force=force)
@@ -261,6 +262,10 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
                        order=args.order)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
+    if args.formulas == "udf":
+        _say("its FIDE_* formulas compute in Excel with xl-fide's functions; without Excel: "
+             "LibreOffice Calc with the extension of `xl-fide libreoffice` (then Ctrl+Shift+F9), "
+             "or write the workbook with --formulas native")
     return EXIT_OK
 
 
@@ -294,6 +299,12 @@ def cmd_trf(args: argparse.Namespace) -> int:
 
 def cmd_template(args: argparse.Namespace) -> int:
     from xl_fide.excel import build_template
+    from xl_fide.cli import _rate
+    if args.layout == "player":
+        return _rate.cmd_player_template(args)
+    if args.players is None or _rate.player_only(args):
+        raise CliError("--players is needed for a cross-table (--games, --rating, --k, "
+                       "--birth-year, --games-so-far, --peak only with --layout player)")
     out = Path(args.output)
     _check_output_name(out, "workbook")
     _check_output(out, [], args.force)
@@ -397,6 +408,21 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else 1
 
 
+def cmd_libreoffice(args: argparse.Namespace) -> int:
+    from xl_fide.libreoffice import ExtensionError, build_extension
+    out = Path(args.output)
+    if out.suffix.lower() != ".oxt":
+        raise CliError(f"{out}: a LibreOffice extension's name ends in .oxt")
+    _check_output(out, [], args.force)
+    try:
+        names = build_extension(out)
+    except ExtensionError as e:
+        raise CliError(str(e)) from None
+    _say(f"wrote {out} ({len(names)} FIDE_* functions): install it with a double click, "
+         f"Tools > Extension Manager, or `unopkg add {out}`")
+    return EXIT_OK
+
+
 def cmd_version(args: argparse.Namespace) -> int:
     print(f"xl-fide {__version__}")
     return EXIT_OK
@@ -430,9 +456,15 @@ def _month(text: str) -> str:
     return text
 
 
+def cmd_lists(args: argparse.Namespace) -> int:
+    """``xl-fide lists [import|show|download]``: the bodies are in :mod:`xl_fide.cli._lists`,
+    imported here so that ``xl-fide --help`` does not load the store."""
+    from xl_fide.cli._lists import cmd_lists as run
+    return run(args)
+
+
 def _lists_parser(sub) -> None:
-    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists._store)."""
-    from xl_fide.lists._store import cmd_lists
+    """``xl-fide lists [import|show|download]`` (bodies in :mod:`xl_fide.cli._lists`)."""
     ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
     ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
     ls.set_defaults(func=cmd_lists, lists_command=None)
@@ -511,9 +543,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     t.set_defaults(func=cmd_trf)
 
-    m = sub.add_parser("template", help="write an empty cross-table template")
-    m.add_argument("--layout", choices=["roundrobin", "swiss"], required=True)
-    m.add_argument("--players", type=_whole_number, required=True)
+    m = sub.add_parser("template", help="write an empty cross-table template, or "
+                       "the player sheet (--layout player)")
+    m.add_argument("--layout", choices=["roundrobin", "swiss", "player"], required=True)
+    m.add_argument("--players", type=_whole_number)
+    from xl_fide.cli import _rate
+    m.add_argument("--games", dest="games_csv", metavar="GAMES.csv", help="player: fill from this CSV")
+    _rate.player_options(m, "--games-so-far")
     m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True)
     m.add_argument("--force", action="store_true")
@@ -539,7 +575,13 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)
 
+    _rate.add_parser(sub)
     _lists_parser(sub)
+    lo = sub.add_parser("libreoffice", help="write the LibreOffice extension (.oxt) with "
+                        "the FIDE_* functions for Calc")
+    lo.add_argument("-o", "--output", default="xl-fide.oxt", help="default: xl-fide.oxt")
+    lo.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    lo.set_defaults(func=cmd_libreoffice)
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
     v = sub.add_parser("version", help="print the version")

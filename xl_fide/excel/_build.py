@@ -93,6 +93,7 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
     wb.properties.modified = _FIXED_TIME
     _register_styles(wb)
     ws = wb.active
+    assert ws is not None      # a new Workbook has its one sheet
     ws.title = CROSS
     ev = wb.create_sheet(EVENT)
     tables = wb.create_sheet(TABLES)
@@ -266,7 +267,10 @@ def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     _page_setup(ws, landscape=False)
 
 
-def _build_tables(wb: Workbook, ws: Any) -> None:
+def _build_tables(wb: Workbook, ws: Any, *, event_scoring: bool = True) -> None:
+    """The Tables sheet (tables 8.1.1/8.1.2, the result entries, the rule editions).
+    ``event_scoring``: the result entries' points come from the Event sheet's scoring
+    (a cross-table); False writes the default points (a workbook with no Event sheet)."""
     _text(ws, 1, 1, "Tables written from the xl-fide engine (FIDE B.02 §8.1): do not edit", "title")
     # 8.1.2
     _text(ws, 3, 1, "Table 8.1.2: D → PD", "label")
@@ -306,7 +310,9 @@ def _build_tables(wb: Workbook, ws: Any) -> None:
         _apply(ws.cell(r, 10, result.half_points / 2), "val_1")
         _apply(ws.cell(r, 11, 1 if result.played else 0), "val_int")
         _text(ws, r, 12, result.code, "val_text")
-        _apply(ws.cell(r, 13, f"=VLOOKUP(L{r},{scoring},2,FALSE)"), "val_1")
+        points = (f"=VLOOKUP(L{r},{scoring},2,FALSE)" if event_scoring
+                  else float(DEFAULT_SCORING[result.code]))
+        _apply(ws.cell(r, 13, points), "val_1")
         r += 1
     _define(wb, _CODES, TABLES, _abs(9, 5, 13, r - 1))
     # rule editions

@@ -47,7 +47,7 @@ from xl_fide.excel._roundtrip import (
     _pristine,
     _Read,
 )
-from xl_fide.lists._read import PlayerData
+from xl_fide.lists._model import PlayerData
 from xl_fide.rules import results as _results
 from xl_fide.rules.editions import guess_time_control
 from xl_fide.rules.results import parse_result

@@ -9,7 +9,7 @@ import datetime as _dt
 import json
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from openpyxl import Workbook
 
@@ -27,7 +27,7 @@ from xl_fide.excel._layout import (
     _Geometry,
     _text,
 )
-from xl_fide.lists._read import PlayerData
+from xl_fide.lists._model import PlayerData
 from xl_fide.trf import (
     DEFAULT_SCORING,
     RESULT_CODES,
@@ -171,37 +171,53 @@ def _merge(t0: Tournament, ranks: list[int], pri: _Read, cur: _Read, source: str
         before, now = pri_rows.get(row), cur_rows.get(row)
         if now is None:
             players.pop(rank, None)
-            continue
-        if before is None or rank not in players:
+        elif before is None or rank not in players:
             new_games = tuple(mapped(g, g.round) for g in now.games)
             players[rank] = dataclasses.replace(
                 now, start_rank=rank, games=new_games,
                 points=sum((t0.points_for(g) for g in new_games), Decimal(0)))
+        else:
+            players[rank] = _edited_player(t0, players[rank], before, now, mapped)
+    changes = _edited_fields(t0, pri, cur, rounds_written)
+    fitted = sorted(players.values(), key=lambda p: p.start_rank)
+    try:
+        t = dataclasses.replace(t0, players=tuple(fitted), warnings=(), source=source, **changes)
+    except InputError as exc:
+        raise WorkbookError(f"{source}: {exc}") from None
+    return t, ranks
+
+
+def _edited_player(t0: Tournament, p0: TrfPlayer, before: TrfPlayer, now: TrfPlayer,
+                   mapped: Callable[[Game | None, int], Game]) -> TrfPlayer:
+    """``p0`` (as read from the TRF) with the cells that changed from ``before`` (as
+    written) to ``now`` applied: player fields, round cells, and the points they move."""
+    updates: dict[str, Any] = {}
+    for name in _PLAYER_FIELDS:
+        if getattr(before, name) != getattr(now, name):
+            updates[name] = getattr(now, name)
+            if name == "birth_year":
+                updates["birth_date"] = str(now.birth_year) if now.birth_year else ""
+    games: list[Game] = list(p0.games)
+    delta = Decimal(0)
+    for rnd in range(1, max(len(before.games), len(now.games)) + 1):
+        g_before, g_now = before.game(rnd), now.game(rnd)
+        if g_before == g_now:
             continue
-        p0 = players[rank]
-        updates: dict[str, Any] = {}
-        for name in _PLAYER_FIELDS:
-            if getattr(before, name) != getattr(now, name):
-                updates[name] = getattr(now, name)
-                if name == "birth_year":
-                    updates["birth_date"] = str(now.birth_year) if now.birth_year else ""
-        games: list[Game] = list(p0.games)
-        delta = Decimal(0)
-        for rnd in range(1, max(len(before.games), len(now.games)) + 1):
-            g_before, g_now = before.game(rnd), now.game(rnd)
-            if g_before == g_now:
-                continue
-            while len(games) < rnd:
-                games.append(Game(len(games) + 1, None, None, "Z", explicit=False))
-            games[rnd - 1] = mapped(g_now, rnd)
-            delta += (t0.points_for(g_now) if g_now else 0) - (
-                t0.points_for(g_before) if g_before else 0)
-        if games != list(p0.games):
-            updates["games"] = tuple(games)
-            if p0.points is not None:
-                updates["points"] = p0.points + delta
-        if updates:
-            players[rank] = dataclasses.replace(p0, **updates)
+        while len(games) < rnd:
+            games.append(Game(len(games) + 1, None, None, "Z", explicit=False))
+        games[rnd - 1] = mapped(g_now, rnd)
+        delta += (t0.points_for(g_now) if g_now else 0) - (
+            t0.points_for(g_before) if g_before else 0)
+    if games != list(p0.games):
+        updates["games"] = tuple(games)
+        if p0.points is not None:
+            updates["points"] = p0.points + delta
+    return dataclasses.replace(p0, **updates) if updates else p0
+
+
+def _edited_fields(t0: Tournament, pri: _Read, cur: _Read, rounds_written: int
+                   ) -> dict[str, Any]:
+    """The event fields (and scoring codes) edited in the sheet, as Tournament changes."""
     changes: dict[str, Any] = {}
     for name in _TOURNAMENT_FIELDS:
         if name == "rounds":
@@ -219,11 +235,6 @@ def _merge(t0: Tournament, ranks: list[int], pri: _Read, cur: _Read, source: str
             if pri.fields["scoring"].get(code) != cur.fields["scoring"].get(code):
                 scoring[code] = cur.fields["scoring"].get(code, DEFAULT_SCORING[code])
         changes["scoring"] = scoring
-    fitted = sorted(players.values(), key=lambda p: p.start_rank)
-    try:
-        t = dataclasses.replace(t0, players=tuple(fitted), warnings=(), source=source, **changes)
-    except InputError as exc:
-        raise WorkbookError(f"{source}: {exc}") from None
-    return t, ranks
+    return changes
 
 

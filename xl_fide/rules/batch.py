@@ -191,10 +191,10 @@ def _run(white, black, scores, Ro, edition, max_games, R_range, acc):
     A = [A_R[R] for R in Ro]
     B = [B_R[R] for R in Ro]
     # Compact arrays: a smaller working set for the random look-ups of the loop.
-    A = array("H" if max(A, default=0) < 1 << 16 else "l", A)
-    B = array("H" if max(B, default=0) < 1 << 16 else "l", B)
+    A_compact = array("H" if max(A, default=0) < 1 << 16 else "l", A)
+    B_compact = array("H" if max(B, default=0) < 1 << 16 else "l", B)
     try:
-        _accumulate(white, black, scores, A, B, TW, TB, acc)
+        _accumulate(white, black, scores, A_compact, B_compact, TW, TB, acc)
     except OverflowError:
         return None                             # array too narrow: the caller widens
     except IndexError:

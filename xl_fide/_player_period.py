@@ -1,0 +1,232 @@
+"""One player's rating period over several events: what the next list will show.
+
+FIDE B.02 §8.3 (each event with the ratings and rules in force at its start; per game
+PD and ΔR), §8.3.3 (K of the list before the period, K x n <= 700 over the period's
+rated games), §8.3.4 (the period's total rounded once, .5 away from zero), §7.2.1 (a
+rating below the floor is not published) and §8.2 (an unrated player's initial rating,
+pooled over the period's events). The rules themselves are the engine's
+(:func:`xl_fide.rules.rating.rate_period`, :func:`~xl_fide.rules.rating.cap_k`,
+:func:`xl_fide.rules.initial.initial_rating`, :func:`xl_fide.rules.editions.rules_for`);
+this module only groups a player's games (:mod:`xl_fide._games`) for them.
+
+Where an event has its own ``K`` (FIDE used another K: an event that started before
+the last list), that event's change is its own K (capped over the period's games) x its
+ΣΔR; the period's total is the sum of the events' changes, rounded once.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+
+from xl_fide._games import GameRow, GamesEvent, GamesFile
+from xl_fide.errors import InputError
+from xl_fide.rules.editions import RuleEdition, TimeControl, rules_for
+from xl_fide.rules.event import effective_rating
+from xl_fide.rules.initial import InitialRating, initial_rating
+from xl_fide.rules.rating import (
+    GameCalc, cap_k, k_factor, publication_note, rate_period,
+)
+from xl_fide.rules.rounding import round_half_away
+from xl_fide.rules.values import as_k, as_rating
+
+__all__ = ["PlayerInputs", "PlayerGame", "PlayerEvent", "PlayerPeriod", "rate_player"]
+
+
+@dataclass(frozen=True)
+class PlayerInputs:
+    """The player: ``Ro`` on the list before the period (``None``: unrated), ``K`` from
+    that list (``None``: by FIDE B.02 §8.3.3 from ``birth_year``, ``career_games`` (rated
+    games before the period) and ``peak_rating``), and the ``time_control`` (``None``: the
+    CSV's, else standard)."""
+
+    Ro: int | None = None
+    K: int | None = None
+    birth_year: int | None = None
+    career_games: int | None = None
+    peak_rating: int | None = None
+    time_control: TimeControl | None = None
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A CSV game with its calculation line (``calc``: D, PD, ΔR in hundredths) when it
+    reached the rating rules, and ``note`` when it is not rated (why)."""
+
+    row: GameRow
+    calc: GameCalc | None
+    note: str = ""
+
+    @property
+    def rated(self) -> bool:
+        return self.calc is not None and self.calc.rated
+
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """One event: ``Ro`` used (the event's own, else the player's; ``None`` unrated),
+    ``K_given`` (the event's own, else the period's), ``K`` after the cap, ``N`` rated
+    games, ``W_half``, ``sum_delta_R`` and ``change`` = K x ΣΔR in integer hundredths
+    (``None`` for an unrated player)."""
+
+    name: str
+    start: _dt.date
+    end: _dt.date
+    edition_id: str
+    Ro: int | None
+    K_given: int | None
+    K: int | None
+    games: tuple[PlayerGame, ...]
+    N: int
+    W_half: int
+    sum_delta_R: int | None
+    change: int | None
+
+
+@dataclass(frozen=True)
+class PlayerPeriod:
+    """The period: ``change`` (hundredths, the sum of the events' changes), its one
+    rounding ``rating_change``, ``computed_rating`` (Ro + rounding, or the initial
+    rating's value), ``new_rating`` (``None`` when not published), ``publication``
+    (``""`` or why not), ``initial`` for an unrated player, ``edition_id`` of the list
+    after the period (its floor decides publication), and ``notes``."""
+
+    Ro: int | None
+    K_given: int | None
+    K_source: str
+    K: int | None
+    N: int
+    time_control: TimeControl
+    events: tuple[PlayerEvent, ...]
+    change: int | None
+    rating_change: int | None
+    computed_rating: int | None
+    new_rating: int | None
+    publication: str
+    initial: InitialRating | None
+    edition_id: str
+    period_year: int
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def published(self) -> bool:
+        return self.new_rating is not None
+
+
+def _not_rated(row: GameRow) -> str:
+    if not row.result.played:
+        return f"not rated: {row.result_text!r} is not a game played over the board"
+    if row.R_opp is None:
+        return "not rated: unrated opponent"
+    return ""
+
+
+def _edition(ev: GamesEvent, tc: TimeControl) -> RuleEdition:
+    return rules_for(ev.start, tc)
+
+
+def rate_player(games: GamesFile, player: PlayerInputs) -> PlayerPeriod:
+    """The player's rating period over the events of ``games`` (FIDE B.02 §8.2, §8.3).
+
+    Raises :class:`~xl_fide.errors.InputError` for a bad rating, K or birth year, and for
+    a time control that contradicts the CSV's.
+    """
+    tc = _time_control(games, player)
+    notes: list[str] = []
+    events = games.events
+    month_end = max(ev.end for ev in events)
+    months = sorted({(ev.end.year, ev.end.month) for ev in events})
+    if len(months) > 1:
+        notes.append("the events end in different months (" + ", ".join(
+            f"{y}-{m:02d}" for y, m in months) + "): FIDE rates each month apart (B.02 §8.3); "
+            "here they are pooled and rounded once")
+    listed = rules_for(_dt.date(month_end.year, month_end.month, 1), tc)
+    order = sorted(range(len(events)), key=lambda i: (events[i].start, i))
+    first_ed = _edition(events[order[0]], tc)
+    Ro = as_rating(player.Ro, "rating") if player.Ro is not None else None
+    if Ro is not None:
+        Ro, note = effective_rating(Ro, listed)
+        if note:
+            notes.append(f"rating {player.Ro}: {note}")
+    if Ro is None:
+        return _unrated(games, tc, listed, order, notes, month_end.year)
+    if player.K is not None:
+        K, source = as_k(player.K, "K"), "given"
+    else:
+        K = k_factor(Ro, birth_year=player.birth_year, career_games=player.career_games,
+                     peak_rating=player.peak_rating, period_year=month_end.year,
+                     edition=first_ed)
+        source = "rule"
+    return _rated(games, tc, listed, Ro, K, source, notes, month_end.year)
+
+
+def _time_control(games: GamesFile, player: PlayerInputs) -> TimeControl:
+    if player.time_control is not None and games.time_control is not None \
+            and player.time_control is not games.time_control:
+        raise InputError(f"time control {player.time_control.value} but {games.source} says "
+                         f"{games.time_control.value}")
+    return player.time_control or games.time_control or TimeControl.STANDARD
+
+
+def _rated(games: GamesFile, tc: TimeControl, listed: RuleEdition, Ro: int, K: int,
+           source: str, notes: list[str], year: int) -> PlayerPeriod:
+    specs = []
+    for ev in games.events:
+        Ro_e = ev.Ro if ev.Ro is not None else Ro
+        pairs = [(g.R_opp, g.result.half_points / 2) for g in ev.games if not _not_rated(g)]
+        specs.append((ev.name, Ro_e, _edition(ev, tc), pairs))
+    period = rate_period(Ro, specs, K)          # the engine: lines, n and the cap
+    n = period.N
+    out = []
+    total = 0
+    for ev, pe in zip(games.events, period.events):
+        lines = iter(pe.games)
+        played = []
+        for g in ev.games:
+            why = _not_rated(g)
+            calc = None if why else next(lines)
+            played.append(PlayerGame(g, calc, why or (calc.note if calc else "")))
+        K_e = ev.K if ev.K is not None else K
+        K_used = cap_k(K_e, n)                  # K x n <= 700 over the period (§8.3.3)
+        change = K_used * pe.sum_delta_R
+        total += change
+        W = sum(g.calc.score_half for g in played if g.rated and g.calc)
+        out.append(PlayerEvent(ev.name, ev.start, ev.end, pe.edition_id, pe.Ro, K_e, K_used,
+                               tuple(played), pe.N, W, pe.sum_delta_R, change))
+    rounded = round_half_away(total, 100)       # once, over the period (§8.3.4)
+    new = Ro + rounded
+    publication = publication_note(new, listed)
+    return PlayerPeriod(Ro, K, source, cap_k(K, n), n, tc, tuple(out), total, rounded, new,
+                        None if publication else new, publication, None, listed.id, year,
+                        tuple(notes))
+
+
+def _unrated(games: GamesFile, tc: TimeControl, listed: RuleEdition, order: list[int],
+             notes: list[str], year: int) -> PlayerPeriod:
+    events = games.events
+    last_ed = _edition(events[order[-1]], tc)    # as `xl-fide period` does
+    pooled = [[(g.R_opp, g.result.half_points / 2) for g in events[i].games
+               if g.result.played] for i in order]
+    init = initial_rating(pooled, last_ed)
+    floor = last_ed.rating_floor
+    out = []
+    for ev in events:
+        played = []
+        N = W = 0
+        for g in ev.games:
+            why = _not_rated(g)
+            if not why and g.R_opp is not None and g.R_opp < floor:
+                why = f"not rated: opponent's rating {g.R_opp} is below the floor {floor}"
+            if not why:
+                N += 1
+                W += g.result.half_points
+            played.append(PlayerGame(g, None, why))
+        out.append(PlayerEvent(ev.name, ev.start, ev.end, _edition(ev, tc).id, None, None, None,
+                               tuple(played), N, W, None, None))
+    if init.ignored_first_event:
+        notes.append(f"{events[order[0]].name}: a first event without a point is ignored "
+                     "(FIDE B.02 §8.2)")
+    notes.extend(init.notes)
+    publication = "" if init.Ru is not None else f"not published: {init.reason}"
+    return PlayerPeriod(None, None, "", None, init.N, tc, tuple(out), None, None, init.value,
+                        init.Ru, publication, init, listed.id, year, tuple(notes))

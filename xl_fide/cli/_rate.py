@@ -1,0 +1,321 @@
+"""``xl-fide rate``: a player's own rating period from a games CSV or ``--game`` options,
+and ``xl-fide template --layout player``: the player sheet, filled from the CSV.
+
+The library does the work (:mod:`xl_fide._games` reads the CSV,
+:mod:`xl_fide._player_period` rates the period, :mod:`xl_fide.excel._player` builds
+the sheet); this module parses options and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib
+import datetime as _dt
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from xl_fide.errors import XlFideError
+from xl_fide.rules.rounding import hundredths_to_str
+from xl_fide.rules.values import as_int, as_rating
+
+EXAMPLE_GAME = "2025:1"
+
+
+def _cli() -> Any:
+    """The command-line module (imported by name: it registers this one)."""
+    return importlib.import_module("xl_fide.cli._main")
+
+
+def _rating_or_unrated(text: str) -> int | str:
+    if text.strip().lower() in ("unrated", "none", "u"):
+        return "unrated"
+    try:
+        return as_rating(text.strip(), "--rating")
+    except XlFideError as e:
+        raise argparse.ArgumentTypeError(f"{e} (or 'unrated')") from None
+
+
+def _int_option(name: str, minimum: int, maximum: int):
+    def convert(text: str) -> int:
+        try:
+            return as_int(text, name, minimum=minimum, maximum=maximum)
+        except XlFideError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return convert
+
+
+def player_options(sp: argparse.ArgumentParser, career: str) -> None:
+    """The player's inputs: --rating, --k, --birth-year, ``career`` (rated games so far),
+    --peak, --time-control."""
+    m = _cli()
+    sp.add_argument("--rating", type=_rating_or_unrated, metavar="R",
+                    help="your rating on the list before the period, or 'unrated' "
+                         "(default: the CSV's Ro when every event has one)")
+    sp.add_argument("--k", type=m._positive_k, help="your K on that list (default: by FIDE "
+                    "B.02 §8.3.3 from --birth-year, the games so far and --peak)")
+    sp.add_argument("--birth-year", type=_int_option("--birth-year", 1850, 2200), metavar="Y")
+    sp.add_argument(career, dest="career_games", type=_int_option(career, 0, 100000),
+                    metavar="N", help="rated games completed before the period (under 30: K 40)")
+    sp.add_argument("--peak", type=_int_option("--peak", 0, 4000), metavar="P",
+                    help="your highest published rating (2400 or more: K 10)")
+    sp.add_argument("--time-control", choices=["standard", "rapid", "blitz"],
+                    help="default: the CSV's time_control column, else standard")
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``xl-fide rate``."""
+    m = _cli()
+    r = sub.add_parser("rate", help="your own rating period: several events, one rounding, "
+                       "the new rating (games CSV or --game)")
+    r.add_argument("file", nargs="?", metavar="GAMES.csv",
+                   help="one game a line: event, event_start, event_end, opponent_rating, "
+                        "result (optional date, opponent, Ro, K, time_control)")
+    r.add_argument("--game", action="append", metavar="RATING:RESULT", default=[],
+                   help=f"one game without a CSV, repeatable, e.g. {EXAMPLE_GAME} or "
+                        "2100:½ or unrated:1")
+    r.add_argument("--date", type=m._event_date, help="with --game: the event's date "
+                   "(rules and list as on it; default today)")
+    player_options(r, "--games")
+    r.add_argument("--format", choices=["table", "csv", "json"],
+                   help="default: from the -o name (.csv, .json, .txt), else table")
+    r.add_argument("-o", "--output", help="write to this file instead of the screen")
+    r.add_argument("--force", action="store_true", help="overwrite --output if it exists")
+    r.add_argument("--quiet", "-q", action="store_true", help="do not print warnings")
+    r.set_defaults(func=cmd_rate)
+
+
+# ------------------------------------------------------------------------------ inputs
+
+def _games_from_options(items: list[str], day: _dt.date | None) -> Any:
+    from xl_fide._games import parse_games
+    day = day or _dt.date.today()
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["event", "event_start", "event_end", "opponent_rating", "result"])
+    for i, item in enumerate(items, 1):
+        rating, sep, result = item.partition(":")
+        if not sep or not rating.strip() or not result.strip():
+            raise _error(f"--game {item!r}: write RATING:RESULT, e.g. {EXAMPLE_GAME}")
+        w.writerow(["games", day.isoformat(), day.isoformat(), rating.strip(), result.strip()])
+    try:
+        return parse_games(out.getvalue(), "--game")
+    except XlFideError as e:
+        where = getattr(e, "line", None)
+        msg = getattr(e, "message", str(e))
+        raise _error(f"--game {items[where - 2]!r}: {msg}" if where else str(e)) from None
+
+
+def _error(text: str) -> Exception:
+    return _cli().CliError(text)
+
+
+def load_games(args: argparse.Namespace) -> Any:
+    """The games of ``args.file`` (a CSV) or of ``--game``; exactly one of them."""
+    from xl_fide._games import read_games
+    games_opt = getattr(args, "game", None) or []
+    file = getattr(args, "file", None) or getattr(args, "games_csv", None)
+    if file and games_opt:
+        raise _error("give a GAMES.csv or --game, not both")
+    if games_opt:
+        return _games_from_options(games_opt, getattr(args, "date", None))
+    if not file:
+        raise _error(f"no games: give a GAMES.csv or --game RATING:RESULT (e.g. --game "
+                      f"{EXAMPLE_GAME})")
+    path = _cli()._existing_file(Path(file))
+    return read_games(path)
+
+
+def player_inputs(args: argparse.Namespace, games: Any, required: bool) -> Any:
+    """The player's inputs; without ``--rating``, the CSV's Ro of the latest-starting
+    event when every event has one (else an error when ``required``)."""
+    from xl_fide._player_period import PlayerInputs
+    from xl_fide.rules.editions import TimeControl
+    rating = args.rating
+    K = args.k
+    if rating is None:
+        if all(ev.Ro is not None for ev in games.events):
+            latest = max(games.events, key=lambda ev: ev.start)
+            rating = latest.Ro
+            if K is None and latest.K is not None:
+                K = latest.K
+        elif required:
+            raise _error("give --rating R (your rating on the list before the period) or "
+                          "--rating unrated")
+    Ro = None if rating in (None, "unrated") else rating
+    tc = TimeControl.parse(args.time_control) if args.time_control else None
+    return PlayerInputs(Ro, K, args.birth_year, args.career_games, args.peak, tc)
+
+
+# ----------------------------------------------------------------------------- output
+
+def _points(h: int | None) -> float | None:
+    return None if h is None else h / 100
+
+
+def _result_word(half: int) -> str:
+    return {2: "1", 1: "½", 0: "0"}[half]
+
+
+def to_dict(p: Any) -> dict[str, Any]:
+    """The JSON object (the contract): ``new_rating`` (int or null) and ``events`` (each
+    with ``event`` and ``change``, K×ΣΔR in points), and the rest of the calculation."""
+    events = []
+    for ev in p.events:
+        games = []
+        for g in ev.games:
+            c = g.calc
+            games.append({
+                "line": g.row.line, "date": g.row.date.isoformat() if g.row.date else None,
+                "opponent": g.row.opponent, "opponent_rating": g.row.R_opp,
+                "result": g.row.result_text, "rated": g.rated,
+                "D": c.D if c and g.rated else None, "PD": _points(c.PD) if c and g.rated else None,
+                "delta_R": _points(c.delta_R) if c and g.rated else None,
+                "note": g.note or None})
+        events.append({
+            "event": ev.name, "change": _points(ev.change), "event_start": ev.start.isoformat(),
+            "event_end": ev.end.isoformat(), "rules": ev.edition_id, "Ro": ev.Ro,
+            "K": ev.K_given, "K_used": ev.K, "N": ev.N, "W": ev.W_half / 2,
+            "sum_delta_R": _points(ev.sum_delta_R), "games": games})
+    out: dict[str, Any] = {
+        "new_rating": p.new_rating, "events": events, "Ro": p.Ro, "K": p.K_given,
+        "K_source": p.K_source or None, "K_used": p.K, "N": p.N,
+        "change": _points(p.change), "rating_change": p.rating_change,
+        "computed_rating": p.computed_rating, "published": p.published,
+        "publication": p.publication or None, "time_control": p.time_control.value,
+        "rules": p.edition_id, "notes": list(p.notes)}
+    if p.initial is not None:
+        i = p.initial
+        out["initial"] = {"Ru": i.Ru, "value": i.value, "N": i.N, "W": i.W_half / 2,
+                          "Ra": float(round(i.Ra, 2)) if i.Ra is not None else None,
+                          "p": _points(i.p), "dp": i.dp, "rule": i.rule, "reason": i.reason or None}
+    return out
+
+
+def to_table(p: Any) -> str:
+    h = hundredths_to_str
+    lines = []
+    if p.Ro is not None:
+        capped = f" (capped from {p.K_given}: K × n ≤ 700)" if p.K != p.K_given else ""
+        src = " by rule (§8.3.3)" if p.K_source == "rule" else ""
+        lines.append(f"Ro {p.Ro}, K {p.K}{src}{capped}, {p.N} rated games, "
+                     f"{p.time_control.value}, rules {p.edition_id}")
+    else:
+        lines.append(f"unrated: initial rating over {p.N} games against rated opponents "
+                     f"(FIDE B.02 §8.2), {p.time_control.value}")
+    for ev in p.events:
+        head = f"{ev.name} ({ev.start.isoformat()} - {ev.end.isoformat()}, {ev.edition_id})"
+        if ev.Ro is not None:
+            head += f": Ro {ev.Ro}, K {ev.K}"
+        lines.append(head)
+        for g in ev.games:
+            opp = g.row.opponent or "?"
+            R = g.row.R_opp if g.row.R_opp is not None else "unrated"
+            text = f"  {opp} ({R}) {g.row.result_text}"
+            if g.rated and g.calc is not None:
+                text += f": D {g.calc.D:+d}, PD {h(g.calc.PD)}, ΔR {h(g.calc.delta_R)}"
+            elif g.note:
+                text += f": {g.note}"
+            lines.append(text)
+        if ev.change is not None and ev.sum_delta_R is not None:
+            lines.append(f"  ΣΔR {h(ev.sum_delta_R)} × K {ev.K} = {h(ev.change)}")
+    if p.change is not None:
+        lines.append(f"total K×ΣΔR {h(p.change)} -> {p.rating_change:+d} (rounded once, "
+                     f"§8.3.4): new rating {p.computed_rating}"
+                     + (f" ({p.publication})" if p.publication else ""))
+    else:
+        i = p.initial
+        if i is not None and i.Ru is not None:
+            lines.append(f"initial rating {i.Ru}" + (f" ({i.reason})" if i.reason else ""))
+        else:
+            lines.append(p.publication or "no initial rating")
+    lines.extend(f"note: {n}" for n in p.notes)
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(p: Any) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["event", "event_start", "event_end", "Ro", "K", "N", "W", "sum_delta_R",
+                "change", "rating_change", "new_rating", "published"])
+    h = (lambda v: "" if v is None else hundredths_to_str(v))
+    for ev in p.events:
+        w.writerow([_safe(ev.name), ev.start.isoformat(), ev.end.isoformat(),
+                    "" if ev.Ro is None else ev.Ro, "" if ev.K is None else ev.K, ev.N,
+                    f"{ev.W_half / 2:g}", h(ev.sum_delta_R), h(ev.change), "", "", ""])
+    w.writerow(["period", "", "", "" if p.Ro is None else p.Ro, "" if p.K is None else p.K, p.N,
+                "", "", h(p.change), "" if p.rating_change is None else p.rating_change,
+                "" if p.new_rating is None else p.new_rating, "yes" if p.published else "no"])
+    return out.getvalue()
+
+
+def _safe(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula."""
+    return "'" + text if text.startswith(("=", "+", "-", "@")) else text
+
+
+def format_rate(p: Any, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(to_dict(p), ensure_ascii=False, indent=2) + "\n"
+    return {"table": to_table, "csv": to_csv}[fmt](p)
+
+
+# ---------------------------------------------------------------------------- commands
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    from xl_fide._player_period import rate_player
+    m = _cli()
+    fmt = m._report_format(args)
+    games = load_games(args)
+    if games.ignored and not args.quiet:
+        m._say(f"warning: {games.source}: column(s) ignored: {', '.join(games.ignored)}",
+               err=True)
+    period = rate_player(games, player_inputs(args, games, required=True))
+    text = format_rate(period, fmt)
+    if args.output:
+        inputs = [Path(args.file)] if args.file else []
+        m.write_text_atomic(Path(args.output), text, force=args.force, inputs=inputs)
+        m._say(f"wrote {args.output}")
+    else:
+        m._write_out(text)
+    return m.EXIT_OK
+
+
+def player_only(args: argparse.Namespace) -> bool:
+    """True when an option of the player sheet was given (to a cross-table template)."""
+    return any(getattr(args, n, None) is not None for n in (
+        "games_csv", "rating", "k", "birth_year", "career_games", "peak", "time_control"))
+
+
+def cmd_player_template(args: argparse.Namespace) -> int:
+    """``xl-fide template --layout player [--games GAMES.csv] -o FILE``."""
+    from xl_fide.excel import save_workbook
+    from xl_fide.excel._player import build_player_sheet
+    m = _cli()
+    out = Path(args.output)
+    inputs = [Path(args.games_csv)] if args.games_csv else []
+    m._check_output(out, inputs, args.force)
+    if out.suffix.lower() not in (".xlsx", ".xlsm"):
+        raise m.CliError(f"{out}: the output must be an .xlsx file")
+    games = player = None
+    if args.games_csv:
+        games = load_games(args)
+        player = player_inputs(args, games, required=False)
+        from xl_fide._player_period import rate_player
+        rate_player(games, player)       # a bad rating or K is refused before writing
+    else:
+        from xl_fide._player_period import PlayerInputs
+        from xl_fide.rules.editions import TimeControl
+        Ro = None if args.rating in (None, "unrated") else args.rating
+        tc = TimeControl.parse(args.time_control) if args.time_control else None
+        player = PlayerInputs(Ro, args.k, args.birth_year, args.career_games, args.peak, tc)
+    wb = build_player_sheet(formulas=args.formulas, games=games, player=player)
+    try:
+        save_workbook(wb, out, force=args.force)
+    except FileExistsError:
+        raise m.CliError(f"{out} exists: not overwritten (use --force)") from None
+    n = sum(len(ev.games) for ev in games.events) if games else 0
+    m._say(f"wrote {out} (player sheet, {args.formulas} formulas, {n} games)")
+    return m.EXIT_OK

@@ -1,0 +1,658 @@
+"""The player sheet: one player's rating period over several events (``xl-fide template
+--layout player``), with native formulas or the FIDE_* functions.
+
+FIDE B.02 §8.3 (per game PD and ΔR with the ratings and rules in force at each event's
+start; §8.3.1 the 400-point rule, 2650 exemption, R&B 600-point rule), §8.3.3 (K, and
+K x n <= 700 over the period), §8.3.4 (the period's total rounded once, .5 away from
+zero), §7.2.1 (the floor: not published below it) and §8.2 (an unrated player's initial
+rating, pooled over the period's events; a first event without a point ignored).
+
+Exact arithmetic as in :mod:`xl_fide.excel._native`: PD from the Tables sheet in
+integer hundredths, sums of integers, every rounding an integer formula (the change
+``SIGN(c)*INT((ABS(c)+50)/100)`` on hundredths ``c``). The native variant uses only
+functions of Excel 2010+, LibreOffice and Google Sheets (no ``N()``, no ``TEXT``
+format strings); the UDF variant takes PD from ``FIDE_EXPECTED`` and the K rule from
+``FIDE_K``.
+
+Defined names (documented on the Help sheet, :data:`NAMES`): the inputs
+``PlayerRating BirthYear CareerGames PeakRating TimeControl KGiven``; the results
+``KRule KFactor PeriodGames KUsed PeriodChange RatingChange NewRating ComputedRating
+Published InitialRating PeriodRules``; per event (rows in CSV order) ``EventName
+EventStart EventEnd EventRo EventK EventN EventW EventSumDeltaR EventKUsed
+EventChange``; per game ``GameDate GameEvent GameOpponent GameOpponentRating
+GameResult GameRoUsed GamePD GameDeltaR GameNote``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.styles import Alignment
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from xl_fide.errors import InputError
+from xl_fide.excel import _native
+from xl_fide.excel._build import _build_tables
+from xl_fide.excel._layout import (
+    _CODES, _DP_VALUES, _FIXED_TIME, _PD_FROM, _PD_HIGH, CONF, HELP, TABLES, _apply, _define,
+    _page_setup, _register_styles, _text, _vocabulary,
+)
+from xl_fide.rules.editions import EDITIONS, Cap400
+from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
+from xl_fide.rules.rating import (
+    EXEMPT_RATING, JUNIOR_AGE, JUNIOR_RATING, K10_RATING, K_CAP_PRODUCT, K_DEFAULT, K_NEW,
+    K_TOP, MAX_AGE, NEW_PLAYER_GAMES, RB_600_DIFFERENCE, RB_600_TOP,
+)
+from xl_fide.rules.results import VALIDATION_LIST
+
+PLAYER, PCALC = "Player", "PlayerCalc"
+ONCE_NOTE = ("An event of 1 Jan 2022 - 29 Feb 2024: the 400-point rule applies in its one game "
+             "of largest difference only (FIDE B.02 2022 §8.3.1).")
+MAX_EVENTS = 8
+MAX_GAMES = 60
+EV_HEAD = 15
+EV_FIRST = EV_HEAD + 1
+EV_LAST = EV_FIRST + MAX_EVENTS - 1
+G_HEAD = EV_LAST + 3
+G_FIRST = G_HEAD + 1
+G_LAST = G_FIRST + MAX_GAMES - 1
+_TC_INDEX = {"standard": 1, "rapid": 2, "blitz": 3}
+_EXCEL_EPOCH = _dt.date(1899, 12, 30)
+_OLDEST = min(e.in_force for e in EDITIONS)
+_OLDEST_SERIAL = (_OLDEST - _EXCEL_EPOCH).days
+_TODAY_KEY = 99999           # no date: the newest edition (today's rules)
+
+# inputs (left) and results (right): key -> (row, label, name, style, help)
+_INPUTS = (
+    ("ro", 4, "Your rating (blank = unrated)", "PlayerRating", "in_int",
+     "Your rating on the list before the period (FIDE B.02 §8.3). Blank: unrated, the sheet "
+     "computes the initial rating (§8.2)."),
+    ("born", 5, "Birth year", "BirthYear", "in_int",
+     "K 40 until the end of the year of your 18th birthday while under 2300 (§8.3.3)."),
+    ("games", 6, "Rated games before the period", "CareerGames", "in_int",
+     "Fewer than 30 gives K 40 (§8.3.3); blank = 30 or more."),
+    ("peak", 7, "Highest published rating", "PeakRating", "in_int",
+     "2400 or more gives K 10 for good (§8.3.3)."),
+    ("tc", 8, "Time control", "TimeControl", "in_text", "standard, rapid or blitz: the list."),
+    ("kgiven", 9, "K on the list (blank: by rule)", "KGiven", "in_int",
+     "The K shown on the list before the period; blank: K by rule below."),
+    ("krule", 10, "K by rule (§8.3.3)", "KRule", "calc_int",
+     "From rating, birth year, games and peak."),
+    ("k", 11, "K for the period", "KFactor", "calc_int", "K on the list if given, else K by rule."),
+)
+_RESULTS = (
+    ("n", 4, "Rated games in the period (n)", "PeriodGames", "calc_int",
+     "Games played over the board against rated opponents; for an unrated player those "
+     "counted for the initial rating."),
+    ("kused", 5, "K after K × n ≤ 700", "KUsed", "calc_int",
+     "FIDE B.02 §8.3.3: K becomes the largest whole number with K × n ≤ 700."),
+    ("change", 6, "Σ K×ΣΔR (not rounded)", "PeriodChange", "calc_s2",
+     "The sum of the events' K×ΣΔR, two decimals."),
+    ("rounded", 7, "Change, rounded once", "RatingChange", "calc_sint",
+     "FIDE B.02 §8.3.4: the period's total rounded once, .5 away from zero."),
+    ("new", 8, "New rating", "NewRating", "calc_int",
+     "Rating + rounded change (an unrated player: the initial rating), or why it is not "
+     "published."),
+    ("computed", 9, "Computed rating", "ComputedRating", "calc_int",
+     "The value computed, even when it is not published."),
+    ("published", 10, "Published?", "Published", "calc_text",
+     "yes, or why not (below the floor 1400, FIDE B.02 §7.2.1)."),
+    ("initial", 11, "Initial rating (unrated, §8.2)", "InitialRating", "calc_text",
+     "Two hypothetical 1800 draws; at least 5 games, at least 1400, at most 2200."),
+    ("rules", 12, "Rules of the next list", "PeriodRules", "calc_text",
+     "The rule edition of the month after the latest event end (its floor)."),
+)
+_ROW = {k: r for k, r, *_ in _INPUTS + _RESULTS}
+_EV_COLS = (  # column, header, name, style, help
+    (1, "No", None, "calc_int", ""),
+    (2, "Start", "EventStart", "in_date",
+     "First day: the ratings and rules in force then apply (FIDE B.02 §8.3)."),
+    (3, "Event", "EventName", "in_text", "The event's name; the games name it."),
+    (4, "End", "EventEnd", "in_date", "Last day: the rating period is its month."),
+    (5, "Ro (own)", "EventRo", "in_int",
+     "Only where FIDE used another rating for you (an event started before the last list)."),
+    (6, "K (own)", "EventK", "in_int", "Only where FIDE used another K for you."),
+    (7, "N", "EventN", "calc_int", "Rated games."),
+    (8, "W", "EventW", "calc_1", "Score in the rated games."),
+    (9, "ΣΔR", "EventSumDeltaR", "calc_s2", "Σ(score − PD)."),
+    (10, "K used", "EventKUsed", "calc_int", "K after K × n ≤ 700 over the period."),
+    (11, "K×ΣΔR", "EventChange", "calc_s2", "The event's change, not rounded."),
+)
+_G_COLS = (
+    (1, "No", None, "calc_int", ""),
+    (2, "Date", "GameDate", "in_date", "Optional."),
+    (3, "Event", "GameEvent", "in_text", "As named in the events table."),
+    (4, "Opponent", "GameOpponent", "in_text", "Optional."),
+    (5, "Opp. rating", "GameOpponentRating", "in_int", "Blank = unrated (not a rated game)."),
+    (6, "Result", "GameResult", "in_res",
+     "1, ½, 0 (also 1-0, 0-1, ½-½, 0.5, =); + / - forfeits and byes are not rated."),
+    (7, "Ro used", "GameRoUsed", "calc_int", "Your rating in this game's event."),
+    (8, "PD", "GamePD", "calc_2", "Expected score, table 8.1.2 with the 400-point rule."),
+    (9, "ΔR", "GameDeltaR", "calc_s2", "Score − PD."),
+    (10, "Note", "GameNote", "calc_text", "Why a game is not rated."),
+)
+_WIDTHS = (5, 11, 26, 20, 9, 8, 8, 7, 8, 8, 10)
+
+# PlayerCalc: per-event helper columns (rows EV_FIRST..EV_LAST)
+(E_USED, E_KEY, E_ED, E_ONCE, E_EXEMPT, E_RB, E_K20, E_FLOOR, E_RO, E_CAP, E_N, E_W, E_SDR, E_K,
+ E_KU, E_CHG, E_NU, E_WU, E_SRU, E_ORDER, E_IDX, E_I24, E_MAX, E_MING, E_MSG) = range(1, 26)
+# per-game helper columns (rows G_FIRST..G_LAST)
+(X_EV, X_PLAYED, X_SCORE, X_ROPP, X_RO, X_FLOOR, X_RB, X_X, X_CAP, X_PD, X_DR, X_U,
+ X_KEY) = range(1, 14)
+ED_COL = 27                  # the edition switch table: AA..AL
+GLOBAL_COL = 40              # label AN, value AO
+_GLOBALS = ("tcidx", "ro", "end", "lkey", "lrow", "lid", "lfloor", "year", "n", "first",
+            "last", "k20", "ifloor", "i24", "imax", "iming", "ex", "ni", "wi", "sri", "ival",
+            "ishown", "once", "used", "total")
+NAMES = tuple(n for _, _, _, n, _, _ in _INPUTS + _RESULTS) + tuple(
+    c[2] for c in _EV_COLS + _G_COLS if c[2])
+
+
+def _L(col: int) -> str:
+    return _native._L(col)
+
+
+def _g(key: str) -> str:
+    """A global helper's absolute reference (PlayerCalc)."""
+    return f"{PCALC}!${_L(GLOBAL_COL + 1)}${2 + _GLOBALS.index(key)}"
+
+
+def _p(key: str) -> str:
+    """An input or result cell of the Player sheet."""
+    col = 4 if key in {k for k, *_ in _INPUTS} else 11
+    return f"{PLAYER}!${_L(col)}${_ROW[key]}"
+
+
+def _ecol(c: int, sheet: str = PCALC) -> str:
+    return f"{sheet}!${_L(c)}${EV_FIRST}:${_L(c)}${EV_LAST}"
+
+
+def _gcol(c: int, sheet: str = PCALC) -> str:
+    return f"{sheet}!${_L(c)}${G_FIRST}:${_L(c)}${G_LAST}"
+
+
+def _edition_table() -> tuple[list[list[object]], str]:
+    """Rows (key, id, 400-point rule once per event, exempt 2650, rb600, k20, init 2024,
+    floor, max, min games, note), sorted by key = time-control index x 100000 + date
+    serial; the switches are :func:`xl_fide.excel._native.edition_rows`'."""
+    rows = []
+    for e, spec in zip(EDITIONS, _native.edition_rows()):
+        key = _TC_INDEX[e.time_control.value] * 100000 + (e.in_force - _EXCEL_EPOCH).days
+        exempt, rb, k20, i24, floor, mx, ming = spec[2:9]
+        once = int(e.cap400 is Cap400.ONCE_PER_EVENT)
+        rows.append([key, e.id, once, exempt, rb, k20, i24, floor, mx, ming, e.note])
+    rows.sort(key=lambda r: r[0])  # type: ignore[arg-type, return-value]
+    return rows, f"{ED_COL}"
+
+
+def _ed(col: int) -> str:
+    """Column ``col`` (0 = key .. 10 = message) of the edition table."""
+    n = len(EDITIONS)
+    c = _L(ED_COL + col)
+    return f"{PCALC}!${c}$4:${c}${3 + n}"
+
+
+def _lookup_key(date: str) -> str:
+    return (f"{_g('tcidx')}*100000+IF(ISNUMBER({date}),MAX({date},{_OLDEST_SERIAL}),"
+            f"{_TODAY_KEY})")
+
+
+# ------------------------------------------------------------------------------ formulas
+
+def _global_formulas(udf: bool) -> dict[str, str]:
+    tc = _p("tc")
+    ro = _p("ro")
+    used = f"SUM({_ecol(E_USED)})"
+    at = (lambda col, which: f"INDEX({_ecol(col)},{_g(which)})")
+    n2, w2 = f"({_g('ni')}+2)", f"({_g('wi')}+2)"
+    dp = (lambda p: f"INDEX({_DP_VALUES},({p})+1)")
+    ni, wi, sri = _g("ni"), _g("wi"), _g("sri")
+    rule_2024 = _native._half_up_ratio(
+        f"{sri}+{2 * HYPOTHETICAL_OPPONENT}+{n2}*{dp(_native._p_hundredths(w2, n2))}", n2)
+    dp_2022 = (f"IF({wi}<={ni},{dp(_native._p_hundredths(wi, ni))},"
+               f"{HALF_POINT_BONUS}*({wi}-{ni}))")
+    rule_2022 = _native._half_up_ratio(f"{sri}+{ni}*{dp_2022}", ni)
+    no = '"not published: '
+    ival = _g("ival")
+    return {
+        "tcidx": f'=IF(LOWER(TRIM({tc}))="rapid",2,IF(LOWER(TRIM({tc}))="blitz",3,1))',
+        "ro": f"=IF(ISNUMBER({ro}),IF({ro}>={_g('lfloor')},{ro},0),0)",
+        "end": f"=MAX({_ecol(4, PLAYER)})",
+        "lkey": (f"={_g('tcidx')}*100000+IF({_g('end')}>0,MAX(DATE(YEAR({_g('end')}),"
+                 f"MONTH({_g('end')}),1),{_OLDEST_SERIAL}),{_TODAY_KEY})"),
+        "lrow": f"=MATCH({_g('lkey')},{_ed(0)},1)",
+        "lid": f"=INDEX({_ed(1)},{_g('lrow')})",
+        "lfloor": f"=INDEX({_ed(7)},{_g('lrow')})",
+        "year": f"=IF({_g('end')}>0,YEAR({_g('end')}),YEAR(TODAY()))",
+        "n": f"=IF({_g('ro')}>0,SUM({_ecol(E_N)}),0)",
+        "first": f"=IF(COUNT({_ecol(E_ORDER)})=0,0,MATCH(MIN({_ecol(E_ORDER)}),{_ecol(E_ORDER)},0))",
+        "last": f"=IF(COUNT({_ecol(E_ORDER)})=0,0,MATCH(MAX({_ecol(E_ORDER)}),{_ecol(E_ORDER)},0))",
+        "k20": f"=IF({_g('first')}>0,{at(E_K20, 'first')},0)",
+        "ifloor": f"=IF({_g('last')}>0,{at(E_FLOOR, 'last')},{_g('lfloor')})",
+        "i24": f"=IF({_g('last')}>0,{at(E_I24, 'last')},1)",
+        "imax": f"=IF({_g('last')}>0,{at(E_MAX, 'last')},0)",
+        "iming": f"=IF({_g('last')}>0,{at(E_MING, 'last')},5)",
+        "ex": (f"=IF({_g('first')}>0,IF(AND({at(E_NU, 'first')}>0,{at(E_WU, 'first')}=0),1,0),"
+               "0)"),
+        "ni": f"=SUM({_ecol(E_NU)})-{_g('ex')}*IF({_g('first')}>0,{at(E_NU, 'first')},0)",
+        "wi": f"=SUM({_ecol(E_WU)})",
+        "sri": f"=SUM({_ecol(E_SRU)})-{_g('ex')}*IF({_g('first')}>0,{at(E_SRU, 'first')},0)",
+        "ival": f'=IF({ni}>0,IF({_g("i24")}=1,{rule_2024},{rule_2022}),"")',
+        "ishown": (f'=IF({ni}=0,IF({_g("ex")}=1,{no}zero score against rated opponents: a '
+                   f'first event without a point is ignored (FIDE B.02 §8.2)",'
+                   f'{no}no games against rated opponents"),'
+                   f'IF({ni}<{_g("iming")},{no}only "&{ni}&" game"&IF({ni}=1,"","s")&'
+                   f'" against rated opponents; at least "&{_g("iming")}&" are needed",'
+                   f'IF({ival}<{_g("ifloor")},{no}"&{ival}&" is below the rating floor "&'
+                   f'{_g("ifloor")},IF(AND({_g("imax")}>0,{ival}>{_g("imax")}),{_g("imax")},'
+                   f"{ival}))))"),
+        "once": f"=IF(SUMPRODUCT({_ecol(E_USED)}*{_ecol(E_ONCE)})>0,1,0)",
+        "used": f"={used}",
+        "total": f"=SUM({_ecol(E_CHG)})",
+    }
+
+
+def _k_rule(udf: bool) -> str:
+    """K by FIDE B.02 §8.3.3 as :func:`xl_fide.rules.rating.k_factor` decides it."""
+    ro, born, games, peak = _g("ro"), _p("born"), _p("games"), _p("peak")
+    year, k20 = _g("year"), _g("k20")
+    if udf:
+        day = f"INDEX({_ecol(2, PLAYER)},MAX(1,{_g('first')}))"
+        first = f'IF(ISNUMBER({day}),{day},"")'
+        tc = f'IF({_g("tcidx")}=2,"rapid",IF({_g("tcidx")}=3,"blitz","standard"))'
+        return (f'=IF({ro}=0,"",FIDE_K({ro},{born},{games},{peak},"",{year},'
+                f"{tc},{first}))")
+    highest = f"IF(ISNUMBER({peak}),MAX({ro},{peak}),{ro})"
+    bad_born = f"AND(ISNUMBER({born}),OR({born}>{year},{year}-{born}>{MAX_AGE}))"
+    junior = f"AND(ISNUMBER({born}),{year}-{born}<={JUNIOR_AGE},{highest}<{JUNIOR_RATING})"
+    new = f"AND(ISNUMBER({games}),{games}<{NEW_PLAYER_GAMES})"
+    return (f'=IF({ro}=0,"",IF({k20}=1,{K_DEFAULT},IF({highest}>={K10_RATING},{K_TOP},'
+            f"IF({bad_born},NA(),IF(OR({junior},{new}),{K_NEW},{K_DEFAULT})))))")
+
+
+def _event_cells(r: int, i: int) -> dict[int, str | int]:
+    """PlayerCalc helpers of event row ``r`` (event ``i``, 1-based)."""
+    me = (lambda c: f"${_L(c)}{r}")
+    pl = (lambda c: f"{PLAYER}!${_L(c)}{r}")
+    ed = (lambda col: f"INDEX({_ed(col)},{me(E_ED)})")
+    ev, X, U = _gcol(X_EV), _gcol(X_X), _gcol(X_U)
+    return {
+        E_USED: f'=IF({pl(3)}<>"",1,0)',
+        E_KEY: "=" + _lookup_key(pl(2)),
+        E_ED: f"=MATCH({me(E_KEY)},{_ed(0)},1)",
+        E_ONCE: f"={ed(2)}", E_EXEMPT: f"={ed(3)}", E_RB: f"={ed(4)}", E_K20: f"={ed(5)}",
+        E_FLOOR: f"={ed(7)}", E_I24: f"={ed(6)}", E_MAX: f"={ed(8)}", E_MING: f"={ed(9)}",
+        E_MSG: f"={ed(10)}",
+        E_RO: f"=IF(AND({me(E_USED)}=1,{_g('ro')}>0),IF(ISNUMBER({pl(5)}),{pl(5)},{_g('ro')}),0)",
+        E_CAP: f"=IF(AND({me(E_EXEMPT)}=1,{me(E_RO)}>={EXEMPT_RATING}),0,1)",
+        E_N: f'=COUNTIFS({ev},{i},{X},">0")',
+        E_W: f'=SUMIFS({_gcol(X_SCORE)},{ev},{i},{X},">0")',
+        E_SDR: f"=SUMIF({ev},{i},{_gcol(X_DR)})",
+        E_K: f'=IF(ISNUMBER({pl(6)}),{pl(6)},{_p("k")})',
+        E_KU: (f'=IF({me(E_RO)}>0,IF({me(E_K)}*{_g("n")}>{K_CAP_PRODUCT},'
+               f'INT({K_CAP_PRODUCT}/{_g("n")}),{me(E_K)}),0)'),
+        E_CHG: f"=IF({me(E_RO)}>0,{me(E_KU)}*{me(E_SDR)},0)",
+        E_NU: f'=COUNTIFS({ev},{i},{U},">0")',
+        E_WU: f'=SUMIFS({_gcol(X_SCORE)},{ev},{i},{U},">0")',
+        E_SRU: f"=SUMIF({ev},{i},{U})",
+        E_ORDER: f'=IF({me(E_USED)}=1,IF(ISNUMBER({pl(2)}),{pl(2)},0)*100+{i},"")',
+        E_IDX: i,
+    }
+
+
+def _game_cells(r: int, udf: bool) -> dict[int, str]:
+    me = (lambda c: f"${_L(c)}{r}")
+    pl = (lambda c: f"{PLAYER}!${_L(c)}{r}")
+    ev = me(X_EV)
+    at = (lambda col: f"INDEX({_ecol(col)},{ev})")
+    ro, opp = me(X_RO), me(X_ROPP)
+    rb = (f"IF({ev}>0,IF(AND({at(E_RB)}=1,ABS({ro}-{opp})>={RB_600_DIFFERENCE},"
+          f"OR({ro}>{RB_600_TOP},{opp}>{RB_600_TOP})),0,1),0)")
+    x, cap, key = me(X_X), me(X_CAP), me(X_KEY)
+    if udf:     # the opponent's rating as the 400-point rule counts it, then the table
+        counted = f"IF(AND({cap}=1,ABS({ro}-{x})>400),{ro}-SIGN({ro}-{x})*400,{x})"
+        pd = f'ROUND(100*FIDE_EXPECTED({ro},{counted},"table"),0)'
+    else:
+        pd = _native.pd_hundredths(ro, x, cap, _PD_FROM, _PD_HIGH)
+    over = f"AND({x}>0,ABS({ro}-{x})>400)"
+    # once per event (B.02 2022 §8.3.1): the game of largest difference, the first of equals
+    largest = f'COUNTIFS({_gcol(X_EV)},{ev},{_gcol(X_KEY)},">"&{key})=0'
+    return {
+        X_EV: (f'=IF({pl(3)}="",0,SUMPRODUCT(({_ecol(3, PLAYER)}={pl(3)})*'
+               f"({_ecol(3, PLAYER)}<>\"\")*{_ecol(E_IDX)}))"),
+        X_PLAYED: f'=IF({pl(6)}="",0,IFERROR(VLOOKUP({pl(6)},{_CODES},3,FALSE),-1))',
+        X_SCORE: f"=IF({me(X_PLAYED)}=1,2*VLOOKUP({pl(6)},{_CODES},2,FALSE),0)",
+        X_ROPP: f"=IF(ISNUMBER({pl(5)}),{pl(5)},0)",
+        X_RO: f"=IF({ev}>0,{at(E_RO)},0)",
+        X_FLOOR: f"=IF({ev}>0,{at(E_FLOOR)},0)",
+        X_RB: f"={rb}",
+        X_X: (f"=IF(AND({ev}>0,{me(X_PLAYED)}=1,{ro}>0,{opp}>0,{opp}>={me(X_FLOOR)},"
+              f"{me(X_RB)}=1),{opp},0)"),
+        X_KEY: f"=IF({over},ABS({ro}-{x})*1000+{1000 - (r - G_FIRST)},0)",
+        X_CAP: (f"=IF({ev}>0,IF({at(E_ONCE)}=1,IF(AND({over},{largest}),1,0),{at(E_CAP)}),1)"),
+        X_PD: f"=IF({x}>0,{pd},0)",
+        X_DR: f"=IF({x}>0,50*{me(X_SCORE)}-{me(X_PD)},0)",
+        X_U: (f"=IF(AND({ev}>0,{me(X_PLAYED)}=1,{_g('ro')}=0,{opp}>0,{opp}>={_g('ifloor')}),"
+              f"{opp},0)"),
+    }
+
+
+def _game_note(r: int) -> str:
+    c = (lambda col: f"{PCALC}!${_L(col)}{r}")
+    pl = (lambda col: f"${_L(col)}{r}")
+    return (f'=IF(AND({pl(3)}="",{pl(6)}=""),"",IF({c(X_EV)}=0,"event not in the events table",'
+            f'IF({c(X_PLAYED)}=-1,"result not understood",IF({c(X_PLAYED)}=0,'
+            f'"not rated: not played over the board",IF({c(X_ROPP)}=0,"not rated: unrated '
+            f'opponent",IF({_g("ro")}>0,IF({c(X_X)}>0,"",IF({c(X_ROPP)}<{c(X_FLOOR)},'
+            f'"not rated: opponent below the floor","not rated: 600+ apart, one above 2600")),'
+            f'IF({c(X_U)}>0,"","not rated: opponent below the floor")))))))')
+
+
+# ------------------------------------------------------------------------------ building
+
+def build_player_sheet(*, formulas: str = "native", games: Any = None,
+                       player: Any = None) -> Workbook:
+    """The player workbook: sheets Player, Tables, Help (and hidden PlayerCalc).
+
+    ``formulas``: ``native`` (built-in functions only) or ``udf`` (PD by FIDE_EXPECTED,
+    K by FIDE_K). ``games``: a :class:`xl_fide._games.GamesFile` to fill in (at most
+    :data:`MAX_EVENTS` events and :data:`MAX_GAMES` games, else
+    :class:`~xl_fide.errors.InputError`); ``player``: a
+    :class:`xl_fide._player_period.PlayerInputs` for the inputs block.
+    """
+    udf = _native.check_formulas(formulas) == "udf"
+    wb = Workbook()
+    wb.properties.creator = "xl-fide"
+    wb.properties.created = _FIXED_TIME
+    wb.properties.modified = _FIXED_TIME
+    _register_styles(wb)
+    ws = wb.active
+    assert ws is not None      # a new Workbook has its one sheet
+    ws.title = PLAYER
+    tables = wb.create_sheet(TABLES)
+    _build_tables(wb, tables, event_scoring=False)
+    calc = wb.create_sheet(PCALC)
+    helpws = wb.create_sheet(HELP)
+    _build_player(wb, ws, udf)
+    _build_calc(calc, udf)
+    _build_help(helpws, udf)
+    if udf:
+        conf = wb.create_sheet(CONF)
+        _text(conf, 1, 1, "UDF Modules")
+        _text(conf, 1, 2, "xl_fide.udfs")
+    if games is not None or player is not None:
+        _fill(ws, games, player)
+    wb.active = 0
+    return wb
+
+
+def _build_player(wb: Workbook, ws: Any, udf: bool) -> None:
+    _text(ws, 1, 1, "My FIDE rating period", "title")
+    _text(ws, 2, 1, "White cells are input, grey cells computed (FIDE B.02 §8.2-§8.3): "
+          "several events, K × n ≤ 700 over the period, one rounding.", "subtitle")
+    _text(ws, 3, 1, "You, on the list before the period", "label")
+    _text(ws, 3, 6, "The period", "label")
+    for key, r, label, name, style, help_ in _INPUTS:
+        _text(ws, r, 1, label, "label")
+        cell = ws.cell(r, 4)
+        _apply(cell, style)
+        cell.comment = Comment(help_, "xl-fide", width=260, height=80)
+        _define(wb, name, PLAYER, f"$D${r}")
+    for key, r, label, name, style, help_ in _RESULTS:
+        _text(ws, r, 6, label, "label")
+        cell = ws.cell(r, 11)
+        _apply(cell, style)
+        cell.comment = Comment(help_, "xl-fide", width=260, height=80)
+        _define(wb, name, PLAYER, f"$K${r}")
+    for key in ("published", "initial", "rules"):   # long text: overflows to the left
+        ws.cell(_ROW[key], 11).alignment = Alignment(horizontal="right", vertical="center")
+    ws.cell(_ROW["tc"], 4).value = "standard"
+    ws.cell(_ROW["krule"], 4).value = _k_rule(udf)
+    kg, kr = _p("kgiven"), _p("krule")
+    ws.cell(_ROW["k"], 4).value = f'=IF({_g("ro")}=0,"",IF(ISNUMBER({kg}),{kg},{kr}))'
+    _results_formulas(ws)
+    msg = ws.cell(13, 1, f'=IF({_g("once")}=1,"{ONCE_NOTE}","")')
+    _apply(msg, "note")
+    ws.merge_cells(start_row=13, start_column=1, end_row=13, end_column=11)
+    _text(ws, EV_HEAD - 1, 1, "Events (Ro and K only where FIDE used others for you)", "label")
+    _text(ws, G_HEAD - 1, 1, f"Games (up to {MAX_GAMES})", "label")
+    for cols, head, first, last in ((_EV_COLS, EV_HEAD, EV_FIRST, EV_LAST),
+                                    (_G_COLS, G_HEAD, G_FIRST, G_LAST)):
+        for c, h, col_name, style, col_help in cols:
+            cell = _text(ws, head, c, h, "head")
+            if col_help:
+                cell.comment = Comment(col_help, "xl-fide", width=240, height=70)
+            for r in range(first, last + 1):
+                _apply(ws.cell(r, c), style)
+            if col_name:
+                _define(wb, col_name, PLAYER, f"${_L(c)}${first}:${_L(c)}${last}")
+    _event_rows(ws)
+    _game_rows(ws)
+    _validations(ws)
+    for i, w in enumerate(_WIDTHS, 1):
+        ws.column_dimensions[_L(i)].width = w
+    ws.freeze_panes = "A4"
+    ws.print_area = f"A1:K{G_LAST}"
+    _page_setup(ws, landscape=False)
+    ws.page_setup.fitToHeight = 1              # the whole sheet on one page
+    ws.protection.sheet = True
+    ws.protection.formatColumns = False
+    ws.protection.formatRows = False
+
+
+def _results_formulas(ws: Any) -> None:
+    ro, n = _g("ro"), _g("n")
+    rated = f"{ro}>0"
+    K = _p("k")
+    total = _g("total")
+    rounded = _native.round_half_away(total)
+    computed = f"IF({rated},{ro}+{rounded},{_g('ival')})"
+    f = {
+        "n": f"=IF({rated},{n},{_g('ni')})",
+        "kused": f'=IF(AND({rated},ISNUMBER({K})),IF({K}*{n}>{K_CAP_PRODUCT},'
+                 f'INT({K_CAP_PRODUCT}/{n}),{K}),"")',
+        "change": f'=IF({rated},{total}/100,"")',
+        "rounded": f'=IF({rated},{rounded},"")',
+        "computed": f'=IF({_g("used")}=0,"",{computed})',
+        "new": (f'=IF({_g("used")}=0,"",IF({rated},IF({computed}>={_g("lfloor")},'
+                f'{computed},"not published: below "&{_g("lfloor")}),{_g("ishown")}))'),
+        "published": (f'=IF({_g("used")}=0,"",IF(ISNUMBER({_p("new")}),"yes",'
+                      f'"no: "&{_p("new")}))'),
+        "initial": f'=IF(OR({rated},{_g("used")}=0),"",{_g("ishown")})',
+        "rules": f"={_g('lid')}",
+    }
+    for key, formula in f.items():
+        ws.cell(_ROW[key], 11).value = formula
+
+
+def _event_rows(ws: Any) -> None:
+    for i, r in enumerate(range(EV_FIRST, EV_LAST + 1), 1):
+        ws.cell(r, 1).value = i
+        c = (lambda col: f"{PCALC}!${_L(col)}{r}")
+        live = f'AND({c(E_USED)}=1,{_g("ro")}>0)'
+        ws.cell(r, 7).value = (f'=IF({c(E_USED)}=1,IF({_g("ro")}>0,{c(E_N)},{c(E_NU)}),"")')
+        ws.cell(r, 8).value = (f'=IF({c(E_USED)}=1,IF({_g("ro")}>0,{c(E_W)},{c(E_WU)})/2,"")')
+        ws.cell(r, 9).value = f'=IF({live},{c(E_SDR)}/100,"")'
+        ws.cell(r, 10).value = f'=IF({live},{c(E_KU)},"")'
+        ws.cell(r, 11).value = f'=IF({live},{c(E_CHG)}/100,"")'
+
+
+def _game_rows(ws: Any) -> None:
+    for i, r in enumerate(range(G_FIRST, G_LAST + 1), 1):
+        ws.cell(r, 1).value = i
+        c = (lambda col: f"{PCALC}!${_L(col)}{r}")
+        x = c(X_X)
+        ws.cell(r, 7).value = f'=IF({x}>0,{c(X_RO)},"")'
+        ws.cell(r, 8).value = f'=IF({x}>0,{c(X_PD)}/100,"")'
+        ws.cell(r, 9).value = f'=IF({x}>0,{c(X_DR)}/100,"")'
+        ws.cell(r, 10).value = _game_note(r)
+
+
+def _validations(ws: Any) -> None:
+    def dv(**kw: Any) -> DataValidation:
+        v = DataValidation(allow_blank=True, showErrorMessage=True, **kw)
+        ws.add_data_validation(v)
+        return v
+    rating = dv(type="whole", operator="between", formula1="0", formula2="4000",
+                showInputMessage=True, promptTitle="Rating", prompt="Whole number; blank = unrated.",
+                error="A rating is a whole number from 0 to 4000 (blank = unrated).")
+    for ref in (f"D{_ROW['ro']}", f"D{_ROW['peak']}", f"E{EV_FIRST}:E{EV_LAST}",
+                f"E{G_FIRST}:E{G_LAST}"):
+        rating.add(ref)
+    k = dv(type="whole", operator="between", formula1="1", formula2="100",
+           error="K is a whole number from 1 to 100.")
+    k.add(f"D{_ROW['kgiven']}")
+    k.add(f"F{EV_FIRST}:F{EV_LAST}")
+    born = dv(type="whole", operator="between", formula1="1850", formula2="2200",
+              error="A year of birth, e.g. 2009.")
+    born.add(f"D{_ROW['born']}")
+    games = dv(type="whole", operator="greaterThanOrEqual", formula1="0",
+               error="A whole number, 0 or more.")
+    games.add(f"D{_ROW['games']}")
+    tc = dv(type="list", formula1='"standard,rapid,blitz"')
+    tc.add(f"D{_ROW['tc']}")
+    date = dv(type="date", operator="greaterThan", formula1="1", error="A date, e.g. 2025-10-04.")
+    for ref in (f"B{EV_FIRST}:B{EV_LAST}", f"D{EV_FIRST}:D{EV_LAST}", f"B{G_FIRST}:B{G_LAST}"):
+        date.add(ref)
+    res = dv(type="list", formula1='"' + ",".join(VALIDATION_LIST + ("H", "F", "U", "Z")) + '"',
+             errorStyle="warning", showInputMessage=True, promptTitle="Result",
+             prompt="1 win, ½ draw, 0 loss (also 1-0, 0-1, ½-½, 0.5); + / - forfeits and byes "
+                    "are not rated.", errorTitle="Result", error="Not in the list: keep it anyway?")
+    res.add(f"F{G_FIRST}:F{G_LAST}")
+    ev = dv(type="list", formula1=f"$C${EV_FIRST}:$C${EV_LAST}", errorStyle="warning",
+            error="Not an event of the events table: keep it anyway?")
+    ev.add(f"C{G_FIRST}:C{G_LAST}")
+
+
+def _build_calc(ws: Any, udf: bool) -> None:
+    _text(ws, 1, 1, "Helpers of the Player sheet: integers per event and per game (PD, ΔR "
+          "in hundredths). Computed; do not edit.")
+    heads_e = ("used", "edition key", "edition row", "once per event", "exempt 2650", "R&B 600",
+               "K 20 for all", "floor", "Ro used", "400 rule", "N", "W (half)", "ΣΔR (1/100)",
+               "K", "K used", "K×ΣΔR (1/100)", "N initial", "W initial (half)", "Σ R_opp initial",
+               "order", "index", "initial 2024", "initial max", "min games", "message")
+    heads_g = ("event", "played", "score (half)", "R_opp", "Ro", "floor", "R&B ok", "rated R_opp",
+               "400 rule", "PD (1/100)", "ΔR (1/100)", "R_opp initial", "largest D key")
+    for i, h in enumerate(heads_e, 1):
+        ws.cell(EV_HEAD, i).value = h
+    for i, h in enumerate(heads_g, 1):
+        ws.cell(G_HEAD, i).value = h
+    for i, r in enumerate(range(EV_FIRST, EV_LAST + 1), 1):
+        for c, v in _event_cells(r, i).items():
+            ws.cell(r, c).value = v
+    for r in range(G_FIRST, G_LAST + 1):
+        for c, v in _game_cells(r, udf).items():
+            ws.cell(r, c).value = v
+    rows, _ = _edition_table()
+    for i, h in enumerate(("key", "edition", "once per event", "exempt", "rb600", "k20", "initial 2024",
+                           "floor", "max", "min games", "message")):
+        ws.cell(3, ED_COL + i).value = h
+    for r, values in enumerate(rows, 4):
+        for i, item in enumerate(values):
+            if item != "":
+                ws.cell(r, ED_COL + i).value = item
+    for i, (key, formula) in enumerate(_global_formulas(udf).items()):
+        ws.cell(2 + i, GLOBAL_COL).value = key
+        ws.cell(2 + i, GLOBAL_COL + 1).value = formula
+    ws.sheet_state = "hidden"
+    ws.protection.sheet = True
+
+
+_HELP_TEXT = (
+    ("title", "xl-fide: my FIDE rating period"),
+    ("text", "What will the next list show? Type your rating on the list before the period "
+             "(blank if you are unrated), your birth year, rated games so far, highest rating "
+             "and the time control; then the events (start and end dates, name; Ro and K only "
+             "where FIDE used others for you, e.g. an event that started before the last list) "
+             "and one row per game (event, opponent, opponent's rating, result). Grey cells are "
+             "computed; the sheet is protected without a password."),
+    ("label", "How it is computed (FIDE B.02)"),
+    ("text", "Per game: D = your rating − the opponent's (more than 400 counts as 400 below "
+             "2650, §8.3.1), PD from table 8.1.2 (the Tables sheet), ΔR = score − PD. Only games "
+             "played over the board (1 ½ 0) against rated opponents count. Per event: K × ΣΔR, "
+             "with the K of the list before the period (or the event's own K), and K × n ≤ 700 "
+             "over all the period's rated games n (§8.3.3). The period: the events' changes added "
+             "and rounded once, .5 away from zero (§8.3.4); all arithmetic in whole hundredths. "
+             "New rating = your rating + the rounded change; below 1400 it is not published "
+             "(§7.2.1). Unrated: the initial rating over the period's events with two "
+             "hypothetical 1800 draws (§8.2): at least 5 games, at least 1400, at most 2200; a "
+             "first event without a point is ignored."),
+    ("label", "From a file"),
+    ("text", "xl-fide template --layout player --games GAMES.csv --rating 1892 --k 40 -o "
+             "my-month.xlsx fills this sheet from a CSV with the columns event, event_start, "
+             "event_end, opponent_rating, result (optional date, opponent, Ro, K, "
+             "time_control); xl-fide rate GAMES.csv --rating 1892 --k 40 prints the same answer."),
+    ("label", "Defined names"),
+)
+
+
+def _build_help(ws: Any, udf: bool) -> None:
+    lines = list(_HELP_TEXT)
+    if udf:
+        lines.insert(3, ("text", "This workbook takes PD from FIDE_EXPECTED and the K rule from "
+                                 "FIDE_K (the xl-fide functions, see the cross-table's Help); "
+                                 "everything else uses the spreadsheet's own functions."))
+    for key, r, label, name, style, help_ in _INPUTS + _RESULTS:
+        lines.append(("text", f"{name}: {label}. {help_}"))
+    for cols, what in ((_EV_COLS, "per event, in the order of the CSV"),
+                       (_G_COLS, "per game")):
+        for _, head, col_name, _, col_help in cols:
+            if col_name:
+                lines.append(("text", f"{col_name} ({what}): {head}. {col_help}"))
+    for i, (style, text) in enumerate(lines, 1):
+        _text(ws, i, 1, text, style)
+    ws.column_dimensions["A"].width = 100
+    _page_setup(ws, landscape=False)
+
+
+def _sheet_result(g: Any) -> str:
+    """The result as typed when the sheet's result table has it, else its TRF code's
+    usual entry (``1.00`` -> ``1``, ``0.50`` -> ``½``)."""
+    entries = {e.lower() for e, _ in _vocabulary() if isinstance(e, str)}
+    if g.result_text.lower() in entries:
+        return str(g.result_text)
+    return {"=": "½"}.get(g.result.code, g.result.code)
+
+
+def _fill(ws: Any, games: Any, player: Any) -> None:
+    if player is not None:
+        for key, value in (("ro", player.Ro), ("born", player.birth_year),
+                           ("games", player.career_games), ("peak", player.peak_rating),
+                           ("kgiven", player.K)):
+            if value is not None:
+                ws.cell(_ROW[key], 4).value = value
+    tc = getattr(player, "time_control", None) or (games.time_control if games else None)
+    if tc is not None:
+        ws.cell(_ROW["tc"], 4).value = tc.value
+    if games is None:
+        return
+    events = games.events
+    n = sum(len(ev.games) for ev in events)
+    if len(events) > MAX_EVENTS:
+        raise InputError(f"{games.source}: {len(events)} events; the player sheet holds "
+                         f"{MAX_EVENTS}")
+    if n > MAX_GAMES:
+        raise InputError(f"{games.source}: {n} games; the player sheet holds {MAX_GAMES}")
+    r = G_FIRST
+    for i, ev in enumerate(events):
+        er = EV_FIRST + i
+        ws.cell(er, 2).value = ev.start
+        _text(ws, er, 3, ev.name)
+        ws.cell(er, 4).value = ev.end
+        if ev.Ro is not None:
+            ws.cell(er, 5).value = ev.Ro
+        if ev.K is not None:
+            ws.cell(er, 6).value = ev.K
+        for g in ev.games:
+            if g.date is not None:
+                ws.cell(r, 2).value = g.date
+            _text(ws, r, 3, ev.name)
+            if g.opponent:
+                _text(ws, r, 4, g.opponent)
+            if g.R_opp is not None:
+                ws.cell(r, 5).value = g.R_opp
+            _text(ws, r, 6, _sheet_result(g))
+            r += 1
