@@ -172,7 +172,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
     # the values the formulas compute, cached in the file by save_workbook
-    wb.xl_fide_cached = _cached_sheets(wb, geo, report, players, layout)
+    wb.__dict__["xl_fide_cached"] = _cached_sheets(wb, geo, report, players, layout)
     return wb
 
 
