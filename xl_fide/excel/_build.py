@@ -654,7 +654,8 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
         ("label", "Turning the functions on: Excel on Windows (xlwings add-in)"),
         ("text", "1. Install Python, then in a terminal, in the xl-fide folder: pip install .   "
                  "and then   xlwings addin install"),
-        ("text", "2. Open this workbook. The sheet 'xlwings.conf' already says UDF Modules = "
+        ("text", "2. Open this workbook. Its hidden sheet 'xlwings.conf' (right-click a sheet tab, "
+                 "Unhide) already says UDF Modules = "
                  "xl_fide.udfs."),
         ("text", "3. On the xlwings ribbon tab click 'Import Functions', then save the file as "
                  "an .xlsm workbook (Excel Macro-Enabled Workbook)."),
