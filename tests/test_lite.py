@@ -10,6 +10,8 @@ the file when Lite registered the functions stay #NAME?; the scripts write them 
 
 from __future__ import annotations
 
+import datetime as _dt
+import re
 from pathlib import Path
 
 import pytest
@@ -530,3 +532,148 @@ def test_bind_with_junk_event_sizes_is_one_short_message(key, value, message):
     with pytest.raises(InputError, match=message):
         lite.bind_formulas(book)
     assert not book.log
+
+# ------------------------------------------- text stays text where Excel stores values
+# (issue 20, #3) Excel stores what a script writes as it stores typed input: "1", "0.5"
+# become numbers, "1:0" a time, "1/2" a date, unless the text carries the apostrophe of
+# typed text or the cell is Text-formatted ("@"). A code that became a number no longer
+# matches the text a user types into a Text result cell (VLOOKUP and MATCH do not find
+# the text "1" among numbers in Excel, Gnumeric or `formulas`; LibreOffice does).
+
+class Typed(str):
+    """Text as Excel holds it (the apostrophe of typed text removed)."""
+
+
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
+_TIME = re.compile(r"(\d{1,2}):(\d{1,2})(:(\d{1,2}))?")
+_DATE = re.compile(r"(\d{1,4})[/-](\d{1,2})([/-](\d{1,4}))?")
+
+
+def excel_stores(text, fmt):
+    """What Excel (en-US) stores when ``text`` is written to a cell of number format
+    ``fmt``: a formula stays formula text, the rest as typed input is read."""
+    if text.startswith("="):
+        return text
+    if text.startswith("'"):
+        return Typed(text[1:])
+    if fmt == "@":
+        return Typed(text)
+    s = text.strip()
+    if _NUMBER.fullmatch(s):
+        return float(s.rstrip("%")) / (100 if s.endswith("%") else 1)
+    if s.upper() in ("TRUE", "FALSE"):
+        return s.upper() == "TRUE"
+    if m := _TIME.fullmatch(s):
+        return (int(m[1]) * 3600 + int(m[2]) * 60 + int(m[4] or 0)) / 86400
+    if (m := _DATE.fullmatch(s)) and 1 <= int(m[1]) <= 12 and 1 <= int(m[2]) <= 31:
+        return _dt.date(int(m[4]) if m[4] else 2026, int(m[1]), int(m[2]))
+    return Typed(text)
+
+
+class ExcelSheet(FakeSheet):
+    def put(self, r, c, v):
+        if isinstance(v, str) and not isinstance(v, Typed) and v != "":
+            v = excel_stores(v, self.formats.get((r, c), "General"))
+        super().put(r, c, v)
+
+
+class ExcelBook(FakeBook):
+    """The stand-in book, storing values as Excel does."""
+
+    def __init__(self):
+        self.log: list = []
+        self.sheets = FakeSheets(self)
+        self.names = FakeNames()
+        self.active = None
+        self.sheets.add = self._add
+        self._add(name="Sheet1")
+
+    def _add(self, name=None, before=None, after=None):
+        sheet = ExcelSheet(self, name)
+        items = self.sheets.items
+        items.insert(items.index(after) + 1 if after is not None else 0, sheet)
+        return sheet
+
+
+def save_book(book, template, path):
+    """``book`` as an .xlsx file: Excel's own save. A formula written where ``template``
+    has an array formula spills over the template's range (dynamic arrays)."""
+    from openpyxl import Workbook
+    from openpyxl.workbook.defined_name import DefinedName
+    from openpyxl.worksheet.formula import ArrayFormula
+    arrays = {(ws.title, c.coordinate): c.value.ref for ws in template
+              for row in ws.iter_rows() for c in row if isinstance(c.value, ArrayFormula)}
+    out = Workbook()
+    out.remove(out.active)
+    for sheet in book.sheets:
+        ws = out.create_sheet(sheet.name)
+        for (r, c), v in sheet.cells.items():
+            cell = ws.cell(r, c)
+            if isinstance(v, Typed):
+                cell.value, cell.data_type = str(v), "s"
+            elif isinstance(v, str) and (sheet.name, cell.coordinate) in arrays:
+                cell.value = ArrayFormula(arrays[(sheet.name, cell.coordinate)], v)
+            else:
+                cell.value = v
+    for name, refers_to in book.names.refers_to.items():
+        out.defined_names[name] = DefinedName(name, attr_text=refers_to.lstrip("="))
+    out.save(path)
+    return path
+
+
+#: results as an arbiter may type them (all in the Tables' vocabulary), by score
+SPELLINGS = {1: ("1:0", "1.0", "1"), 0: ("0:1", "0.0", "0"), 0.5: ("1/2", "0.5", ".5")}
+
+
+def _typed_again(book, wb):
+    """An arbiter types every result of the cross-table again, in the spellings of
+    :data:`SPELLINGS` in turn; the result cells are Text-formatted, so Excel keeps what
+    is typed as text."""
+    sheet = book.sheets[CROSS]
+    score = {1: 1, "1": 1, 0: 0, "0": 0, "½": 0.5, "=": 0.5}
+    typed = 0
+    for row in wb[CROSS].iter_rows():
+        for cell in row:
+            if cell.number_format == "@" and cell.value in score:
+                spelling = SPELLINGS[score[cell.value]][typed % 3]
+                sheet.put(cell.row, cell.column, Typed(spelling))
+                typed += 1
+    assert typed >= 6
+
+
+@pytest.mark.parametrize("formulas", ["native", "udf"])
+@pytest.mark.parametrize("event", ["rr_example", "swiss_example"])
+def test_lite_copy_keeps_codes_text_in_an_excel_engine(event, formulas, tmp_path):
+    xl_formulas = pytest.importorskip("tests.harness.xl_formulas")
+    from openpyxl import load_workbook
+    from tests.test_workbook import rr_example, swiss_example
+    from tests.test_workbook_lo import assert_matches_report, assert_no_bad_cells
+    from xl_fide.rules.editions import EventOptions
+    t = {"rr_example": rr_example, "swiss_example": swiss_example}[event]()
+    report = build_report(t, EventOptions(k=10 if event == "rr_example" else None))
+    wb = fill_workbook(t, report=report, formulas=formulas)
+    book = ExcelBook()
+    lite.copy_workbook(wb, book)
+    # no text of the workbook was stored as a number, a date or a time
+    changed = [f"{ws.title}!{c.coordinate}: {c.value!r}" for ws in wb
+               if ws.title in [s.name for s in book.sheets]
+               for row in ws.iter_rows() for c in row
+               if c.data_type == "s" and c.value
+               and book.sheets[ws.title].cells.get((c.row, c.column)) != c.value]
+    assert changed == []
+    _typed_again(book, wb)
+    path = save_book(book, wb, tmp_path / f"{event}_{formulas}.xlsx")
+    values, _ = xl_formulas.recalc(path)
+    assert_no_bad_cells(values)
+    assert_matches_report(values, load_workbook(path), report)
+
+
+def test_lite_copy_hides_the_sheets_the_file_hides():
+    from xl_fide.excel._native import CALC
+    t = read_trf(TRF_DIR / "mini_trf2026.trf")
+    wb = fill_workbook(t, formulas="native")
+    book = FakeBook()
+    lite.copy_workbook(wb, book)
+    hidden = {ws.title for ws in wb if ws.sheet_state != "visible"} - set(lite._NOT_COPIED)
+    assert {CALC, "TRF_original"} <= hidden
+    assert {s.name for s in book.sheets if getattr(s, "visible", True) is False} == hidden

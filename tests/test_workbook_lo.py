@@ -25,6 +25,7 @@ from xl_fide.rules.editions import EventOptions
 from xl_fide._version import __version__
 from xl_fide.rules.editions import rules_for
 from xl_fide.report import build_report
+from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import read_trf
 from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW
 from xl_fide.excel._fill import fill_workbook, save_workbook
@@ -65,7 +66,7 @@ def engine_cells(row):
     r = row.result
     if r.rated:
         return [r.N, r.W_half / 2, r.sum_PD / 100, r.calc.sum_delta_R / 100, r.K,
-                r.change / 100, r.rating_change, r.new_rating, r.Rp, None]
+                r.change / 100, r.rating_change, new_rating_or_note(r.calc), r.Rp, None]
     ru = r.initial.Ru if r.initial.Ru is not None else f"not published: {r.initial.reason}"
     return [r.N, r.W_half / 2, None, None, None, None, None, None, r.Rp, ru]
 

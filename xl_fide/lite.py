@@ -227,8 +227,9 @@ def _cell_text(value: Any) -> str:
 
 def copy_workbook(template: Any, book: Any) -> None:
     """Copy the sheets of an openpyxl workbook (from :mod:`xl_fide.excel._layout`) into the
-    xlwings ``book``: values, formulas (arrays as dynamic arrays), number formats, and
-    the defined names. Refuses (InputError) when a sheet of the same name exists."""
+    xlwings ``book``: values (text as text), formulas (arrays as dynamic arrays), number
+    formats, the defined names, and hidden sheets hidden (``Sheet.visible``). Refuses
+    (InputError) when a sheet of the same name exists."""
     existing = set(_sheet_names(book))
     sheets = [ws for ws in template if ws.title not in _NOT_COPIED]
     clash = [ws.title for ws in sheets if ws.title in existing]
@@ -251,15 +252,22 @@ def copy_workbook(template: Any, book: Any) -> None:
         for ref, fmt in _number_formats(ws):
             target.range(ref).number_format = fmt
     targets[sheets[0].title].activate()
+    for ws in sheets:              # Calc, TRF_original: hidden, as in the file xl-fide writes
+        if ws.sheet_state != "visible":
+            targets[ws.title].visible = False
 
 
 def _value_out(cell: Any) -> Any:
+    """What to write for ``cell``: formula text, or its value. Every text goes out with a
+    leading apostrophe, Excel's mark of typed text: a bare ``"1"``, ``"0.5"``, ``"1:0"``
+    or ``"1/2"`` would be stored as a number, a time or a date (which strings Excel reads
+    so depends on the user's language), and a result code that is a number no longer
+    matches the text a user types into a Text result cell."""
     _, text = _formula(cell)
     if text is not None:
         return text
     value = cell.value
-    if isinstance(value, str) and (value.startswith(("=", "+", "-", "@", "'"))
-                                   or getattr(cell, "quotePrefix", False)):
+    if isinstance(value, str) and value:
         return "'" + value                     # text stays text
     if isinstance(value, _dt.datetime) and value.time() == _dt.time():
         return value.date()

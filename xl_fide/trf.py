@@ -112,6 +112,8 @@ from xl_fide.rules.results import pair_problem
 from xl_fide.rules.values import as_fide_id
 
 __all__ = [
+    "REPORT_FIELDS",
+    "empty_report_fields",
     "RESULT_CODES",
     "PLAYED_CODES",
     "DEFAULT_SCORING",
@@ -1597,6 +1599,21 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
         if i == last_player_index:
             out += extra_players()
     return newline.join(out) + newline
+
+
+#: Header fields of a rating report that a cross-table often leaves blank (C.04 Annex 2):
+#: tag -> what it holds.
+REPORT_FIELDS = {"022": "place", "052": "end date", "092": "type of tournament"}
+
+
+def empty_report_fields(tournament: Tournament) -> list[str]:
+    """The fields of :data:`REPORT_FIELDS` that ``tournament`` leaves empty, as
+    ``"052 (end date)"``: a TRF written from it has these lines blank, and a rating
+    officer asks for them (FIDE C.04 Annex 2)."""
+    t = tournament
+    values = {"022": t.city, "052": _date_text(t.end_date, t.end_date_text),
+              "092": t.tournament_type}
+    return [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if not values[tag].strip()]
 
 
 def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | None = None) -> bytes:

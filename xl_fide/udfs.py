@@ -806,8 +806,9 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
         row: list = [res.N, res.W_half / 2]
         calc, init = res.calc, res.initial
         if calc is not None:
+            # below the floor: "not published: below 1400 (1390)" (FIDE B.02 §7.2.1)
             row += [calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K, calc.change / 100,
-                    calc.rating_change, calc.new_rating]
+                    calc.rating_change, new_rating_or_note(calc)]
         else:
             row += [""] * 6
         row.append(res.Rp if res.Rp is not None else "")

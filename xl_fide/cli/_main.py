@@ -189,6 +189,29 @@ def _print_warnings(t, quiet: bool) -> None:
 
 
 _TEXT_FORMATS = {".csv": "csv", ".json": "json", ".txt": "table"}
+_WORKBOOK_NAMES = (".xlsx", ".xlsm")
+#: what each command writes: (the names it accepts (None: any name not refused), the
+#: names refused, what it writes, where the refused kind is made)
+_OUTPUTS = {
+    "report": (None, _WORKBOOK_NAMES + (".xls", ".ods", ".trf"),
+               "the report is text (.csv, .json, .txt)",
+               "`xl-fide crosstable` for a workbook, `xl-fide trf` for a TRF"),
+    "workbook": (_WORKBOOK_NAMES, (), "the output must be an .xlsx file",
+                 "`xl-fide report -o` for .csv, .json or .txt, `xl-fide trf` for a TRF"),
+    "trf": (None, _WORKBOOK_NAMES + (".xls", ".ods", ".csv", ".json"),
+            "a TRF is text (.trf or .txt)",
+            "`xl-fide crosstable` for a workbook, `xl-fide report` for .csv or .json"),
+}
+
+
+def _check_output_name(out: Path, what: str) -> None:
+    """Refuse (one line) an output name whose extension says another kind of file than
+    the command writes (``what``: report, workbook or trf); every command that writes a
+    file asks this first."""
+    accepted, refused, says, use = _OUTPUTS[what]
+    suffix = out.suffix.lower()
+    if (accepted is not None and suffix not in accepted) or suffix in refused:
+        raise CliError(f"{out}: {says}: use {use}")
 
 
 def _report_format(args: argparse.Namespace) -> str:
@@ -198,9 +221,7 @@ def _report_format(args: argparse.Namespace) -> str:
     if not args.output:
         return args.format or "table"
     suffix = Path(args.output).suffix.lower()
-    if suffix in (".xlsx", ".xlsm", ".trf"):
-        raise CliError(f"{args.output}: the report is text (.csv, .json, .txt): use "
-                       "`xl-fide crosstable` for a workbook, `xl-fide trf` for a TRF")
+    _check_output_name(Path(args.output), "report")
     implied = _TEXT_FORMATS.get(suffix)
     if args.format and implied and args.format != implied:
         raise CliError(f"{args.output}: --format {args.format} but the name ends in {suffix} "
@@ -231,9 +252,8 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     from xl_fide.excel import fill_workbook
     path = _input_path(args)
     out = Path(args.output)
+    _check_output_name(out, "workbook")
     _check_output(out, [path], args.force)
-    if out.suffix.lower() not in (".xlsx", ".xlsm"):
-        raise CliError(f"{out}: the output must be an .xlsx file")
     event = _load_event(path, args)
     t = event.tournament
     _print_warnings(t, args.quiet)
@@ -250,7 +270,8 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from xl_fide.trf import encode_trf
+    from xl_fide.trf import empty_report_fields, encode_trf
+    _check_output_name(Path(args.output), "trf")
     path = _input_path(args)
     event = _load_event(path, args)
     t = event.tournament
@@ -261,6 +282,14 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
+    empty = empty_report_fields(t)
+    if empty:
+        message = (f"{path}: {', '.join(empty)} empty: the TRF has blank lines there "
+                   "(fill them on the Event sheet or in the TRF)")
+        if args.strict:
+            raise CliError(message + " (--strict)")
+        if not args.quiet:
+            _say(f"warning: {message}", err=True)
     out = Path(args.output)
     # in the encoding the TRF was read in, so nothing read is lost
     write_text_atomic(out, encode_trf(t, encoding=args.encoding), force=args.force, inputs=[path])
@@ -277,6 +306,7 @@ def cmd_template(args: argparse.Namespace) -> int:
         raise CliError("--players is needed for a cross-table (--games, --rating, --k, "
                        "--birth-year, --games-so-far, --peak only with --layout player)")
     out = Path(args.output)
+    _check_output_name(out, "workbook")
     _check_output(out, [], args.force)
     if args.players < 2 or args.players > 2000:
         raise CliError(f"--players must be 2 to 2000, got {args.players}")
