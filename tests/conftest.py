@@ -2,8 +2,9 @@
 
 LibreOffice (see tests/harness/lo_calc.py):
 
-* ``office`` (session): headless soffice with a Calc add-in generated from
-  ``xl_fide.udfs`` installed, so ``=FIDE_*`` formulas run the real Python code::
+* ``office`` (session): headless soffice with the product's extension
+  (``xl-fide libreoffice``, serving ``xl_fide.udfs``) installed, so ``=FIDE_*``
+  formulas run the real Python code::
 
       def test_template(office, tmp_path):
           res = office.recalc(src, tmp_path / "out.xlsx")   # lo_calc.RecalcResult

@@ -334,7 +334,55 @@ def test_report_output_of_another_kind_is_refused(tmp_path, capsys, name, fmt, n
     assert list(tmp_path.iterdir()) == [] and stdout == ""
 
 
+@pytest.mark.parametrize("argv,name,needle", [
+    (["template", "--layout", "swiss", "--players", "8"], "t.csv",
+     "the output must be an .xlsx file"),
+    (["template", "--layout", "swiss", "--players", "8"], "t.trf",
+     "the output must be an .xlsx file"),
+    (["crosstable", str(DATA / "mini_trf2026.trf")], "c.json", "the output must be an .xlsx"),
+    (["trf", str(DATA / "mini_trf2026.trf")], "y.xlsx", "a TRF is text (.trf or .txt)"),
+    (["trf", str(DATA / "mini_trf2026.trf")], "y.csv", "a TRF is text (.trf or .txt)"),
+    (["report", str(DATA / "mini_trf2026.trf")], "r.ods", "the report is text")])
+def test_every_command_refuses_an_output_name_of_another_kind(tmp_path, capsys, argv, name,
+                                                              needle):
+    # issue 20 #9: one check of -o for every command that writes a file: exit 2, one
+    # line, nothing written
+    code, stdout, err = run(capsys, *argv, "-o", str(tmp_path / name))
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == [] and stdout == ""
+
+
+def test_trf_from_a_workbook_refuses_a_workbook_name(tmp_path, capsys):
+    # issue 20 #9: `trf BOOK.xlsx -o y.xlsx` wrote TRF text into y.xlsx
+    book = tmp_path / "in" / "book.xlsx"
+    book.parent.mkdir()
+    assert run(capsys, "crosstable", str(DATA / "mini_trf2026.trf"), "-o", str(book),
+               "-q")[0] == 0
+    out = tmp_path / "y.xlsx"
+    code, _, err = run(capsys, "trf", str(book), "-o", str(out))
+    assert code == 2 and "a TRF is text" in err and not out.exists()
+    assert run(capsys, "trf", str(book), "-o", str(tmp_path / "y.txt"), "-q")[0] == 0
+
+
 def test_report_of_a_device_is_not_a_regular_file(capsys):
     # H10 #5: /dev/null exists, it is no file to read
     code, _, err = run(capsys, "report", "/dev/null")
     assert code == 2 and "/dev/null: not a regular file" in err and "no such file" not in err
+
+
+def test_trf_from_a_filled_workbook_says_which_report_fields_are_empty(tmp_path, capsys):
+    # issue 20 #10: a workbook without end date and tournament type (a template filled by
+    # hand has neither) gave a TRF with empty 052 and 092 lines and no word, even --strict
+    from tests.test_workbook import rr_example
+    from xl_fide.excel import fill_workbook, save_workbook
+    book = save_workbook(fill_workbook(rr_example()), tmp_path / "rr.xlsx")
+    code, _, err = run(capsys, "trf", str(book), "-o", str(tmp_path / "rr.trf"))
+    assert code == 0
+    assert "052 (end date), 092 (type of tournament) empty" in err
+    out = tmp_path / "strict.trf"
+    code, _, err = run(capsys, "trf", str(book), "-o", str(out), "--strict")
+    assert code == 2 and "092 (type of tournament)" in err and not out.exists()
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "trf", str(DATA / "mini_trf2026.trf"), "-o",
+                       str(tmp_path / "mini.trf"), "--strict")
+    assert code == 0 and "empty" not in err

@@ -1,4 +1,5 @@
-"""Tests of xl_fide.lists._store: the local store of monthly FIDE lists and ``--lists``.
+"""Tests of xl_fide.lists (_store, _download, _lookup) and xl_fide.cli._lists: the local
+store of monthly FIDE lists and ``--lists``.
 
 Lists are the handwritten samples of tests/data/players/ (fictional players, ids
 99000xx) or lines written here in the same layout. Every expected number is read
@@ -9,16 +10,19 @@ from __future__ import annotations
 
 import http.server
 import io
+import subprocess
+import sys
 import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from xl_fide.cli._lists import Progress
 from xl_fide.cli._main import main
 from xl_fide.errors import InputError
-from xl_fide.lists._store import (DownloadError, ListStore, Progress, StoreError, default_store,
-                           download_lists, list_file_name)
+from xl_fide.lists import (DownloadError, ListStore, StoreError, default_store, download_lists,
+                           list_file_name)
 
 DATA = Path(__file__).parent / "data" / "players"
 COMBINED_TXT = DATA / "combined_foa.txt"
@@ -54,6 +58,17 @@ def run(capsys, *argv):
 
 
 # --- the store ---------------------------------------------------------------------
+
+def test_help_does_not_load_the_store():
+    # the lists command's bodies are imported only when it runs
+    code = ("import sys; from xl_fide.cli import main; main(['--help']); "
+            "main(['lists', '--help']); "
+            "print(sorted(m for m in sys.modules if m.startswith('xl_fide.lists') "
+            "or m in ('sqlite3', 'xl_fide.cli._lists')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).parent.parent, timeout=60, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+
 
 def test_import_then_lists_and_show(store, capsys):
     assert default_store() == store
@@ -249,7 +264,7 @@ def test_peak_over_the_stored_history_gives_k_10(store, tmp_path, capsys):
     # March 2011: once 2400, K 10 for good (FIDE B.02 §8.3.3).
     old_header = "ID number Name                              TitlFed  Mar11 GamesBorn  Flag"
     def old(fide_id, name, rating):
-        return f"{fide_id:>8}  {name:<32}     ESP  {rating:>5} {0:>5}  1980"
+        return f"{fide_id:>8}  {name:<32}      ESP {rating:>5} {0:>5}  1980"
     (tmp_path / "jan11.txt").write_text("\n".join(
         [old_header.replace("Mar11", "Jan11"), old(1001, "One, A", 2405),
          old(1002, "Two, B", 2000)]) + "\n")
@@ -376,26 +391,6 @@ def test_import_an_xml_list(store, capsys):
                          "--month", "2023-07")
     assert code == 0 and "as the list of 2023-07: 4 standard" in out
     assert ListStore().entry(9900055, "2023-07", "rapid").rating == 1540
-
-
-def test_player_field_for_a_worksheet_function(store, tmp_path):
-    from xl_fide.lists._store import StoreError, player_field
-    s = ListStore()
-    s.import_file(write_list(tmp_path / "a.txt", line(1001, "One, A", "2405", "3", "10",
-                                                      "1990")), month="2024-01")
-    s.import_file(write_list(tmp_path / "b.txt", line(1001, "One, A", "2390", "5", "10",
-                                                      "1990")), month="2024-02")
-    assert player_field(1001, "rating") == 2390                  # the newest list
-    assert player_field(1001.0, "rating", "2024-01") == 2405     # a cell's float id
-    assert player_field(1001, "peak_rating") == 2405
-    assert player_field(1001, "name") == "One, A"
-    assert player_field(1001, "k", "2024-01") == 10
-    with pytest.raises(StoreError, match="no standard list of 2023-12 stored"):
-        player_field(1001, "rating", "2023-12")
-    with pytest.raises(StoreError, match="FIDE id 7 is not on the standard list of 2024-02"):
-        player_field(7, "rating")
-    with pytest.raises(InputError, match="field must be one of"):
-        player_field(1001, "elo")
 
 
 def test_a_locked_or_damaged_store_is_one_line(store, tmp_path, capsys):

@@ -10,6 +10,8 @@ the file when Lite registered the functions stay #NAME?; the scripts write them 
 
 from __future__ import annotations
 
+import datetime as _dt
+import re
 from pathlib import Path
 
 import pytest
@@ -276,8 +278,109 @@ def test_bad_sizes_are_one_message():
     with pytest.raises(InputError, match=r"xl-fide!B2 \(Players\) must be a whole number"):
         lite.new_crosstable(book)
     setup["B2"].value = 5000
-    with pytest.raises(InputError, match="players must be a whole number from 2 to 2000"):
+    with pytest.raises(InputError, match=r"xl-fide!B2 \(Players\) must be a whole number "
+                                         r"from 2 to 2000, got 5000"):
         lite.new_crosstable(book)
+
+
+@pytest.mark.parametrize("cell, value, message", [
+    # issue 22 #16: inf and NaN raised OverflowError/ValueError from int(); 9e307 gave a
+    # 359-character message quoting every digit
+    ("B2", float("inf"), r"xl-fide!B2 \(Players\) must be a whole number from 2 to 2000, got inf$"),
+    ("B2", float("nan"), r"xl-fide!B2 \(Players\) must be a whole number from 2 to 2000, got nan$"),
+    ("B2", 9e307, r"xl-fide!B2 \(Players\) must be a whole number from 2 to 2000, got 9e\+307$"),
+    ("B3", float("-inf"), r"xl-fide!B3 \(Rounds\) must be a whole number from 1 to 99, got -inf$"),
+    ("B3", 1e30, r"xl-fide!B3 \(Rounds\) must be a whole number from 1 to 99, got 1e\+30$"),
+    ("B3", "x" * 500, r"xl-fide!B3 \(Rounds\) must be a whole number from 1 to 99, got 'xxx"),
+    ("B1", "y" * 500, r"xl-fide!B1 \(Layout\) must be roundrobin or swiss, got 'yyy"),
+    ("B1", float("nan"), r"xl-fide!B1 \(Layout\) must be roundrobin or swiss, got nan$"),
+    ("B4", 9e307, r"xl-fide!B4 \(Formulas\) must be udf or native, got 9e\+307$"),
+])
+def test_settings_junk_is_one_short_message(cell, value, message):
+    book = FakeBook(lite.SETUP_SHEET)
+    setup = book.sheets[lite.SETUP_SHEET]
+    setup["A1"].value = [["Layout", "swiss"], ["Players", 6], ["Rounds", 3], ["Formulas", "udf"]]
+    setup[cell].value = value
+    with pytest.raises(InputError, match=message) as exc:
+        lite.new_crosstable(book)
+    assert len(str(exc.value)) <= 130                   # one short line
+    assert [s.name for s in book.sheets] == [lite.SETUP_SHEET]          # nothing added
+
+
+def test_a_round_robin_is_at_most_60_players():
+    book = FakeBook(lite.SETUP_SHEET)
+    book.sheets[lite.SETUP_SHEET]["A1"].value = [["Layout", "roundrobin"], ["Players", 61]]
+    with pytest.raises(InputError, match=r"B2 \(Players\) must be a whole number from 2 to 60"):
+        lite.new_crosstable(book)
+
+
+# ----------------------------------------- issue 22 #9: binding after sizes were lowered
+
+def _filled_swiss(players=8, rounds=7, rows=None, sheet_rounds=None):
+    """A Swiss cross-table of ``players`` who all play ``rounds`` rounds (1 beats 2, 3
+    beats 4 ... every round), on a sheet of ``rows`` rows and ``sheet_rounds`` rounds."""
+    from xl_fide.trf import Game, Tournament, TrfPlayer
+    ps = []
+    for i in range(1, players + 1):
+        opp = i + 1 if i % 2 else i - 1
+        games = [Game(r, opp, "w" if i % 2 else "b", "1" if i % 2 else "0")
+                 for r in range(1, rounds + 1)]
+        ps.append(TrfPlayer(i, name=f"Player {i}", rating=2000 + i, games=games))
+    t = Tournament(name="E", players=tuple(ps), rounds=rounds)
+    return fill_workbook(t, rows=rows or players, rounds=sheet_rounds or rounds)
+
+
+def _set_event(book, key, value):
+    from xl_fide.excel._layout import EVENT_ROW
+    book.sheets[EVENT][f"B{EVENT_ROW[key]}"].value = value
+    book.log.clear()
+
+
+def test_bind_refuses_rounds_lowered_below_what_is_filled_and_writes_nothing():
+    # Before: Rounds lowered to 5 built a 5-round template whose rating block lies over
+    # rounds 6 and 7 of the sheet: the typed results there were erased.
+    from tests.test_workbook_truth import round_cell
+    book = _opened_in_excel(_filled_swiss())
+    before = {s.name: dict(s.cells) for s in book.sheets}
+    _set_event(book, "rounds", 5)
+    before[EVENT] = dict(book.sheets[EVENT].cells)
+    with pytest.raises(InputError, match=rf"Event!B\d+: Rounds is 5, but round 6 is filled "
+                                         rf"\(Crosstable!{round_cell(6, 'opp', 1)}\).*nothing "
+                                         "was written"):
+        lite.bind_formulas(book)
+    assert {s.name: s.cells for s in book.sheets} == before and not book.log
+
+
+def test_bind_refuses_player_rows_lowered_below_what_is_filled():
+    # Before: Player rows lowered to 5 left players 6-8 out of the rating formula.
+    book = _opened_in_excel(_filled_swiss())
+    _set_event(book, "players", 5)
+    with pytest.raises(InputError, match=r"Player rows is 5, but row 10 is filled "
+                                         r"\(Crosstable!C10\)"):
+        lite.bind_formulas(book)
+    assert not book.log
+    _set_event(book, "players", 9)       # more than the sheet has
+    with pytest.raises(InputError, match=r"Player rows is 9 but the Crosstable sheet has 8"):
+        lite.bind_formulas(book)
+    assert not book.log
+
+
+def test_bind_over_empty_lowered_rounds_keeps_the_sheets_own_size():
+    # 6 players, 4 rounds played, a sheet of 8 rows and 7 rounds; Event lowered to 6
+    # rows and 4 rounds (rows 11-12 and rounds 5-7 empty): the formulas go back where the
+    # sheet has them (8 rows, 7 rounds), every typed cell stays.
+    wb = _filled_swiss(players=6, rounds=4, rows=8, sheet_rounds=7)
+    book = _opened_in_excel(wb)
+    typed = {k: v for k, v in book.sheets[CROSS].cells.items() if not str(v).startswith(("=", "{"))}
+    _set_event(book, "players", 6)
+    _set_event(book, "rounds", 4)
+    assert "(swiss, 8 players, 7 rounds" in lite.bind_formulas(book)
+    cells = book.sheets[CROSS].cells
+    assert all(cells.get(k) == v for k, v in typed.items())
+    wanted = {(s, ref.split(":")[0]): text for s, ref, text in lite.fide_formulas(wb)}
+    for (sheet_name, ref), text in wanted.items():
+        c1, r1, _, _ = range_boundaries(f"{ref}:{ref}")
+        assert book.sheets[sheet_name].cells[(r1, c1)] == text
 
 
 # ------------------------------------------------------------ from pasted TRF text
@@ -369,3 +472,208 @@ def test_readme_main_py_brings_functions_and_scripts():
     assert set(lite.__all__) <= set(names)
     for name in lite.__all__:
         assert f"`{name}`" in lite_part
+
+
+# ---------------------------------------------- issue 22: a fuzz family of the settings
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SETTING = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-10 ** 40, max_value=10 ** 40),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=300),
+    st.sampled_from(["swiss", "roundrobin", " SWISS ", "udf", "native", "2", "3", "1e3"]),
+)
+
+
+@settings(max_examples=40, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=SETTING, players=st.one_of(SETTING, st.integers(2, 6)),
+       rounds=st.one_of(SETTING, st.integers(1, 3)), formulas=SETTING)
+def test_settings_fuzz_builds_or_says_one_short_line(layout, players, rounds, formulas):
+    book = FakeBook(lite.SETUP_SHEET)
+    book.sheets[lite.SETUP_SHEET]["A1"].value = [
+        ["Layout", layout], ["Players", players], ["Rounds", rounds], ["Formulas", formulas]]
+    try:
+        message = lite.new_crosstable(book)
+    except InputError as exc:
+        assert len(str(exc)) <= 130 and "\n" not in str(exc)
+        assert [s.name for s in book.sheets] == [lite.SETUP_SHEET]
+    else:
+        assert message.startswith("added a ")
+
+
+@pytest.mark.parametrize("make, other, sheet", [("swiss", "roundrobin", "swiss"),
+                                                ("roundrobin", "swiss", "roundrobin")])
+def test_bind_refuses_a_layout_the_sheet_is_not(make, other, sheet):
+    # found with #9: Layout changed on the Event sheet (swiss -> roundrobin) made the bind
+    # write a round robin's formulas over 62 cells of a Swiss table
+    from tests.test_workbook import rr_example, swiss_example
+    t = swiss_example() if make == "swiss" else rr_example()
+    book = _opened_in_excel(fill_workbook(t))
+    _set_event(book, "layout", other)
+    before = {s.name: dict(s.cells) for s in book.sheets}
+    with pytest.raises(InputError, match=rf"Layout is {other} but the Crosstable sheet is a "
+                                         rf"{sheet} table .*set Layout back to {sheet}; "
+                                         "nothing was written"):
+        lite.bind_formulas(book)
+    assert {s.name: s.cells for s in book.sheets} == before and not book.log
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("players", float("inf"), r"Event!B\d+ \(Player rows\) must be a whole number from 2 to "
+                              r"2000, got inf$"),
+    ("rounds", 9e307, r"Event!B\d+ \(Rounds\) must be a whole number from 1 to 99, got 9e\+307$"),
+    ("layout", float("nan"), r"Event!B\d+ \(Layout\) must be roundrobin or swiss, got nan$"),
+])
+def test_bind_with_junk_event_sizes_is_one_short_message(key, value, message):
+    # issue 22 #16, the same cells read by fide_bind_formulas: int(inf) raised OverflowError
+    book = _opened_in_excel(build_template("swiss", 4, 2))
+    _set_event(book, key, value)
+    with pytest.raises(InputError, match=message):
+        lite.bind_formulas(book)
+    assert not book.log
+
+# ------------------------------------------- text stays text where Excel stores values
+# (issue 20, #3) Excel stores what a script writes as it stores typed input: "1", "0.5"
+# become numbers, "1:0" a time, "1/2" a date, unless the text carries the apostrophe of
+# typed text or the cell is Text-formatted ("@"). A code that became a number no longer
+# matches the text a user types into a Text result cell (VLOOKUP and MATCH do not find
+# the text "1" among numbers in Excel, Gnumeric or `formulas`; LibreOffice does).
+
+class Typed(str):
+    """Text as Excel holds it (the apostrophe of typed text removed)."""
+
+
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
+_TIME = re.compile(r"(\d{1,2}):(\d{1,2})(:(\d{1,2}))?")
+_DATE = re.compile(r"(\d{1,4})[/-](\d{1,2})([/-](\d{1,4}))?")
+
+
+def excel_stores(text, fmt):
+    """What Excel (en-US) stores when ``text`` is written to a cell of number format
+    ``fmt``: a formula stays formula text, the rest as typed input is read."""
+    if text.startswith("="):
+        return text
+    if text.startswith("'"):
+        return Typed(text[1:])
+    if fmt == "@":
+        return Typed(text)
+    s = text.strip()
+    if _NUMBER.fullmatch(s):
+        return float(s.rstrip("%")) / (100 if s.endswith("%") else 1)
+    if s.upper() in ("TRUE", "FALSE"):
+        return s.upper() == "TRUE"
+    if m := _TIME.fullmatch(s):
+        return (int(m[1]) * 3600 + int(m[2]) * 60 + int(m[4] or 0)) / 86400
+    if (m := _DATE.fullmatch(s)) and 1 <= int(m[1]) <= 12 and 1 <= int(m[2]) <= 31:
+        return _dt.date(int(m[4]) if m[4] else 2026, int(m[1]), int(m[2]))
+    return Typed(text)
+
+
+class ExcelSheet(FakeSheet):
+    def put(self, r, c, v):
+        if isinstance(v, str) and not isinstance(v, Typed) and v != "":
+            v = excel_stores(v, self.formats.get((r, c), "General"))
+        super().put(r, c, v)
+
+
+class ExcelBook(FakeBook):
+    """The stand-in book, storing values as Excel does."""
+
+    def __init__(self):
+        self.log: list = []
+        self.sheets = FakeSheets(self)
+        self.names = FakeNames()
+        self.active = None
+        self.sheets.add = self._add
+        self._add(name="Sheet1")
+
+    def _add(self, name=None, before=None, after=None):
+        sheet = ExcelSheet(self, name)
+        items = self.sheets.items
+        items.insert(items.index(after) + 1 if after is not None else 0, sheet)
+        return sheet
+
+
+def save_book(book, template, path):
+    """``book`` as an .xlsx file: Excel's own save. A formula written where ``template``
+    has an array formula spills over the template's range (dynamic arrays)."""
+    from openpyxl import Workbook
+    from openpyxl.workbook.defined_name import DefinedName
+    from openpyxl.worksheet.formula import ArrayFormula
+    arrays = {(ws.title, c.coordinate): c.value.ref for ws in template
+              for row in ws.iter_rows() for c in row if isinstance(c.value, ArrayFormula)}
+    out = Workbook()
+    out.remove(out.active)
+    for sheet in book.sheets:
+        ws = out.create_sheet(sheet.name)
+        for (r, c), v in sheet.cells.items():
+            cell = ws.cell(r, c)
+            if isinstance(v, Typed):
+                cell.value, cell.data_type = str(v), "s"
+            elif isinstance(v, str) and (sheet.name, cell.coordinate) in arrays:
+                cell.value = ArrayFormula(arrays[(sheet.name, cell.coordinate)], v)
+            else:
+                cell.value = v
+    for name, refers_to in book.names.refers_to.items():
+        out.defined_names[name] = DefinedName(name, attr_text=refers_to.lstrip("="))
+    out.save(path)
+    return path
+
+
+#: results as an arbiter may type them (all in the Tables' vocabulary), by score
+SPELLINGS = {1: ("1:0", "1.0", "1"), 0: ("0:1", "0.0", "0"), 0.5: ("1/2", "0.5", ".5")}
+
+
+def _typed_again(book, wb):
+    """An arbiter types every result of the cross-table again, in the spellings of
+    :data:`SPELLINGS` in turn; the result cells are Text-formatted, so Excel keeps what
+    is typed as text."""
+    sheet = book.sheets[CROSS]
+    score = {1: 1, "1": 1, 0: 0, "0": 0, "½": 0.5, "=": 0.5}
+    typed = 0
+    for row in wb[CROSS].iter_rows():
+        for cell in row:
+            if cell.number_format == "@" and cell.value in score:
+                spelling = SPELLINGS[score[cell.value]][typed % 3]
+                sheet.put(cell.row, cell.column, Typed(spelling))
+                typed += 1
+    assert typed >= 6
+
+
+@pytest.mark.parametrize("formulas", ["native", "udf"])
+@pytest.mark.parametrize("event", ["rr_example", "swiss_example"])
+def test_lite_copy_keeps_codes_text_in_an_excel_engine(event, formulas, tmp_path):
+    xl_formulas = pytest.importorskip("tests.harness.xl_formulas")
+    from openpyxl import load_workbook
+    from tests.test_workbook import rr_example, swiss_example
+    from tests.test_workbook_lo import assert_matches_report, assert_no_bad_cells
+    from xl_fide.rules.editions import EventOptions
+    t = {"rr_example": rr_example, "swiss_example": swiss_example}[event]()
+    report = build_report(t, EventOptions(k=10 if event == "rr_example" else None))
+    wb = fill_workbook(t, report=report, formulas=formulas)
+    book = ExcelBook()
+    lite.copy_workbook(wb, book)
+    # no text of the workbook was stored as a number, a date or a time
+    changed = [f"{ws.title}!{c.coordinate}: {c.value!r}" for ws in wb
+               if ws.title in [s.name for s in book.sheets]
+               for row in ws.iter_rows() for c in row
+               if c.data_type == "s" and c.value
+               and book.sheets[ws.title].cells.get((c.row, c.column)) != c.value]
+    assert changed == []
+    _typed_again(book, wb)
+    path = save_book(book, wb, tmp_path / f"{event}_{formulas}.xlsx")
+    values, _ = xl_formulas.recalc(path)
+    assert_no_bad_cells(values)
+    assert_matches_report(values, load_workbook(path), report)
+
+
+def test_lite_copy_hides_the_sheets_the_file_hides():
+    from xl_fide.excel._native import CALC
+    t = read_trf(TRF_DIR / "mini_trf2026.trf")
+    wb = fill_workbook(t, formulas="native")
+    book = FakeBook()
+    lite.copy_workbook(wb, book)
+    hidden = {ws.title for ws in wb if ws.sheet_state != "visible"} - set(lite._NOT_COPIED)
+    assert {CALC, "TRF_original"} <= hidden
+    assert {s.name for s in book.sheets if getattr(s, "visible", True) is False} == hidden

@@ -11,7 +11,7 @@ import pytest
 from tests.harness.trf_lines import player_line, trf
 from xl_fide.rules.editions import EventOptions
 from xl_fide.errors import InputError
-from xl_fide.period import PeriodSpanError, build_period
+from xl_fide.period import PeriodSpanError, PeriodTimeControlError, build_period
 from xl_fide.trf import parse_trf
 
 
@@ -232,7 +232,7 @@ def test_rapid_period_counts_a_standard_rating():
     # A (2000, K 20) loses to B in each: D -100 -> PD .36 -> -.36 x 20 = -7.20 per event,
     # -14.40 in the period -> -14 -> 1986. B (K 20 by the rule, 2100): +.36 x 2 x 20 =
     # +14.40 -> +14 -> 2114.
-    from xl_fide.lists._read import PlayerData, PlayerDirectory
+    from xl_fide.lists._model import PlayerData, PlayerDirectory
     directory = PlayerDirectory([PlayerData(22, "B", standard_rating=2100)])
     head = {"122": "15 min + 10 sec"}
     players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),
@@ -278,3 +278,79 @@ def test_the_period_floor_is_that_of_the_list_after_it():
     a = event("A", "2024/02/26", players, [(1, 2, 1, "1")], end="2024/03/01")
     p = player(build_period([a], EventOptions(k=20)), "P").change
     assert (p.Ro, p.new_rating, p.published) == (1405, 1395, False)
+
+
+# --- issue 22 #3: standard, rapid and blitz are never pooled ---------------------------
+
+def test_events_of_different_time_controls_are_refused(tmp_path, capsys):
+    # #3: a standard and a rapid event of one month were pooled into one new rating.
+    players = {1: ("A", 2000, ""), 2: ("B", 2000, "")}
+    games = [(1, 1, 2, "1")]
+    std = event("Std", "2025/11/01", players, games)            # 122: 90 min + 30 sec
+    text = trf({"012": "Rap", "042": "2025/11/08", "052": "2025/11/08", "122": "15 min + 10 sec"},
+               [player_line(1, "A", 2000, rounds=[(2, "w", "1")]),
+                player_line(2, "B", 2000, rounds=[(1, "b", "0")])])
+    rap = parse_trf(text, source="Rap.trf")
+    with pytest.raises(PeriodTimeControlError, match=r"different time controls \(standard: "
+                                                      r"Std.trf; rapid: Rap.trf\)"):
+        build_period([std, rap])
+    # one time control given on purpose: rated as one, with a note naming the other file.
+    # Equal ratings, PD .50: A +0.50 twice, K 20 (2000, no birth year): +20.00 -> 2020.
+    rep = build_period([std, rap], EventOptions(time_control="standard"))
+    assert player(rep, "A").change.new_rating == 2020
+    assert any("Rap: the file states rapid, rated as standard" in n for n in rep.notes)
+    # the command line: one line, exit 2
+    from xl_fide.cli._main import main
+    (tmp_path / "std.trf").write_text(trf({"012": "Std", "042": "2025/11/01",
+                                           "122": "90 min + 30 sec"},
+                                          [player_line(1, "A", 2000, rounds=[(2, "w", "1")]),
+                                           player_line(2, "B", 2000, rounds=[(1, "b", "0")])]))
+    (tmp_path / "rap.trf").write_text(text)
+    assert main(["period", str(tmp_path / "std.trf"), str(tmp_path / "rap.trf")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "different time controls" in err[0] and "--time-control" in err[0]
+
+
+# --- issue 22 #4: a corrected re-export is the same event ------------------------------
+
+def event_with_ids(name, start, ratings, names=None, ranks=None, end=None):
+    """Two players with FIDE ids 11 and 22 (ratings by id); 11 beats 22 in round 1.
+    ``ranks`` maps id -> start rank (default 11 -> 1)."""
+    ranks = ranks or {11: 1, 22: 2}
+    names = names or {11: "Alpha, A", 22: "Beta, B"}
+    other = {11: 22, 22: 11}
+    lines = [player_line(ranks[i], names[i], ratings[i], fide_id=i,
+                         rounds=[(ranks[other[i]], "w" if i == 11 else "b",
+                                  "1" if i == 11 else "0")])
+             for i in sorted((11, 22), key=lambda i: ranks[i])]
+    head = {"012": name, "042": start, "052": end or start, "122": "90 min + 30 sec"}
+    return parse_trf(trf(head, lines), source=f"{name}-{start.replace('/', '')}.trf")
+
+
+@pytest.mark.parametrize("changed, what", [
+    (dict(names={11: "Alpha, Anna", 22: "Beta, B"}), "a player's name differs"),
+    (dict(ratings={11: 2000, 22: 2150}), "a rating differs"),
+    (dict(start="2025/11/02"), "the dates differ"),
+    # a corrected rating re-ranks the players (start ranks by rating): the same games
+    (dict(ratings={11: 2000, 22: 2250}, ranks={11: 2, 22: 1}), "a rating differs"),
+])
+def test_a_corrected_export_is_the_same_event(changed, what):
+    # #4: a second export with one name, one rating or the date corrected was pooled:
+    # every game counted twice (-40 instead of -20). The rule (README, period): the same
+    # players and every round cell alike are the same games, whatever else differs.
+    given = dict(name="Open", start="2025/11/01", ratings={11: 2000, 22: 2100})
+    first = event_with_ids(**given)
+    second = event_with_ids(**{**given, **changed})
+    with pytest.raises(InputError, match=rf"the same games as {first.source} .*only {what}"):
+        build_period([first, second])
+
+
+def test_another_result_or_another_player_is_another_event():
+    # the same two players with another result, or a third player, are other events
+    a = event_with_ids("Open", "2025/11/01", {11: 2000, 22: 2100})
+    lines = [player_line(1, "Alpha, A", 2000, fide_id=11, rounds=[(2, "w", "=")]),
+             player_line(2, "Beta, B", 2100, fide_id=22, rounds=[(1, "b", "=")])]
+    b = parse_trf(trf({"012": "Open", "042": "2025/11/15", "122": "90 min + 30 sec"}, lines),
+                  source="b.trf")
+    # A: 1 - .36 = +.64 and .5 - .36 = +.14 (D -100, PD .36), K 20: 20 x .78 = 15.60 -> +16
+    assert player(build_period([a, b]), "Alpha, A").change.rating_change == 16

@@ -1,4 +1,4 @@
-"""Tests of xl_fide.lists._read: FIDE TXT/XML rating lists, the CSV format, look-ups.
+"""Tests of xl_fide.lists' readers (_txt, _xml, _csv, _read): FIDE TXT/XML rating lists, the CSV format, look-ups.
 
 The sample files under tests/data/players/ were written by hand (fictional
 players, ids 99000xx) in the layouts found in public parsers of FIDE's downloads
@@ -118,7 +118,7 @@ def test_old_list_format_before_2013():
 
 
 def test_txt_from_text_and_bytes_and_latin1():
-    line = "9900077".ljust(15) + "Muller, Jurgen".ljust(61) + "SUI M".ljust(37) + "2001"
+    line = "9900077".ljust(15) + "Muller, Jurgen".ljust(61) + "SUI M".ljust(37) + "2001  5   20"
     text = COMBINED_HEADER + "\n" + line + "\n"
     (player,) = read_fide_txt(text)
     # by eye: SRtng column (113) holds 2001
@@ -422,9 +422,9 @@ def test_combined_list_keeps_the_standard_rating_for_rapid_and_blitz():
 
 # --- issue 13: only the event's players; issue 11: budgets ------------------------------
 
-def _txt_line(fide_id, name, fed="ESP", rating="", games="", k="", born=""):
+def _txt_line(fide_id, name, fed="ESP M", rating="", games="", k="", born=""):
     """One line of the combined layout (columns 0, 15, 76, ..., SRtng 113, SGm 119,
-    SK 123, B-day 152), built from COMBINED_HEADER's positions."""
+    SK 123, B-day 152), built from COMBINED_HEADER's positions; ``fed`` holds Fed and Sex."""
     line = str(fide_id).ljust(15) + name.ljust(61) + fed.ljust(37)
     line += rating.ljust(6) + games.ljust(4) + k.ljust(3)
     return line.ljust(152) + born
@@ -489,7 +489,7 @@ def test_zip_bomb_of_newlines_is_refused_before_reading(tmp_path):
 
 
 def test_blank_lines_and_long_lines_have_a_budget(tmp_path):
-    from xl_fide.lists._read import MAX_BLANK_LINES, MAX_LINE
+    from xl_fide.lists._budget import MAX_BLANK_LINES, MAX_LINE
     blank = tmp_path / "blank.txt"
     blank.write_bytes(COMBINED_TXT.read_bytes() + b"\n" * (MAX_BLANK_LINES + 10))
     with pytest.raises(PlayerFileError, match=rf"blank\.txt:\d+: more than {MAX_BLANK_LINES} "

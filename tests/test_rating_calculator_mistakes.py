@@ -136,7 +136,7 @@ def test_old_initial_rule_in_tools():
 def test_rapid_report_rates_an_opponent_by_the_standard_rating():
     # rapid event (15 min + 10 s): B has no rapid rating in the file, standard 2100 on the
     # list -> B counts as 2100. A (2000, K 20) loses to B: D -100 -> PD .36 -> -7.20
-    from xl_fide.lists._read import PlayerData, PlayerDirectory
+    from xl_fide.lists._model import PlayerData, PlayerDirectory
     head = dict(HEAD, **{"122": "15 min + 10 sec"})
     players = [player_line(1, "A", 2000, fide_id=11, rounds=[(2, "w", "0")]),
                player_line(2, "B", None, fide_id=22, rounds=[(1, "b", "1")])]

@@ -18,7 +18,7 @@ from xl_fide.cli._main import main
 from xl_fide._seam import KSource, TimeControlSource, crosstable, event_time_control
 from xl_fide.rules.editions import TimeControl
 from xl_fide.period import build_period
-from xl_fide.lists._read import PlayerData, PlayerDirectory
+from xl_fide.lists._model import PlayerData, PlayerDirectory
 from xl_fide.cli._presenters import escape_controls, format_report
 from xl_fide.report import build_report
 from xl_fide.trf import parse_trf, read_trf

@@ -806,9 +806,10 @@ def test_engine_module_imports_only_errors_from_the_package():
             imported.add(node.module)
         elif isinstance(node, ast.Import):
             imported.update(a.name for a in node.names)
-    # errors, the one pair rule (results) and the file sniffer: no presenter, no Excel code
+    # errors, the one pair rule (results), the value limits and the file sniffer: no
+    # presenter, no Excel code
     assert {m for m in imported if m.startswith("xl_fide")} <= {
-        "xl_fide.errors", "xl_fide.rules.results", "xl_fide._filekind", "xl_fide._files", "xl_fide._dates"}
+        "xl_fide.errors", "xl_fide.rules.results", "xl_fide.rules.values", "xl_fide._filekind", "xl_fide._files", "xl_fide._dates"}
     assert not {m for m in imported if m.split(".")[0] in {"xlwings", "openpyxl"}}
     code = ("import sys, xl_fide.trf; "
             "print(sorted(m for m in ('xlwings', 'openpyxl') if m in sys.modules))")

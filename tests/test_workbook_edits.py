@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 from pathlib import Path
 
 import pytest
@@ -52,11 +53,30 @@ def test_a_formula_with_a_saved_result_is_read_as_its_value(tmp_path, office):
 def test_rules_date_and_time_control_are_read_from_the_event_sheet(tmp_path):
     path = _filled(tmp_path)
     wb = load_workbook(path)
-    wb[EVENT].cell(EVENT_ROW["rules_date"], 2).value = "2024-01-01"
+    wb[EVENT].cell(EVENT_ROW["rules_date"], 2).value = _dt.date(2024, 1, 1)
     wb[EVENT].cell(EVENT_ROW["tc"], 2).value = "rapid"
     wb.save(path)
     book = read_workbook_event(path)
     assert book.rules_date.isoformat() == "2024-01-01" and book.time_control == "rapid"
+
+
+@pytest.mark.parametrize("key, what", [("start", "start date"), ("rules_date", "rules date"),
+                                       ("end", "end date")])
+def test_a_date_typed_as_text_is_refused(tmp_path, capsys, key, what):
+    # issue 22 #5: the sheet's formulas take no text for a date (ISNUMBER): a start date
+    # typed as text made the sheet rate by today's rules and the CLI by the date's
+    from xl_fide.cli._main import main
+    path = _filled(tmp_path)
+    wb = load_workbook(path)
+    wb[EVENT].cell(EVENT_ROW[key], 2).value = "2024-02-15"
+    wb.save(path)
+    cell = f"{EVENT}!B{EVENT_ROW[key]}"
+    with pytest.raises(WorkbookError, match=f"{cell}: {what} '2024-02-15' is text, which the "
+                                            "sheet's formulas do not take for a date"):
+        read_workbook_event(path)
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and cell in err[0]
 
 
 def test_a_bad_date_names_its_cell(tmp_path):

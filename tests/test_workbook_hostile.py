@@ -296,3 +296,91 @@ def test_crosstable_never_writes_a_workbook_the_reader_refuses(tmp_path, capsys)
             else:
                 errors = [line for line in err.splitlines() if not line.startswith("warning:")]
                 assert not out.exists() and len(errors) == 1, err
+
+
+# ------------------------------------------- issue 22 #6: nothing on the diagonal
+
+def rr_book(tmp_path):
+    from tests.test_workbook import _round_robin
+    t = _round_robin([2000, 1900, 1800, 1700], {(1, 2): "1", (1, 3): "=", (1, 4): "0",
+                                                 (2, 3): "1", (2, 4): "=", (3, 4): "1"})
+    return saved(fill_workbook(t), tmp_path, "rr.xlsx")
+
+
+@pytest.mark.parametrize("value", ["1", "½", 1, "0-1", "+"])
+def test_a_result_on_the_diagonal_is_refused_not_dropped(tmp_path, capsys, value):
+    # #6: a result typed in player 2's own column was dropped without a word
+    from openpyxl.utils import get_column_letter
+    from xl_fide.excel._layout import _Geometry
+    from xl_fide.udfs import FIDE_EVENT
+    path = rr_book(tmp_path)
+    geo = _Geometry("roundrobin", 4, 3)
+    cell = f"{get_column_letter(geo.grid_col(2))}{geo.first + 1}"
+    wb = load_workbook(path)
+    wb[CROSS][cell] = value
+    wb.save(path)
+    pattern = rf"{CROSS}!{cell}: .* on the diagonal: player 2 does not play himself"
+    with pytest.raises(WorkbookError, match=pattern):
+        read_workbook(path)
+    refused_by_cli(path, capsys, pattern)
+    # the function the live sheet uses says so too
+    grid = [[None, "1", "=", "0"], ["0", value, "1", "="], ["=", "0", None, "1"],
+            ["1", "=", "0", None]]
+    with pytest.raises(ValueError, match="results row 2 column 2 is .*a result on the diagonal"):
+        FIDE_EVENT([2000, 1900, 1800, 1700], [20, 20, 20, 20], grid)
+    # a marker (x, *) stays allowed, in the function and the reader
+    grid[1][1] = "x"
+    assert len(FIDE_EVENT([2000, 1900, 1800, 1700], [20, 20, 20, 20], grid)) == 4
+    wb = load_workbook(path)
+    wb[CROSS][cell] = "*"
+    wb.save(path)
+    assert len(read_workbook(path).players) == 4
+
+
+# ------------------------ issue 22 #20: an inserted, deleted or sorted row is named
+
+def rows_edited(path, edit):
+    wb = load_workbook(path)
+    ws = wb[CROSS]
+    if edit == "insert":
+        ws.insert_rows(7)
+    elif edit == "delete":
+        ws.delete_rows(7)
+    else:                                   # rows 5-10 sorted the other way round
+        block = [[c.value for c in row] for row in ws.iter_rows(min_row=5, max_row=10)]
+        for i, row in enumerate(reversed(block)):
+            for j, v in enumerate(row):
+                ws.cell(5 + i, 1 + j).value = v
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize("edit, pattern", [
+    ("insert", r"Crosstable!A7: No is blank, yet Crosstable!A8 below is numbered 3: a row "
+               r"inserted among the players\?"),
+    ("delete", r"Crosstable!A7: No is 4 where 3 is expected: player row 3 deleted\?"),
+    ("sort", r"Crosstable!A5: No is 6 where 1 is expected: the rows sorted, or a row moved\?"),
+])
+def test_an_inserted_deleted_or_sorted_row_is_named(book, tmp_path, capsys, edit, pattern):
+    # #20: all three were answered "Player rows is 6 but the Crosstable sheet has 2 player
+    # rows (make a bigger sheet)": the sheet is big enough, the rows were moved
+    path = tmp_path / "edited.xlsx"
+    path.write_bytes(Path(book).read_bytes())
+    rows_edited(path, edit)
+    with pytest.raises(WorkbookError, match=pattern) as exc:
+        read_workbook(path)
+    assert "bigger sheet" not in str(exc.value)
+    refused_by_cli(path, capsys, pattern)
+
+
+def test_a_layout_the_sheet_is_not_is_named(book, tmp_path, capsys):
+    # the Event sheet's Layout changed to roundrobin over a Swiss table: before, "Rounds is
+    # 6 but the Crosstable sheet has 0 rounds"-like or diagonal messages
+    path = tmp_path / "layout.xlsx"
+    path.write_bytes(Path(book).read_bytes())
+    set_event(path, "layout", "roundrobin")
+    pattern = (r"Event!B\d+: Layout is roundrobin but the Crosstable sheet is a swiss table "
+               r"\(Crosstable!\w+4 is 'Opp'\): set Layout back to swiss")
+    with pytest.raises(WorkbookError, match=pattern):
+        read_workbook(path)
+    refused_by_cli(path, capsys, pattern)

@@ -25,6 +25,7 @@ from xl_fide.rules.editions import EventOptions
 from xl_fide._version import __version__
 from xl_fide.rules.editions import rules_for
 from xl_fide.report import build_report
+from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import read_trf
 from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW
 from xl_fide.excel._fill import fill_workbook, save_workbook
@@ -65,7 +66,7 @@ def engine_cells(row):
     r = row.result
     if r.rated:
         return [r.N, r.W_half / 2, r.sum_PD / 100, r.calc.sum_delta_R / 100, r.K,
-                r.change / 100, r.rating_change, r.new_rating, r.Rp, None]
+                r.change / 100, r.rating_change, new_rating_or_note(r.calc), r.Rp, None]
     ru = r.initial.Ru if r.initial.Ru is not None else f"not published: {r.initial.reason}"
     return [r.N, r.W_half / 2, None, None, None, None, None, None, r.Rp, ru]
 
@@ -173,7 +174,7 @@ def test_swiss_example(office, tmp_path):
 
 def test_results_that_do_not_match_are_flagged(office, tmp_path):
     """1 in (1, 2) with ½ in (2, 1): the Check column and the cell colours show it, and
-    FIDE_EVENT answers #VALUE! (its designed error) in the rating block."""
+    FIDE_EVENT answers its message (as classic Excel shows it) in the rating block."""
     wb = fill_workbook(rr_example(), rows=5)
     _, (g1, _, _, _) = name_range(wb, "Results")
     wb[CROSS].cell(6, g1).value = "½"
@@ -186,7 +187,8 @@ def test_results_that_do_not_match_are_flagged(office, tmp_path):
             block.add(f"{CROSS}!{values[CROSS].cell(r, c).coordinate}")
     assert_no_bad_cells(values, designed=block)
     errors = [values[CROSS].cell(5, c).value for c in columns(formulas, RATING_NAMES)]
-    assert set(errors) == {"#VALUE!"}
+    assert set(errors) == {"results row 1 column 2 is 1.0 but row 2 column 1 is '½': "
+                           "the two results of a game do not match"}
 
 
 def test_text_that_looks_like_a_formula_stays_text(office, tmp_path):
@@ -285,3 +287,33 @@ def test_render_pngs(office, artifacts_dir):
     for sheet in (CROSS, EVENT, "Report", "Tables", "Help"):
         made += _render(office, fill_workbook(gros), sheet, out, f"filled_gros-{sheet}")
     assert made and all(p.stat().st_size > 1000 for p in made)
+
+
+def test_a_swiss_pairing_on_one_side_only_is_an_error_in_the_live_block(office, tmp_path):
+    """Issue 22 #7: player 2's round 1 (against player 1) cleared: player 1 still has
+    player 2 as opponent. FIDE_EVENT_SWISS refuses it as the workbook reader does (its
+    designed error, #VALUE! in LibreOffice), instead of rating player 1's side alone."""
+    from tests.test_workbook_truth import round_cell
+    wb = fill_workbook(swiss_example())
+    for part in ("opp", "col", "res"):
+        wb[CROSS][round_cell(1, part, 2)].value = None
+    _, values, formulas = recalc(office, wb, tmp_path, "one_side")
+    errors = {values[CROSS].cell(r, c).value for r in range(5, 11)
+              for c in columns(formulas, RATING_NAMES)}
+    assert errors == {"#VALUE!"}
+
+
+def test_a_result_on_the_diagonal_is_an_error_in_the_live_block(office, tmp_path):
+    """Issue 22 #6: "1" typed in player 2's own column is refused by FIDE_EVENT (its
+    designed error) as by the reader, never dropped unseen; a marker (x) is ignored."""
+    wb = fill_workbook(rr_example(), rows=5)
+    _, (g1, _, _, _) = name_range(wb, "Results")
+    wb[CROSS].cell(6, g1 + 1).value = "1"
+    _, values, formulas = recalc(office, wb, tmp_path, "diagonal")
+    errors = {values[CROSS].cell(r, c).value for r in range(5, 9)
+              for c in columns(formulas, RATING_NAMES)}
+    assert errors == {"#VALUE!"}
+    wb[CROSS].cell(6, g1 + 1).value = "x"
+    _, values, formulas = recalc(office, wb, tmp_path, "marker")
+    assert values[CROSS].cell(5, columns(formulas, ("NewRating",))[0]).value == \
+        build_report(rr_example()).rows[0].result.new_rating

@@ -97,3 +97,80 @@ def test_rank_order_rows_and_the_round_trip(tmp_path, capsys):
     row_of = {p.start_rank: i + 1 for i, p in enumerate(by_rank)}
     assert ws.cell(5, 13).value == row_of[first.opponent]
     assert write_trf(read_workbook(out)) == write_trf(t)
+
+
+# ------------------------------------------------------------ issue 20, #7: paper
+
+def _breaks(ws):
+    return [b.id for b in ws.col_breaks.brk]
+
+
+@pytest.mark.parametrize("layout,players,rounds", [("swiss", 60, 9), ("roundrobin", 12, 11),
+                                                   ("roundrobin", 24, 23)])
+def test_column_breaks_fall_between_rounds_and_headers(layout, players, rounds, tmp_path):
+    from openpyxl.utils import get_column_letter
+    from xl_fide.excel._build import build_template, print_units
+    from xl_fide.excel._layout import GROUP_ROW, _Geometry
+    ws = load_workbook(saved(build_template(layout, players, rounds), tmp_path))[CROSS]
+    geo = _Geometry(layout, players, rounds)
+    breaks = _breaks(ws)
+    assert breaks, "a wide cross-table prints over several pages"
+    starts = {first for first, _ in print_units(geo)} | {geo.block_first}
+    assert all(b + 1 in starts for b in breaks), breaks         # a break before a unit
+    for merged in ws.merged_cells.ranges:                         # no header cut by a break
+        if merged.min_row == GROUP_ROW:
+            assert not any(merged.min_col <= b < merged.max_col for b in breaks), (
+                get_column_letter(merged.min_col), breaks)
+    assert not ws.sheet_properties.pageSetUpPr.fitToPage
+
+
+@pytest.mark.parametrize("make", ["rr6", "mini"])
+def test_small_events_print_one_page_wide(make, tmp_path):
+    from xl_fide.excel._build import build_template
+    wb = (build_template("roundrobin", 6, 5, formulas="native") if make == "rr6"
+          else fill_workbook(read_trf(DATA / "mini_trf2026.trf")))
+    ws = load_workbook(saved(wb, tmp_path))[CROSS]
+    assert ws.sheet_properties.pageSetUpPr.fitToPage
+    assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0)
+    assert _breaks(ws) == []
+
+
+@pytest.mark.parametrize("formulas", ["udf", "native"])
+def test_the_config_sheet_is_never_printed(formulas, tmp_path):
+    wb = load_workbook(saved(fill_workbook(read_trf(DATA / "mini_trf2026.trf"),
+                                           formulas=formulas), tmp_path))
+    printed = [ws.title for ws in wb.worksheets if ws.sheet_state == "visible"]
+    assert "xlwings.conf" not in printed and "xlwings.conf" in wb.sheetnames
+
+
+def test_rendered_pages_hold_whole_rounds(office, tmp_path, artifacts_dir):
+    """LibreOffice prints the 60 x 9 Swiss template: on every page as many Opp as Col
+    and Res headers (no round cut), every Round header whole; a small event's
+    cross-table on one page; the whole workbook without the config sheet. PNGs in
+    artifacts/print/ (looked at: rounds 2-6 and 7-9 + standings on pages 2 and 3)."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils missing")
+    from xl_fide.excel._build import build_template
+    out = artifacts_dir / "print"
+    out.mkdir(exist_ok=True)
+    path = saved(build_template("swiss", 60, 9), tmp_path, "swiss_60x9.xlsx")
+    pdf = out / "swiss_60x9.pdf"
+    office.to_pdf(path, pdf, sheet=CROSS, fit_width=False)
+    n, _ = pages(pdf)
+    opp = 0
+    for page in range(1, n + 1):
+        text = [w for w, _ in words(pdf, page)]
+        assert text.count("Opp") == text.count("Col") == text.count("Res") == text.count(
+            "Round"), f"page {page}"                 # every round whole, with its header
+        opp += text.count("Opp")
+    assert opp == 9 * 2                              # 9 rounds, 60 rows: two pages high
+    subprocess.run(["pdftoppm", "-png", "-r", "50", str(pdf), str(out / "swiss_60x9")],
+                   check=True)
+    mini = saved(fill_workbook(read_trf(DATA / "mini_trf2026.trf")), tmp_path, "mini.xlsx")
+    office.to_pdf(mini, out / "mini.pdf", sheet=CROSS, fit_width=False)
+    assert pages(out / "mini.pdf")[0] == 1
+    office.to_pdf(mini, out / "mini_all.pdf", fit_width=False)
+    n, _ = pages(out / "mini_all.pdf")
+    conf = ["UDF", "Modules", "xl_fide.udfs"]       # the config sheet, alone on a page
+    assert not any([w for w, _ in words(out / "mini_all.pdf", p)] == conf
+                   for p in range(1, n + 1))

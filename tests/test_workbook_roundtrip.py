@@ -241,6 +241,22 @@ def test_an_event_rated_by_month_says_so_on_the_crosstable(tmp_path):
     assert [c.value for c in note_cells(again)] == [cell.value]
 
 
+def test_the_month_note_is_whole_and_the_block_labelled_one_period(tmp_path):
+    # issue 20, #5 (in part): the note was cut off ("Rated month by mon") and the block
+    # looked like what FIDE publishes; now the note wraps over the rating block's width,
+    # and the block's header says it is the one-period figure
+    from xl_fide.excel._layout import GROUP_ROW, ONE_PERIOD_HEADER, _Geometry
+    t, path = workbook_of(DATA / "san_viator_2018_swiss.trf", tmp_path)
+    ws = load_workbook(path)[CROSS]
+    [cell] = note_cells(path)
+    geo = _Geometry("swiss", len(t.players), t.rounds)
+    assert (cell.row, cell.column) == (1, geo.col["n"]) and cell.alignment.wrap_text
+    merged = next(m for m in ws.merged_cells.ranges if m.min_row == 1)
+    assert (merged.min_col, merged.max_col) == (geo.col["n"], geo.col["ru"])
+    assert ws.row_dimensions[1].height >= 30                  # room for two lines
+    assert ws.cell(GROUP_ROW, geo.col["n"]).value == ONE_PERIOD_HEADER
+
+
 def test_an_event_in_one_period_has_no_month_note(tmp_path):
     _, path = workbook_of(DATA / "mini_trf2026.trf", tmp_path)
     assert note_cells(path) == []

@@ -32,7 +32,7 @@ from xl_fide.rules.rating import birth_year_problem, k_factor
 from xl_fide.rules.results import GameResult
 
 if TYPE_CHECKING:
-    from xl_fide.lists._read import PlayerData, PlayerDirectory
+    from xl_fide.lists._model import PlayerData, PlayerDirectory
     from xl_fide.trf import Game, Tournament, TrfPlayer
 
 

@@ -41,7 +41,7 @@ from typing import Any, Iterator
 import xlwings as xw
 
 from xl_fide.errors import InputError
-
+from xl_fide.rules.values import as_int, quote_value
 
 
 def _no_op_script(f: Any = None, **_: Any) -> Any:
@@ -94,24 +94,37 @@ def fide_crosstable_from_trf(book: xw.Book):
 def bind_formulas(book: Any) -> str:
     """Write the FIDE_* formulas of the cross-table in ``book`` (an xlwings Book) again.
 
-    The layout and size come from the Event sheet (Layout, Player rows, Rounds), as
-    ``xl-fide`` wrote them. Raises :class:`~xl_fide.errors.InputError` if the workbook
-    has no xl-fide cross-table.
+    The layout comes from the Event sheet; the size is the Crosstable sheet's own (its
+    No column and round headers), so every formula goes back where the sheet has it.
+    Raises :class:`~xl_fide.errors.InputError`, before anything is written, if the
+    workbook has no xl-fide cross-table, or when the Event sheet's Player rows or
+    Rounds say more than the sheet has or less than is filled (naming the cells: a
+    bind of the smaller size would write formulas over typed results, or leave the
+    players below out of the rating formula).
     """
-    from xl_fide.excel import _layout as wbk, build_template, fill_workbook
+    from xl_fide.excel import _layout as wbk, build_template
+    from xl_fide.excel._read import sheet_size
+    from xl_fide.errors import WorkbookError
     names = _sheet_names(book)
     for needed in (wbk.CROSS, wbk.EVENT):
         if needed not in names:
             raise InputError(f"this workbook has no {needed!r} sheet: open a workbook made "
                              "by xl-fide, or run fide_new_crosstable")
     event = book.sheets[wbk.EVENT]
-    layout = event[f"B{wbk.EVENT_ROW['layout']}"].value
-    players = _whole(event[f"B{wbk.EVENT_ROW['players']}"].value, "Event: Player rows")
-    rounds = _whole(event[f"B{wbk.EVENT_ROW['rounds']}"].value, "Event: Rounds")
+    layout = _layout_word(event[f"B{wbk.EVENT_ROW['layout']}"].value,
+                          f"{wbk.EVENT}!B{wbk.EVENT_ROW['layout']} (Layout)")
+    players = _whole(event[f"B{wbk.EVENT_ROW['players']}"].value,
+                     f"{wbk.EVENT}!B{wbk.EVENT_ROW['players']} (Player rows)", 2, wbk.MAX_PLAYERS)
+    rounds = _whole(event[f"B{wbk.EVENT_ROW['rounds']}"].value,
+                    f"{wbk.EVENT}!B{wbk.EVENT_ROW['rounds']} (Rounds)", 1, wbk.MAX_ROUNDS)
+    rows = book.sheets[wbk.CROSS].used_range.options(ndim=2).value or []
+    try:
+        players, rounds = sheet_size(rows, layout, players, rounds)
+    except WorkbookError as exc:
+        raise InputError(f"{exc}; nothing was written") from None
     from xl_fide.excel._native import CALC
     formulas = "native" if CALC in names else "udf"     # native workbooks have no FIDE_*
-    template = build_template(str(layout or "").strip().lower(), players, rounds,
-                                  formulas=formulas)
+    template = build_template(layout, players, rounds, formulas=formulas)
     written = 0
     for sheet_name, ref, text in fide_formulas(template):
         sheet = book.sheets[sheet_name]
@@ -133,12 +146,15 @@ def new_crosstable(book: Any) -> str:
         return (f"made the sheet {SETUP_SHEET!r}: set Layout, Players, Rounds and Formulas "
                 "in B1:B4, then run fide_new_crosstable again")
     setup = book.sheets[SETUP_SHEET]
-    layout = str(setup["B1"].value or "").strip().lower()
-    players = _whole(setup["B2"].value, f"{SETUP_SHEET}!B2 (Players)")
-    rounds = _whole(setup["B3"].value, f"{SETUP_SHEET}!B3 (Rounds)")
-    formulas = str(setup["B4"].value or "udf").strip().lower()
+    layout = _layout_word(setup["B1"].value, f"{SETUP_SHEET}!B1 (Layout)")
+    most = wbk.MAX_ROUND_ROBIN if layout == "roundrobin" else wbk.MAX_PLAYERS
+    players = _whole(setup["B2"].value, f"{SETUP_SHEET}!B2 (Players)", 2, most)
     if layout == "roundrobin":
         rounds = players - 1
+    else:
+        rounds = _whole(setup["B3"].value, f"{SETUP_SHEET}!B3 (Rounds)", 1, wbk.MAX_ROUNDS)
+    formulas = _word(setup["B4"].value, f"{SETUP_SHEET}!B4 (Formulas)", ("udf", "native"),
+                     "udf")
     template = build_template(layout, players, rounds, formulas=formulas)
     copy_workbook(template, book)
     return f"added a {layout} cross-table: {players} players, {rounds} rounds, {formulas} formulas"
@@ -211,8 +227,9 @@ def _cell_text(value: Any) -> str:
 
 def copy_workbook(template: Any, book: Any) -> None:
     """Copy the sheets of an openpyxl workbook (from :mod:`xl_fide.excel._layout`) into the
-    xlwings ``book``: values, formulas (arrays as dynamic arrays), number formats, and
-    the defined names. Refuses (InputError) when a sheet of the same name exists."""
+    xlwings ``book``: values (text as text), formulas (arrays as dynamic arrays), number
+    formats, the defined names, and hidden sheets hidden (``Sheet.visible``). Refuses
+    (InputError) when a sheet of the same name exists."""
     existing = set(_sheet_names(book))
     sheets = [ws for ws in template if ws.title not in _NOT_COPIED]
     clash = [ws.title for ws in sheets if ws.title in existing]
@@ -235,15 +252,22 @@ def copy_workbook(template: Any, book: Any) -> None:
         for ref, fmt in _number_formats(ws):
             target.range(ref).number_format = fmt
     targets[sheets[0].title].activate()
+    for ws in sheets:              # Calc, TRF_original: hidden, as in the file xl-fide writes
+        if ws.sheet_state != "visible":
+            targets[ws.title].visible = False
 
 
 def _value_out(cell: Any) -> Any:
+    """What to write for ``cell``: formula text, or its value. Every text goes out with a
+    leading apostrophe, Excel's mark of typed text: a bare ``"1"``, ``"0.5"``, ``"1:0"``
+    or ``"1/2"`` would be stored as a number, a time or a date (which strings Excel reads
+    so depends on the user's language), and a result code that is a number no longer
+    matches the text a user types into a Text result cell."""
     _, text = _formula(cell)
     if text is not None:
         return text
     value = cell.value
-    if isinstance(value, str) and (value.startswith(("=", "+", "-", "@", "'"))
-                                   or getattr(cell, "quotePrefix", False)):
+    if isinstance(value, str) and value:
         return "'" + value                     # text stays text
     if isinstance(value, _dt.datetime) and value.time() == _dt.time():
         return value.date()
@@ -295,7 +319,26 @@ def _sheet_names(book: Any) -> list[str]:
     return [s.name for s in book.sheets]
 
 
-def _whole(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-        raise InputError(f"{where} must be a whole number, got {value!r}")
-    return int(value)
+def _whole(value: Any, where: str, minimum: int, maximum: int) -> int:
+    """A size typed in a settings cell: a whole number from ``minimum`` to ``maximum``;
+    anything else (2.5, text, inf, NaN, 9e307) one short message naming the cell."""
+    try:
+        return as_int(value, where, minimum=minimum, maximum=maximum)
+    except InputError:
+        raise InputError(f"{where} must be a whole number from {minimum} to {maximum}, "
+                         f"got {quote_value(value)}") from None
+
+
+def _word(value: Any, where: str, allowed: tuple[str, ...], default: str | None = None) -> str:
+    """One of the ``allowed`` words typed in a settings cell (any case, spaces around);
+    blank is ``default``; anything else one short message naming the cell."""
+    if (value is None or (isinstance(value, str) and not value.strip())) and default:
+        return default
+    word = value.strip().lower() if isinstance(value, str) else None
+    if word not in allowed:
+        raise InputError(f"{where} must be {' or '.join(allowed)}, got {quote_value(value)}")
+    return word
+
+
+def _layout_word(value: Any, where: str) -> str:
+    return _word(value, where, ("roundrobin", "swiss"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide._seam import EventRules, choose_k, event_rules, rated_games
@@ -26,10 +26,10 @@ from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period
 
 if TYPE_CHECKING:
-    from xl_fide.lists._read import PlayerDirectory
+    from xl_fide.lists._model import PlayerDirectory
     from xl_fide.trf import Tournament, TrfPlayer
 
-__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "build_period", "event_identity", "games_identity",
+__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
 
 
@@ -75,6 +75,41 @@ class PeriodSpanError(InputError):
     by each event's end date) and pooling them was not asked for."""
 
 
+class PeriodTimeControlError(InputError):
+    """The events are of different time controls (standard, rapid, blitz): each has its
+    own rating list (FIDE B.02 and its Rapid and Blitz chapter), so their games are
+    never pooled into one new rating, unless one time control is given on purpose."""
+
+
+def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
+                         notes: list[str]) -> None:
+    """Refuse events of different time controls (:class:`PeriodTimeControlError`);
+    with ``options.time_control`` given, every event is rated under it, and an event
+    whose file states another time control gets a note."""
+    from xl_fide._seam import event_time_control
+    if options.time_control is not None:
+        for t in events:
+            stated, _ = event_time_control(t)
+            if stated is not None and stated is not options.time_control:
+                notes.append(f"{t.name or t.source}: the file states {stated.value}, rated as "
+                             f"{options.time_control.value} as asked (one time control for "
+                             "the period)")
+        return
+    kinds: dict[TimeControl, list[str]] = {}
+    for t in events:
+        stated, _ = event_time_control(t)
+        shown = t.source or t.name or "an event"
+        kinds.setdefault(stated or TimeControl.STANDARD, []).append(
+            shown if stated is not None else f"{shown} (not stated: standard)")
+    if len(kinds) > 1:
+        text = "; ".join(f"{tc.value}: {', '.join(names)}" for tc, names in kinds.items())
+        raise PeriodTimeControlError(
+            f"the events are of different time controls ({text}): standard, rapid and blitz "
+            "are rated on separate lists and never pooled into one rating (FIDE B.02; "
+            "Rapid and Blitz chapter); give the events of one time control, or one time "
+            "control for all of them on purpose")
+
+
 def event_identity(t: Tournament) -> tuple[object, ...]:
     """What makes two files the same event, whatever their format or bytes: the
     normalised name, the start and end dates, and the players (FIDE id, else the
@@ -85,15 +120,49 @@ def event_identity(t: Tournament) -> tuple[object, ...]:
 
 
 def games_identity(t: Tournament) -> tuple[object, ...]:
-    """:func:`event_identity` without the name, with every round cell (round, the
-    opponent by FIDE id else name, colour, result code): two files that agree here hold
-    the same games, whatever the event is called."""
-    who = {p.start_rank: (p.fide_id or 0, normalise_name(p.name or "")) for p in t.players}
-    games = sorted((who[p.start_rank],
-                    tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
-                           g.colour or "", g.code) for g in p.games if g.code != "Z"))
-                   for p in t.players)
-    return event_identity(t)[1:] + (tuple(games),)
+    """The games of an event, whatever else a corrected export changed: every player's
+    round cells (round, opponent, colour, result code; unpaired ``Z`` cells left out),
+    each player known by FIDE id, else by normalised name. Two files that agree here,
+    or in :func:`_games_by_rank`, and have the same event name or the same dates are
+    the same event, even when a player's name or rating, the event name or the dates
+    were corrected between them (README, "period")."""
+    who = {p.start_rank: (p.fide_id or 0, "" if p.fide_id else normalise_name(p.name or ""))
+           for p in t.players}
+    return _games(t, who)
+
+
+def _games_by_rank(t: Tournament) -> tuple[object, ...]:
+    """:func:`games_identity` with each player known by start rank and FIDE id: a
+    player without an id whose name was corrected is still the same player."""
+    return _games(t, {p.start_rank: (p.start_rank, p.fide_id or 0) for p in t.players})
+
+
+def _games(t: Tournament, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
+    # sorted by text: an opponent that is no player (None) never meets a tuple in a compare
+    games = sorted(((who[p.start_rank],
+                     tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
+                            g.colour or "", g.code) for g in p.games if g.code != "Z"))
+                    for p in t.players), key=repr)
+    return (len(t.players), tuple(games))
+
+
+def _differences(a: Tournament, b: Tournament) -> str:
+    """What differs between two files of the same games, in words ("the event name and
+    the dates")."""
+    def people(t: Tournament, what: str) -> list[tuple[object, ...]]:
+        return sorted((p.fide_id or 0, p.start_rank if not p.fide_id else 0,
+                       normalise_name(p.name or "") if what == "name" else (p.rating or 0))
+                      for p in t.players)
+
+    found = [what for what, differs in (
+        ("the event name", normalise_name(a.name or "") != normalise_name(b.name or "")),
+        ("the dates", (a.start_date, a.end_date) != (b.start_date, b.end_date)),
+        ("a player's name", people(a, "name") != people(b, "name")),
+        ("a rating", people(a, "rating") != people(b, "rating"))) if differs]
+    if not found:
+        return "the start ranks differ"
+    return ("the event name differs" if found == ["the event name"]
+            else " and ".join(found) + (" differ" if len(found) > 1 else " differs"))
 
 
 def rating_month(t: Tournament) -> tuple[int, int] | None:
@@ -108,7 +177,7 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
     """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
     and events of different rating periods unless ``span`` (then a note; ``months``)."""
     seen: dict[tuple[object, ...], str] = {}
-    same_games: dict[tuple[object, ...], str] = {}
+    same_games: dict[tuple[object, ...], Tournament] = {}
     for t in events if identity else ():
         name = t.name or t.source
         ident = event_identity(t)
@@ -116,11 +185,22 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
             raise InputError(f"{t.source}: the same event as {seen[ident]} (same name, dates "
                              "and players): given twice")
         seen[ident] = t.source
-        games = games_identity(t)
-        if games in same_games:
-            raise InputError(f"{t.source}: the same games as {same_games[games]} (same dates, "
-                             "players and results; only the event name differs): given twice")
-        same_games[games] = t.source
+        # the same games under the same name, or on the same dates (a corrected export
+        # changes one of them at most); other names on other dates: another event
+        keys = [head + games for games in (games_identity(t), _games_by_rank(t))
+                for head in (("name", normalise_name(t.name or "")),
+                             ("dates", t.start_date, t.end_date))]
+        if not any(g.code != "Z" for p in t.players for g in p.games):
+            keys = []       # no game at all: nothing to count twice
+        for key in keys:
+            if key in same_games:
+                first = same_games[key]
+                raise InputError(
+                    f"{t.source}: the same games as {first.source} (the same players and "
+                    f"every round cell alike; only {_differences(first, t)}: a corrected "
+                    "export?): given twice, give one of them")
+        for key in keys:
+            same_games[key] = t
         ranks: dict[int, int] = {}
         for p in t.players:
             if p.fide_id and p.fide_id in ranks:
@@ -249,7 +329,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     """Rate every player over the events of one rating period (FIDE B.02 §8.3.3-§8.3.4).
 
     ``tournaments``: :class:`~xl_fide.trf.Tournament` objects (any order; sorted by
-    start date). ``players``: an optional :class:`~xl_fide.lists._read.PlayerDirectory`
+    start date). ``players``: an optional :class:`~xl_fide.lists.PlayerDirectory`
     giving the list rating before the period, K, birth years, and, for rapid/blitz,
     the standard rating a player without an R&B rating counts with (R&B §7.2.1).
     ``options`` (:class:`~xl_fide.EventOptions`) hold for every event: its
@@ -259,16 +339,25 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     is the year of the junior K rule. A player unrated at the period's start stays
     unrated in all its events (B.02 §8.2.4).
     Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
-    name, dates and players, whatever the file; or the same dates, players and games
-    under another name), for a FIDE id listed twice in one
-    event, and (:class:`PeriodSpanError`) for events of different rating periods (the
-    calendar month of the end date) unless ``span`` is true.
+    name, dates and players, whatever the file; or the same games, below), for a FIDE
+    id listed twice in one event, (:class:`PeriodTimeControlError`) for events of different time controls
+    (standard, rapid, blitz: separate rating lists; an event whose file states none
+    counts as standard) unless ``options.time_control`` rates them all as one on
+    purpose (then a note names each event whose file says otherwise), and
+    (:class:`PeriodSpanError`) for events of different rating periods (the
+    calendar month of the end date) unless ``span`` is true. Two files are the same
+    event when they hold the same games (the same players, by FIDE id else by name, or
+    by start rank, with every round cell alike) under the same event name or on the
+    same dates, whatever player names or ratings a corrected export changed
+    (:func:`games_identity`); other games, or another name on other dates, are another
+    event.
     """
     order = sorted(range(len(tournaments)),
                    key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
     notes: list[str] = []
-    _check_events([tournaments[i] for i in order], span, notes, months=False)
     options = options or EventOptions()
+    _check_events([tournaments[i] for i in order], span, notes, months=False)
+    _check_time_controls([tournaments[i] for i in order], options, notes)
     k, today = options.k, options.today
     events = _monthly([tournaments[i] for i in order], options, players, span, notes)
     _check_events(events, span, notes, identity=False)

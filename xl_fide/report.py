@@ -26,7 +26,7 @@ from xl_fide.rules.event import PlayerResult, rate_crosstable
 from xl_fide._interim import interim_parts, split_note
 
 if TYPE_CHECKING:
-    from xl_fide.lists._read import PlayerData, PlayerDirectory
+    from xl_fide.lists._model import PlayerData, PlayerDirectory
     from xl_fide.trf import Tournament
 
 __all__ = ["KSource", "Report", "ReportRow", "build_report", "guess_time_control",

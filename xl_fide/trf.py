@@ -109,8 +109,11 @@ from xl_fide.errors import InputError, TrfError, XlFideError
 from xl_fide._filekind import wrong_kind_of_bytes
 from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide.rules.results import pair_problem
+from xl_fide.rules.values import as_fide_id
 
 __all__ = [
+    "REPORT_FIELDS",
+    "empty_report_fields",
     "RESULT_CODES",
     "PLAYED_CODES",
     "DEFAULT_SCORING",
@@ -334,8 +337,9 @@ class TrfPlayer:
         object.__setattr__(self, "games", tuple(self.games))
         if self.rating == 0:
             object.__setattr__(self, "rating", None)
-        if self.fide_id == 0:
-            object.__setattr__(self, "fide_id", None)
+        if self.fide_id is not None:   # 11 digits at most (never 2**63: SQLite's limit)
+            object.__setattr__(self, "fide_id", as_fide_id(self.fide_id,
+                                                           f"player {self.start_rank}: FIDE id"))
         if self.points is not None and not isinstance(self.points, Decimal):
             object.__setattr__(self, "points", Decimal(str(self.points)))
         if self.birth_year is None and self.birth_date:
@@ -1595,6 +1599,21 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
         if i == last_player_index:
             out += extra_players()
     return newline.join(out) + newline
+
+
+#: Header fields of a rating report that a cross-table often leaves blank (C.04 Annex 2):
+#: tag -> what it holds.
+REPORT_FIELDS = {"022": "place", "052": "end date", "092": "type of tournament"}
+
+
+def empty_report_fields(tournament: Tournament) -> list[str]:
+    """The fields of :data:`REPORT_FIELDS` that ``tournament`` leaves empty, as
+    ``"052 (end date)"``: a TRF written from it has these lines blank, and a rating
+    officer asks for them (FIDE C.04 Annex 2)."""
+    t = tournament
+    values = {"022": t.city, "052": _date_text(t.end_date, t.end_date_text),
+              "092": t.tournament_type}
+    return [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if not values[tag].strip()]
 
 
 def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | None = None) -> bytes:

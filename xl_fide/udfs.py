@@ -37,7 +37,7 @@ from xlwings import arg, func
 
 from xl_fide._version import __version__
 from xl_fide.rules.editions import RuleEdition, parse_date, rules_for
-from xl_fide.errors import InputError, RuleError
+from xl_fide.errors import InputError, RuleError, XlFideError
 from xl_fide.rules.event import Entrant, effective_rating, rate_crosstable
 from xl_fide.rules.initial import initial_rating
 from xl_fide.rules.performance import (
@@ -49,9 +49,11 @@ from xl_fide.rules.performance import (
 from xl_fide.rules.rating import (
     expected_score, game_lines, k_factor, logistic_expected, new_rating_or_note, rate_event,
 )
-from xl_fide.rules.results import GameResult, parse_result
+from xl_fide.rules.results import GameResult, pair_problem, parse_result
 from xl_fide.rules.tables import dp_for_p, pd_for_difference
-from xl_fide.rules.values import as_int, as_k, as_rating, number_from_text, quote_value
+from xl_fide.rules.values import (
+    RATING_MAX, as_int, as_k, as_rating, number_from_text, quote_value,
+)
 
 __all__ = [
     "FIDE_CHANGE", "FIDE_DELTA", "FIDE_DP", "FIDE_EVENT", "FIDE_EVENT_SWISS",
@@ -86,12 +88,15 @@ _EVENT_ARGS = (("rating", "own rating before the event (whole number)"), *_GAMES
 def _args(*specs: tuple):
     """The xlwings ``@arg`` of each argument: ``(name, doc)`` or ``(name, doc, ndim)``.
     Every argument asks for error cells as text (``err_to_str``: ``"#N/A"``, not None).
+    The specs stay readable as ``f.arg_docs`` ({name: (doc, ndim or None)}): the
+    LibreOffice extension (xl_fide.libreoffice) takes its Function Wizard texts from them.
     """
     def decorate(f):
         for name, doc, *ndim in reversed(specs):
             if ndim:
                 NDIM.setdefault(f.__name__, {})[name] = ndim[0]
             f = arg(name, err_to_str=True, doc=doc, **({"ndim": ndim[0]} if ndim else {}))(f)
+        f.arg_docs = {name: (doc, ndim[0] if ndim else None) for name, doc, *ndim in specs}
         return f
     return decorate
 
@@ -113,6 +118,29 @@ TEXT_MAX = 100
 #: ... and no message longer than this (Excel's limit for a string literal). Number
 #: text has its own budget (:func:`~xl_fide.rules.values.number_from_text`).
 MESSAGE_MAX = 255
+
+
+#: The cell budget of every call (issue 22): a range argument has at most
+#: :data:`ROWS_MAX` rows and :data:`ROWS_MAX` columns (the 2000 player rows of the
+#: largest workbook; a player's games) and :data:`CELLS_MAX` cells (a Swiss block of 2000
+#: players by 99 rounds is 198,000), checked from its shape before any cell is read: a
+#: whole column (1,048,576 cells) is refused at once, never walked.
+ROWS_MAX = 2000
+CELLS_MAX = 200_000
+
+
+def _check_budget(value: object, name: str) -> None:
+    """Refuse a range argument past the cell budget, from its shape alone (O(rows))."""
+    if not isinstance(value, (list, tuple)):
+        return
+    rows = len(value)
+    if rows > ROWS_MAX:
+        raise InputError(f"{name} is a range of {rows:,} cells; these functions read at most "
+                         f"{ROWS_MAX:,} rows: give the filled range, not a whole column")
+    width = max((len(row) for row in value if isinstance(row, (list, tuple))), default=1)
+    if width > ROWS_MAX or rows * width > CELLS_MAX:
+        raise InputError(f"{name} is a range of {rows:,} by {width:,} cells; these functions "
+                         f"read at most {ROWS_MAX:,} rows or columns and {CELLS_MAX:,} cells")
 
 
 def _is_jsnull(value: object) -> bool:
@@ -152,7 +180,8 @@ def _bounded(message: str) -> str:
 
 
 def _excel_boundary(f):
-    """Wrap a FIDE_* function: clean every argument (:func:`_clean`), refuse a single
+    """Wrap a FIDE_* function: check the cell budget of every argument
+    (:func:`_check_budget`), clean every argument (:func:`_clean`), refuse a single
     cell holding an Excel error with its name, and bound every message. The wrapper
     keeps ``f``'s signature (xlwings reads it with ``inspect.signature``)."""
     params = list(inspect.signature(f).parameters)
@@ -162,6 +191,8 @@ def _excel_boundary(f):
         bound = dict(zip(params, args))
         bound.update(kwargs)
         try:
+            for name, value in bound.items():     # the budget before any cell is read
+                _check_budget(value, name)
             clean = {}
             for name, value in bound.items():
                 value = _clean(value, name)
@@ -171,7 +202,7 @@ def _excel_boundary(f):
                                      "fix that cell (an error is not a blank)")
                 clean[name] = value
             return f(**clean)
-        except InputError as exc:
+        except XlFideError as exc:       # InputError, RuleError...: one short message
             raise InputError(_bounded(str(exc))) from None
 
     return call
@@ -677,12 +708,13 @@ def FIDE_PTP(opponent_ratings, scores):
 def FIDE_PD(D):
     """PD for a signed rating difference D (0.68 for 130, 0.32 for -130): FIDE B.02 §8.1.2.
 
-    The bare table: no 400-point rule. Blank: #N/A.
+    The bare table: no 400-point rule. D is a whole number from -4000 to 4000 (two
+    ratings of 0..4000); anything else is an error. Blank: #N/A.
     """
     D = _scalar(D, "D")
     if _blank(D):
         return NA
-    return pd_for_difference(_int(D, "D")) / 100
+    return pd_for_difference(_int(D, "D", minimum=-RATING_MAX, maximum=RATING_MAX)) / 100
 
 
 @func(category=_CATEGORY)
@@ -726,12 +758,19 @@ def FIDE_SCORE(result):
 
 def _check_pair(a: GameResult | None, b: GameResult | None, where_a: str, where_b: str,
                 cell_a: object, cell_b: object) -> None:
-    """Both results of one game must agree (1 against 0, ½ against ½, + against -)."""
-    if a is None or b is None:
+    """Both results of one game must agree, by the one pair rule the TRF and workbook
+    readers use (:func:`~xl_fide.rules.results.pair_problem`: 1 against 0, ½ against ½,
+    + against -, no bye facing a game), and a result on one side needs the other side's
+    (a game entered on one side only would rate that side alone)."""
+    if a is None and b is None:
         return
-    if a.played != b.played or (a.played and a.half_points + b.half_points != 2):
-        raise InputError(f"{where_a} is {cell_a!r} but {where_b} is {cell_b!r}: "
-                         "the two results of a game do not match")
+    if a is None or b is None:
+        typed, blank, value = (where_a, where_b, cell_a) if b is None else (where_b, where_a, cell_b)
+        raise InputError(f"{typed} is {value!r} but {blank} is blank: "
+                         "enter both results of a game")
+    problem = pair_problem(a.code, b.code)
+    if problem is not None:
+        raise InputError(f"{where_a} is {cell_a!r} but {where_b} is {cell_b!r}: {problem}")
 
 
 def _event_players(ratings: list, k_factors: object,
@@ -767,8 +806,9 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
         row: list = [res.N, res.W_half / 2]
         calc, init = res.calc, res.initial
         if calc is not None:
+            # below the floor: "not published: below 1400 (1390)" (FIDE B.02 §7.2.1)
             row += [calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K, calc.change / 100,
-                    calc.rating_change, calc.new_rating]
+                    calc.rating_change, new_rating_or_note(calc)]
         else:
             row += [""] * 6
         row.append(res.Rp if res.Rp is not None else "")
@@ -780,6 +820,19 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
             row.append(f"not published: {init.reason}")
         out.append(row)
     return out
+
+
+def _diagonal_result(value: object) -> bool:
+    """A round robin's diagonal cell holds a result or a number (refused), not blank or
+    a marker such as ``x`` or ``*`` (ignored)."""
+    if _blank(value) or isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float, Decimal)) or _not_a_result(value) is not None:
+        return True
+    try:
+        return parse_result(value) is not None
+    except InputError:
+        return False
 
 
 @func(category=_CATEGORY)
@@ -795,8 +848,9 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
 
     Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
     rating, Rp, Ru. N and W count played games against rated opponents. Unrated players:
-    "" from ΣPD to new rating and Ru (or why not published). Diagonal ignored; a row with
-    no rating and no results is all "". The event is the player's rating period.
+    "" from ΣPD to new rating and Ru (or why not published). On the diagonal a marker
+    (x, *) is ignored, a result or a number is an error (never dropped); a row with no
+    rating and no results is all "". The event is the player's rating period.
     """
     players = _flat(ratings)
     n = len(players)
@@ -807,6 +861,10 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
         width = max((len(row) for row in grid), default=0)
         raise InputError(f"results must be {n} rows by {n} columns (one per player), "
                          f"got {len(grid)} by {width}")
+    for i in range(n):          # a result on the diagonal is never dropped unseen
+        if _diagonal_result(grid[i][i]):
+            raise InputError(f"results row {i + 1} column {i + 1} is {quote_value(grid[i][i])}: "
+                             "a result on the diagonal (a player does not play himself)")
     parsed = [[None if i == j else _result(grid[i][j], f"results row {i + 1} column {j + 1}")
                for j in range(n)] for i in range(n)]
     for i in range(n):
@@ -868,10 +926,13 @@ def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="stand
             if j is None:
                 continue
             back = opp[j - 1][r]
-            if back is not None and back != i + 1:
+            if back is None:        # a pairing on one side only (the workbook refuses it)
+                raise InputError(f"opponents row {i + 1} round {r + 1} is {j} but row {j} "
+                                 f"round {r + 1} is blank: enter the pairing on both rows")
+            if back != i + 1:
                 raise InputError(f"opponents row {i + 1} round {r + 1} is {j} but row {j} "
                                  f"round {r + 1} is {back}")
-            if back == i + 1 and i + 1 < j:
+            if i + 1 < j:
                 _check_pair(parsed[i][r], parsed[j - 1][r], f"results row {i + 1} round {r + 1}",
                             f"row {j} round {r + 1}", res_grid[i][r], res_grid[j - 1][r])
     rounds = [tuple((opp[i][r], parsed[i][r]) for r in range(n_rounds)) for i in range(n)]

@@ -3,46 +3,40 @@ xlwings UDFs (``=FIDE_EXPECTED(C2,D2)``), served by the real Python functions.
 
 How it works
 ------------
-* :func:`build_addin` generates a LibreOffice Calc add-in (``.oxt``: a Python UNO
-  component + type library + configuration) with one add-in function per
-  UPPER_CASE function of a module (default ``xl_fide.udfs``).  Each function's
-  ``CompatibilityName`` is the Excel name, so ``.xlsx`` formulas find it.
+* :func:`build_addin` writes the product's LibreOffice extension with the product's
+  own builder (:func:`xl_fide.libreoffice.build_extension`, what ``xl-fide libreoffice``
+  runs) for any module with UPPER_CASE functions (default ``xl_fide.udfs``; the tests
+  of this harness use ``tests/harness/fake_udfs.py``).  Argument shapes, blanks,
+  omitted arguments and results are converted by ``xl_fide/libreoffice/_cells.py``
+  (see there); each function's ``CompatibilityName`` is the Excel name, so ``.xlsx``
+  formulas find it.  Errors of ``xl_fide.errors`` show their message in the cell (as
+  classic Excel shows it); any other exception gives ``#VALUE!``.
 * :class:`Office` starts ``soffice --headless`` with a throw-away profile in its
   own process group, installs the ``.oxt`` through the ExtensionManager API
   (``unopkg add`` refuses to run as root), and :meth:`Office.recalc` loads a
   private copy of a workbook, runs ``calculateAll()`` and stores it as ``.xlsx``.
   Read the values back with ``openpyxl.load_workbook(dst, data_only=True)``.
   :meth:`Office.to_pdf` renders a (recalculated) workbook to PDF.
+  ``Office(None, profile=DIR)`` runs on a profile :func:`unopkg` installed into, as a
+  user would (as root, unopkg runs as ``nobody``).
 * Every UDF call made inside soffice is appended to a call log;
   :meth:`Office.recalc` returns the per-function counts of the calls it caused
-  (``RecalcResult.calls``) and the messages of any exceptions (``.errors``).
+  (``RecalcResult.calls``) and the messages of any errors (``.errors``).
 
-Argument shapes (the add-in shim converts what LibreOffice passes into what
-xlwings passes): a single cell -> scalar, a one-row or one-column range -> flat
-list, a 2-D range -> list of rows, blank -> ``None``; ``ndim`` is honoured when
-the UDF module declares it (``__ndim__ = {"FIDE_X": {"arg": 2}}`` at module level,
-a function attribute ``FIDE_X._ndim = {"arg": 2}``, or classic xlwings
-``__xlfunc__`` metadata).  An omitted argument gets the Python default (as
-xlwings does); omitted trailing ones are dropped.  Results: list of rows -> array
-(ragged rows padded with ""), flat list -> one row, ``None`` -> "",
-``Decimal``/int/bool -> float, date -> serial.  An exception -> ``#VALUE!``.
-Every add-in function is declared ``sequence<sequence<any>>`` (Calc builds an
-array only from that exact type); a scalar goes back as a 1x1 array.
-
-Blank single cells: Calc hands an add-in ``0.0`` for a blank cell reference.  So
-:meth:`Office.recalc` rewrites, in its private copy only, every UDF argument that
-is a bare single-cell reference ``A1`` into ``IF(ISBLANK(A1),<sentinel>,A1)``
-(:func:`mark_blank_arguments`, with openpyxl) and the shim turns the sentinel into
-``None``.  ``recalc(..., xlwings_blanks=False)`` shows Calc's raw behaviour.
+Blank single cells: Calc hands an add-in ``0.0`` for a blank cell given alone.  The
+extension reads that 0 as blank where 0 is never valid (see ``_cells``).  For the
+other arguments, :meth:`Office.recalc` rewrites, in its private copy only, every UDF
+argument that is a bare single-cell reference ``A1`` into
+``IF(ISBLANK(A1),<sentinel>,A1)`` (:func:`mark_blank_arguments`, with openpyxl) and the
+extension turns the sentinel into ``None``, as xlwings passes a blank.
+``recalc(..., xlwings_blanks=False)`` opens the workbook as a user would.
 
 Known differences from Excel/xlwings that remain:
-* A blank cell reached through a defined name, ``(A1)``, ``INDIRECT``/``OFFSET``
-  still arrives as 0.0 (a real 0 and a blank are then indistinguishable).
 * TRUE/FALSE arrive as 1.0/0.0 and a returned ``True`` shows as 1 (Calc has no
-  boolean type); dates arrive as serial numbers (xlwings classic passes
-  ``datetime``); an empty text ``=""`` inside a range reads as ``None``.
+  boolean type); dates arrive as serial numbers; an empty text ``=""`` inside a range
+  reads as ``None``.
 * An error value in an argument makes Calc return that error without calling
-  the function (xlwings classic calls it with ``None``).
+  the function (xlwings classic calls it with the error's text).
 * Dynamic arrays do not spill: write array UDFs as legacy ``ArrayFormula``.
 * The UDF module is imported once per soffice process: edits need a new Office.
 * Files without cached values (openpyxl's) are computed once while loading and
@@ -63,15 +57,11 @@ from __future__ import annotations
 import atexit
 import collections
 import dataclasses
-import hashlib
-import importlib
-import inspect
 import json
 import os
 import re
 import shutil
 import signal
-import site
 import subprocess
 import sys
 import tempfile
@@ -82,12 +72,15 @@ import zipfile
 
 DIST_PACKAGES = "/usr/lib/python3/dist-packages"  # Debian's python3-uno
 SYSTEM_PYTHON = "/usr/bin/python3"
-CALL_LOG_ENV = "XL_FIDE_LO_CALL_LOG"  # read by the add-in shim inside soffice
-BLANK_SENTINEL = "\u2400xl-fide-blank\u2400"  # stands for a blank cell (see mark_blank_arguments)
+try:
+    from xl_fide.libreoffice._build import LOG_ENV as CALL_LOG_ENV  # the add-in's call log
+    from xl_fide.libreoffice._cells import BLANK as BLANK_SENTINEL  # stands for a blank cell
+except ImportError:   # the --worker subprocess (system python, no xl_fide): drives soffice only
+    CALL_LOG_ENV, BLANK_SENTINEL = "XL_FIDE_LO_CALL_LOG", None
 
-__all__ = ["build_addin", "udf_signatures", "Office", "RecalcResult", "missing_requirements",
+__all__ = ["build_addin", "Office", "RecalcResult", "missing_requirements",
            "uno_importable", "soffice_path", "mark_blank_arguments", "error_cells",
-           "CALL_LOG_ENV", "BLANK_SENTINEL"]
+           "unopkg", "CALL_LOG_ENV", "BLANK_SENTINEL"]
 
 
 # ----------------------------------------------------------------------------- locate
@@ -170,375 +163,13 @@ def missing_requirements():
 
 # ----------------------------------------------------------------------------- add-in
 
-def _camel(s):
-    w = [p for p in s.lower().split("_") if p]
-    return w[0] + "".join(p.title() for p in w[1:])
+def build_addin(module_name="xl_fide.udfs", out_oxt="udf_addin.oxt"):
+    """Write the Calc extension ``out_oxt`` serving every UPPER_CASE function of
+    ``module_name`` with the product's own builder (:func:`xl_fide.libreoffice.build_extension`,
+    what ``xl-fide libreoffice`` runs). Returns the list of Excel function names."""
+    from xl_fide.libreoffice import build_extension
 
-
-def udf_signatures(module_name="xl_fide.udfs"):
-    """{EXCEL_NAME: [param names]} for every UPPER_CASE function of the module
-    (those in ``__all__`` if the module defines it, else those defined in it)."""
-    _ensure_xlwings_importable()
-    mod = importlib.import_module(module_name)
-    names = getattr(mod, "__all__", None)
-    if names is None:
-        names = [n for n, f in vars(mod).items()
-                 if inspect.isfunction(f) and getattr(f, "__module__", None) == module_name]
-    out = {}
-    for n in names:
-        f = getattr(mod, n)
-        if not (n.isupper() and callable(f)):
-            continue
-        params = []
-        for p in inspect.signature(f).parameters.values():
-            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-                raise ValueError(f"{module_name}.{n}: parameter {p.name!r} ({p.kind}) "
-                                 "is not supported by the LibreOffice add-in shim")
-            params.append(p.name)
-        out[n] = params
-    return out
-
-
-def _ensure_xlwings_importable():
-    try:
-        import xlwings  # noqa: F401
-    except Exception:
-        exec(_XLWINGS_STUB, {})
-
-
-_XLWINGS_STUB = '''
-import sys, types
-_xw = types.ModuleType("xlwings")
-_noop = (lambda *a, **k: a[0] if len(a) == 1 and callable(a[0]) and not k else (lambda f: f))
-_xw.func = _xw.arg = _xw.ret = _xw.sub = _xw.script = _noop
-_xw.__version__ = "0+stub"
-sys.modules["xlwings"] = _xw
-'''
-
-# The component that runs inside soffice's own Python.  Placeholders: @@...@@
-_SHIM = r'''# generated by tests/harness/lo_calc.py -- LibreOffice Calc add-in for @@MODULE@@
-import datetime as _dt
-import decimal as _decimal
-import os as _os
-import sys as _sys
-import threading as _threading
-import traceback as _traceback
-
-import unohelper
-from com.sun.star.lang import XServiceName, XServiceInfo, XLocalizable, Locale
-from com.sun.star.lang import IllegalArgumentException
-
-_paths = @@PATHS@@
-_sys.path[:0] = [p for p in _paths if p not in _sys.path]
-
-try:                                  # xlwings' decorators are no-ops on Linux anyway
-    import xlwings  # noqa: F401
-except Exception:
-    exec(@@STUB@@, {})
-
-from @@IDLMOD@@ import XUdf
-
-try:
-    import @@MODULE@@ as _m
-    _IMPORT_ERROR = None
-except Exception as _e:             # keep the functions registered: cells show #VALUE!
-    _m = None
-    _IMPORT_ERROR = "cannot import @@MODULE@@ in soffice's Python %s: %s: %s" % (
-        _sys.version.split()[0], type(_e).__name__, _e)
-    _traceback.print_exc()
-
-_LOG = _os.environ.get("@@LOGENV@@")
-_BLANK = @@BLANK@@
-_log_file = None
-_log_lock = _threading.Lock()
-
-
-def _log(line):
-    global _log_file
-    if not _LOG:
-        return
-    with _log_lock:
-        if _log_file is None:
-            _log_file = open(_LOG, "a", buffering=1, encoding="utf-8")
-        _log_file.write(line + "\n")
-
-
-_opts_cache = {}
-
-
-def _arg_options(name):
-    """{param: {"ndim": ..., ...}} from __ndim__, fn._ndim or xlwings __xlfunc__."""
-    if name in _opts_cache:
-        return _opts_cache[name]
-    fn = getattr(_m, name)
-    opts = {}
-    xf = getattr(fn, "__xlfunc__", None)
-    if isinstance(xf, dict):
-        for a in xf.get("args", ()):
-            opts[a["name"]] = dict(a.get("options") or {})
-    for src in ((getattr(_m, "__ndim__", None) or {}).get(name) or {},
-                getattr(fn, "_ndim", None) or {}):
-        for k, v in src.items():
-            opts.setdefault(k, {})["ndim"] = v
-    _opts_cache[name] = opts
-    return opts
-
-
-def _blank(c, empty):
-    return empty if c == "" else c
-
-
-def _conv(a, o):
-    """What LibreOffice passes -> what xlwings passes."""
-    ndim = o.get("ndim")
-    empty = o.get("empty")
-    if isinstance(a, tuple):      # a range: blanks arrive as ""
-        rows = [[_blank(c, empty) for c in r] for r in a]
-    elif a == _BLANK:             # IF(ISBLANK(ref),_BLANK,ref) written by the harness
-        rows = [[empty]]
-    else:                         # a scalar: a blank cell arrives as 0.0, "" is text
-        rows = [[a]]
-    if o.get("transpose"):
-        rows = [list(r) for r in zip(*rows)]
-    if ndim in (None, "squeeze"):
-        if len(rows) == 1:
-            return rows[0][0] if len(rows[0]) == 1 else rows[0]
-        if all(len(r) == 1 for r in rows):
-            return [r[0] for r in rows]
-        return rows
-    if ndim == 1:
-        if len(rows) == 1:
-            return rows[0]
-        if all(len(r) == 1 for r in rows):
-            return [r[0] for r in rows]
-        raise ValueError("Range must be 1-by-n or n-by-1 when ndim=1.")
-    if ndim == "natural":
-        if len(rows) == 1:
-            return rows[0][0] if len(rows[0]) == 1 else rows[0]
-        return rows
-    if ndim == 2:
-        return rows
-    raise ValueError("Invalid ndim=%r" % (ndim,))
-
-
-_EPOCH = _dt.datetime(1899, 12, 30)
-
-
-def _cell(v):
-    if v is None:
-        return ""
-    if isinstance(v, (bool, int, _decimal.Decimal)):   # Calc has no booleans: TRUE -> 1.0
-        return float(v)
-    if isinstance(v, (float, str)):
-        return v
-    if isinstance(v, _dt.datetime):
-        return (v.replace(tzinfo=None) - _EPOCH).total_seconds() / 86400.0
-    if isinstance(v, _dt.date):
-        return float((v - _EPOCH.date()).days)
-    if hasattr(v, "item") and not isinstance(v, (list, tuple)):   # numpy scalar
-        return _cell(v.item())
-    raise TypeError("cannot return %s to a cell" % type(v).__name__)
-
-
-def _result(v):
-    if hasattr(v, "tolist") and not isinstance(v, (str, bytes)):  # numpy array
-        v = v.tolist()
-    if isinstance(v, (list, tuple)):
-        if len(v) == 0:
-            return (("",),)
-        if not any(isinstance(r, (list, tuple)) for r in v):
-            rows = [list(v)]                      # a flat list is one row (xlwings)
-        else:
-            rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in v]
-        width = max(len(r) for r in rows) or 1
-        return tuple(tuple(_cell(c) for c in r) + ("",) * (width - len(r)) for r in rows)
-    return ((_cell(v),),)                 # the IDL return type is sequence<sequence<any>>
-
-
-_defaults_cache = {}
-
-
-def _defaults(name):
-    if name not in _defaults_cache:
-        import inspect
-        _defaults_cache[name] = [
-            None if p.default is p.empty else p.default
-            for p in inspect.signature(getattr(_m, name)).parameters.values()]
-    return _defaults_cache[name]
-
-
-def _call(name, params, *args):
-    _log(name)
-    if _IMPORT_ERROR:
-        _log("!%s\t%s" % (name, _IMPORT_ERROR))
-        raise IllegalArgumentException(_IMPORT_ERROR, None, 0)
-    try:
-        opts = _arg_options(name)
-        defaults = _defaults(name)
-        conv = [defaults[i] if a is None                 # omitted argument -> Python default
-                else _conv(a, opts.get(params[i], {})) for i, a in enumerate(args)]
-        while len(conv) > len(defaults) or (conv and args[len(conv) - 1] is None):
-            conv.pop()                                   # omitted trailing ones: drop
-        return _result(getattr(_m, name)(*conv))
-    except Exception as e:                        # -> the cell shows #VALUE!
-        msg = "%s: %s" % (type(e).__name__, e)
-        _log("!%s\t%s" % (name, msg.replace("\n", " ")))
-        _traceback.print_exc()
-        raise IllegalArgumentException(msg, None, 0)
-
-
-class Udf(unohelper.Base, XUdf, XServiceName, XServiceInfo, XLocalizable):
-    def __init__(self, ctx):
-        self.loc = Locale("en", "US", "")
-
-    def getServiceName(self):
-        return "@@SERVICE@@"
-
-    def getImplementationName(self):
-        return "@@SERVICE@@"
-
-    def supportsService(self, n):
-        return n == "com.sun.star.sheet.AddIn"
-
-    def getSupportedServiceNames(self):
-        return ("com.sun.star.sheet.AddIn",)
-
-    def setLocale(self, loc):
-        self.loc = loc
-
-    def getLocale(self):
-        return self.loc
-
-@@METHODS@@
-
-g_ImplementationHelper = unohelper.ImplementationHelper()
-g_ImplementationHelper.addImplementation(Udf, "@@SERVICE@@", ("com.sun.star.sheet.AddIn",))
-'''
-
-
-def _xml(s):
-    return (str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
-
-
-def _module_root(module_name):
-    """The sys.path entry the module was imported from."""
-    mod = sys.modules[module_name]
-    path = os.path.abspath(mod.__file__)
-    for _ in module_name.split("."):
-        path = os.path.dirname(path)
-    return path
-
-
-def _default_extra_paths():
-    """This interpreter's site-packages (openpyxl, xlwings, ... for soffice's Python)."""
-    out = []
-    for p in [*site.getsitepackages(), site.getusersitepackages()]:
-        p = os.path.abspath(p)
-        if os.path.isdir(p) and p not in out and p != DIST_PACKAGES:
-            out.append(p)
-    return out
-
-
-def build_addin(module_name="xl_fide.udfs", out_oxt="udf_addin.oxt", extra_paths=None):
-    """Generate a Calc add-in ``out_oxt`` serving every UPPER_CASE function of
-    ``module_name`` (which must be importable here) under its Excel name.
-
-    The module is imported inside soffice from the same location as here;
-    ``extra_paths`` are put on soffice's ``sys.path`` after it (default: this
-    interpreter's site-packages, so openpyxl/xlwings installed in the venv are found).
-    Returns the list of Excel function names."""
-    funcs = udf_signatures(module_name)
-    if not funcs:
-        raise ValueError(f"{module_name} has no UPPER_CASE functions")
-    root = _module_root(module_name)
-    if extra_paths is None:
-        extra_paths = _default_extra_paths()
-    paths = [root] + [os.path.abspath(p) for p in extra_paths if os.path.abspath(p) != root]
-    tool = _unoidl_write()
-    if not tool:
-        raise RuntimeError("unoidl-write not found (apt: libreoffice-dev)")
-    lo = _lo_dir()
-    # unique, underscore-free UNO names so several add-ins can coexist in one profile
-    tag = "udf" + hashlib.sha1(f"{module_name}|{root}".encode()).hexdigest()[:10]
-    service = f"{tag}.Udf"
-    idl_names = {n: "udf" + _camel(n)[0].upper() + _camel(n)[1:] for n in funcs}
-
-    tmp = tempfile.mkdtemp(prefix="lo_addin_")
-    try:
-        idl = ["#include <com/sun/star/uno/XInterface.idl>",
-               f"module {tag} {{ interface XUdf : com::sun::star::uno::XInterface {{"]
-        for n, ps in funcs.items():
-            args = ", ".join(f"[in] any a{i}" for i in range(len(ps)))
-            # sequence<sequence<any>> for every function: Calc only builds a matrix from
-            # that exact type, and pyuno turns a Python tuple into sequence<any> when the
-            # declared type is `any` (uno.Any is refused as a return value).  A scalar
-            # result goes back as a 1x1 matrix, which a normal cell shows as its value.
-            idl.append(f"  sequence< sequence< any > > {idl_names[n]}({args});")
-        idl.append("}; };")
-        with open(os.path.join(tmp, "udf.idl"), "w") as fh:
-            fh.write("\n".join(idl) + "\n")
-        r = subprocess.run([tool, os.path.join(lo, "program", "types.rdb"),
-                            os.path.join(lo, "program", "types", "offapi.rdb"),
-                            os.path.join(tmp, "udf.idl"), os.path.join(tmp, "udf.rdb")],
-                           capture_output=True, text=True)
-        if r.returncode:
-            raise RuntimeError(f"unoidl-write failed: {r.stderr or r.stdout}")
-
-        methods = []
-        for n, ps in funcs.items():
-            a = "".join(f", a{i}" for i in range(len(ps)))
-            methods.append(f"    def {idl_names[n]}(self{a}):\n"
-                           f"        return _call({n!r}, {tuple(ps)!r}{a})\n")
-        py = (_SHIM.replace("@@MODULE@@", module_name).replace("@@IDLMOD@@", tag)
-              .replace("@@SERVICE@@", service).replace("@@LOGENV@@", CALL_LOG_ENV)
-              .replace("@@PATHS@@", repr(paths)).replace("@@BLANK@@", repr(BLANK_SENTINEL))
-              .replace("@@STUB@@", repr(_XLWINGS_STUB))
-              .replace("@@METHODS@@", "\n".join(methods)))
-        compile(py, "udf.py", "exec")  # fail here, not silently inside soffice
-
-        lang = 'xml:lang="en-US"'
-        xcu = ['<?xml version="1.0" encoding="UTF-8"?><oor:component-data '
-               'xmlns:oor="http://openoffice.org/2001/registry" oor:name="CalcAddIns" '
-               'oor:package="org.openoffice.Office"><node oor:name="AddInInfo">'
-               f'<node oor:name="{service}" oor:op="replace"><node oor:name="AddInFunctions">']
-        for n, ps in funcs.items():  # CompatibilityName = the name used in .xlsx formulas
-            xcu.append(
-                f'<node oor:name="{idl_names[n]}" oor:op="replace">'
-                f'<prop oor:name="DisplayName"><value {lang}>{n}</value></prop>'
-                f'<prop oor:name="Description"><value {lang}>{n}</value></prop>'
-                f'<prop oor:name="Category"><value>Add-In</value></prop>'
-                f'<prop oor:name="CompatibilityName"><value {lang}>{n}</value></prop>'
-                '<node oor:name="Parameters">' + "".join(
-                    f'<node oor:name="a{i}" oor:op="replace"><prop oor:name="DisplayName">'
-                    f'<value {lang}>{_xml(p)}</value></prop><prop oor:name="Description">'
-                    f'<value {lang}>{_xml(p)}</value></prop></node>' for i, p in enumerate(ps))
-                + '</node></node>')
-        xcu.append("</node></node></node></oor:component-data>")
-        mt = "application/vnd.sun.star."
-        manifest = (
-            '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-            'xmlns:manifest="http://openoffice.org/2001/manifest">'
-            f'<manifest:file-entry manifest:media-type="{mt}uno-typelibrary;type=RDB" '
-            'manifest:full-path="udf.rdb"/>'
-            f'<manifest:file-entry manifest:media-type="{mt}uno-component;type=Python" '
-            'manifest:full-path="udf.py"/>'
-            f'<manifest:file-entry manifest:media-type="{mt}configuration-data" '
-            'manifest:full-path="addin.xcu"/></manifest:manifest>')
-        os.makedirs(os.path.dirname(os.path.abspath(out_oxt)), exist_ok=True)
-        with zipfile.ZipFile(out_oxt, "w") as z:
-            z.write(os.path.join(tmp, "udf.rdb"), "udf.rdb")
-            z.writestr("udf.py", py)
-            z.writestr("addin.xcu", "".join(xcu))
-            z.writestr("udf_names.json", json.dumps(list(funcs)))  # read by Office.install
-            z.writestr("META-INF/manifest.xml", manifest)
-            z.writestr("description.xml",
-                       '<?xml version="1.0"?><description xmlns='
-                       '"http://openoffice.org/extensions/description/2006">'
-                       f'<identifier value="{tag}"/><version value="1"/></description>')
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return list(funcs)
+    return build_extension(out_oxt, module_name)
 
 
 # ----------------------------------------------------------------------------- blanks
@@ -670,6 +301,53 @@ oor:op="fuse"><value>1</value></prop></item>
 """
 
 
+def _add_registry_items(path):
+    """Write :data:`_REGISTRY`'s settings into a profile's registrymodifications.xcu
+    (created, or its items added to those already there)."""
+    if not os.path.exists(path):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(_REGISTRY)
+        return
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    items = _REGISTRY[_REGISTRY.index("<item"):_REGISTRY.index("</oor:items>")]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text.replace("</oor:items>", items + "</oor:items>"))
+
+
+def unopkg(*args, profile, timeout=180):
+    """Run LibreOffice's ``unopkg`` (``add``, ``remove``, ``list``...) on the user
+    profile ``profile``, as a user would. unopkg refuses to run as root: then it runs
+    as the unprivileged ``nobody`` (uid 65534) and the profile is given to that user.
+    Returns the CompletedProcess (text). As root, ``profile``'s parent directory must
+    be reachable by that user (e.g. made by ``tempfile.mkdtemp()``); file arguments are
+    copied into it."""
+    tool = os.path.join(_lo_dir(), "program", "unopkg")
+    if not os.access(tool, os.X_OK):
+        tool = shutil.which("unopkg")
+    profile = os.path.abspath(profile)
+    home = os.path.dirname(profile)
+    env = _soffice_env(HOME=home)
+    if os.geteuid() == 0:
+        copied = []
+        for a in args:                      # the .oxt must be readable by that user
+            if os.path.isfile(a) and os.path.dirname(os.path.abspath(a)) != home:
+                dst = os.path.join(home, os.path.basename(a))
+                shutil.copyfile(a, dst)
+                a = dst
+            copied.append(a)
+        args = tuple(copied)
+        os.makedirs(profile, exist_ok=True)
+        for root, dirs, files in os.walk(home):
+            for n in [".", *dirs, *files]:
+                os.chown(os.path.join(root, n), 65534, 65534)
+    cmd = [tool, *args, "-env:UserInstallation=file://" + profile]
+    if os.geteuid() == 0:
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                          stdin=subprocess.DEVNULL)
+
+
 def _soffice_env(**extra):
     """Environment for soffice.  Its embedded Python (Debian's libpython3.11) finds its
     stdlib by looking up `python3` on PATH: with a pyenv/venv/conda python3 first on
@@ -697,8 +375,10 @@ def error_cells(path):
 
 
 def _oxt_udf_names(oxt):
+    """The Excel names an extension serves (its CompatibilityName entries)."""
     with zipfile.ZipFile(oxt) as z:
-        return json.loads(z.read("udf_names.json"))
+        xcu = z.read("CalcAddIns.xcu").decode("utf-8")
+    return re.findall(r'oor:name="CompatibilityName"><value [^>]*>([^<]+)</value>', xcu)
 
 
 class Office:
@@ -721,8 +401,11 @@ class Office:
             return object.__new__(_WorkerOffice)
         return object.__new__(cls)
 
-    def __init__(self, oxt=None, *, start_timeout=60.0, call_timeout=300.0):
+    def __init__(self, oxt=None, *, start_timeout=60.0, call_timeout=300.0, profile=None):
+        """``profile``: an existing user profile directory (e.g. one ``unopkg add``
+        installed an extension into) to run with; kept on close. Default: a fresh one."""
         self.udf_names = set()
+        self.given_profile = os.path.abspath(profile) if profile else None
         self.call_timeout = call_timeout
         self._closed = False
         self.proc = None
@@ -737,6 +420,12 @@ class Office:
             raise
 
     # -- public API (driver side, backend independent)
+    def function_descriptions(self, prefix="FIDE_"):
+        """What Calc's Function Wizard shows for the functions whose name starts with
+        ``prefix``: {name: {"description": ..., "arguments": [[name, description,
+        optional], ...]}} (service com.sun.star.sheet.FunctionDescriptions)."""
+        return self._function_descriptions(prefix)
+
     def install(self, oxt):
         """Install an add-in (.oxt from :func:`build_addin`) into the profile."""
         names = _oxt_udf_names(oxt)
@@ -824,10 +513,9 @@ class Office:
         import uno
         from com.sun.star.connection import NoConnectException
 
-        self.profile = os.path.join(self.tmp, "profile")
-        os.makedirs(os.path.join(self.profile, "user"))
-        with open(os.path.join(self.profile, "user", "registrymodifications.xcu"), "w") as fh:
-            fh.write(_REGISTRY)
+        self.profile = self.given_profile or os.path.join(self.tmp, "profile")
+        os.makedirs(os.path.join(self.profile, "user"), exist_ok=True)
+        _add_registry_items(os.path.join(self.profile, "user", "registrymodifications.xcu"))
         self.call_log = os.path.join(self.tmp, "udf_calls.log")
         open(self.call_log, "w").close()
         self.soffice_log = os.path.join(self.tmp, "soffice.log")
@@ -944,6 +632,20 @@ class Office:
                 "/singletons/com.sun.star.deployment.ExtensionManager")
             em.addExtension(uno.systemPathToFileUrl(oxt), (), "user", None, _Approve())
 
+    def _function_descriptions(self, prefix):
+        with self._Watchdog(self, self.call_timeout, "reading the function descriptions"):
+            fd = self.ctx.ServiceManager.createInstanceWithContext(
+                "com.sun.star.sheet.FunctionDescriptions", self.ctx)
+            out = {}
+            for i in range(fd.getCount()):
+                props = {p.Name: p.Value for p in fd.getByIndex(i)}
+                if str(props.get("Name", "")).startswith(prefix):
+                    out[props["Name"]] = {
+                        "description": props.get("Description", ""),
+                        "arguments": [[a.Name, a.Description, bool(a.IsOptional)]
+                                      for a in props.get("Arguments") or ()]}
+            return out
+
     def _open(self, path):
         import uno
         doc = self.desktop.loadComponentFromURL(
@@ -1034,7 +736,8 @@ class _WorkerOffice(Office):
             [SYSTEM_PYTHON, os.path.abspath(__file__), "--worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
             env=_soffice_env(), start_new_session=True)
-        self._rpc("start", start_timeout=start_timeout, call_timeout=self.call_timeout)
+        self._rpc("start", start_timeout=start_timeout, call_timeout=self.call_timeout,
+                  profile=self.given_profile)
 
     def _rpc(self, op, **kw):
         if self._closed:
@@ -1057,6 +760,9 @@ class _WorkerOffice(Office):
 
     def _install(self, oxt):
         self._rpc("install", oxt=oxt)
+
+    def _function_descriptions(self, prefix):
+        return self._rpc("function_descriptions", prefix=prefix)
 
     def _recalc(self, path, dst, timeout):
         return RecalcResult.from_json(self._rpc("recalc", path=path, dst=dst, timeout=timeout))
@@ -1102,6 +808,8 @@ def _worker_main():
                 result = office._install(kw["oxt"])
             elif op == "recalc":
                 result = office._recalc(**kw).to_json()
+            elif op == "function_descriptions":
+                result = office._function_descriptions(kw["prefix"])
             elif op == "to_pdf":
                 result = office._to_pdf(**kw)
             elif op == "close":

@@ -19,12 +19,35 @@ import re
 from pathlib import Path
 from typing import Any
 
+import builtins
+import contextlib
+import sys
+
 import numpy as np
-import schedula as sh
-from formulas import ExcelModel
-from formulas.functions import get_functions
-from formulas.ranges import Ranges
-from formulas.tokens.operand import XlError
+
+
+@contextlib.contextmanager
+def python_import():
+    """LibreOffice's in-process UNO (tests that drove LibreOffice earlier in the session)
+    replaces ``__import__`` with a hook that turns a ModuleNotFoundError into a plain
+    ImportError, which breaks optional imports inside `formulas` (tqdm): Python's own
+    import meanwhile."""
+    uno = sys.modules.get("uno")
+    saved = builtins.__import__
+    if uno is not None and hasattr(uno, "_builtin_import"):
+        builtins.__import__ = uno._builtin_import
+    try:
+        yield
+    finally:
+        builtins.__import__ = saved
+
+
+with python_import():
+    import schedula as sh
+    from formulas import ExcelModel
+    from formulas.functions import get_functions
+    from formulas.ranges import Ranges
+    from formulas.tokens.operand import XlError
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils import range_boundaries
 
@@ -94,8 +117,9 @@ def recalc(path: str | Path) -> tuple[Workbook, collections.Counter]:
             for c in row:
                 if c.data_type != "f" and not hasattr(c.value, "ref"):
                     out.cell(c.row, c.column).value = c.value
-    model = ExcelModel().loads(str(path)).finish()
-    solution = model.calculate()
+    with python_import():
+        model = ExcelModel().loads(str(path)).finish()
+        solution = model.calculate()
     for key, ranges in solution.items():
         m = _KEY.match(str(key))
         if not m or m["sheet"].upper() not in titles:

@@ -189,6 +189,29 @@ def _print_warnings(t, quiet: bool) -> None:
 
 
 _TEXT_FORMATS = {".csv": "csv", ".json": "json", ".txt": "table"}
+_WORKBOOK_NAMES = (".xlsx", ".xlsm")
+#: what each command writes: (the names it accepts (None: any name not refused), the
+#: names refused, what it writes, where the refused kind is made)
+_OUTPUTS = {
+    "report": (None, _WORKBOOK_NAMES + (".xls", ".ods", ".trf"),
+               "the report is text (.csv, .json, .txt)",
+               "`xl-fide crosstable` for a workbook, `xl-fide trf` for a TRF"),
+    "workbook": (_WORKBOOK_NAMES, (), "the output must be an .xlsx file",
+                 "`xl-fide report -o` for .csv, .json or .txt, `xl-fide trf` for a TRF"),
+    "trf": (None, _WORKBOOK_NAMES + (".xls", ".ods", ".csv", ".json"),
+            "a TRF is text (.trf or .txt)",
+            "`xl-fide crosstable` for a workbook, `xl-fide report` for .csv or .json"),
+}
+
+
+def _check_output_name(out: Path, what: str) -> None:
+    """Refuse (one line) an output name whose extension says another kind of file than
+    the command writes (``what``: report, workbook or trf); every command that writes a
+    file asks this first."""
+    accepted, refused, says, use = _OUTPUTS[what]
+    suffix = out.suffix.lower()
+    if (accepted is not None and suffix not in accepted) or suffix in refused:
+        raise CliError(f"{out}: {says}: use {use}")
 
 
 def _report_format(args: argparse.Namespace) -> str:
@@ -198,9 +221,7 @@ def _report_format(args: argparse.Namespace) -> str:
     if not args.output:
         return args.format or "table"
     suffix = Path(args.output).suffix.lower()
-    if suffix in (".xlsx", ".xlsm", ".trf"):
-        raise CliError(f"{args.output}: the report is text (.csv, .json, .txt): use "
-                       "`xl-fide crosstable` for a workbook, `xl-fide trf` for a TRF")
+    _check_output_name(Path(args.output), "report")
     implied = _TEXT_FORMATS.get(suffix)
     if args.format and implied and args.format != implied:
         raise CliError(f"{args.output}: --format {args.format} but the name ends in {suffix} "
@@ -231,9 +252,8 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     from xl_fide.excel import fill_workbook
     path = _input_path(args)
     out = Path(args.output)
+    _check_output_name(out, "workbook")
     _check_output(out, [path], args.force)
-    if out.suffix.lower() not in (".xlsx", ".xlsm"):
-        raise CliError(f"{out}: the output must be an .xlsx file")
     event = _load_event(path, args)
     t = event.tournament
     _print_warnings(t, args.quiet)
@@ -242,11 +262,16 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
                        order=args.order)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
+    if args.formulas == "udf":
+        _say("its FIDE_* formulas compute in Excel with xl-fide's functions; without Excel: "
+             "LibreOffice Calc with the extension of `xl-fide libreoffice` (then Ctrl+Shift+F9), "
+             "or write the workbook with --formulas native")
     return EXIT_OK
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from xl_fide.trf import encode_trf
+    from xl_fide.trf import empty_report_fields, encode_trf
+    _check_output_name(Path(args.output), "trf")
     path = _input_path(args)
     event = _load_event(path, args)
     t = event.tournament
@@ -257,6 +282,14 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
+    empty = empty_report_fields(t)
+    if empty:
+        message = (f"{path}: {', '.join(empty)} empty: the TRF has blank lines there "
+                   "(fill them on the Event sheet or in the TRF)")
+        if args.strict:
+            raise CliError(message + " (--strict)")
+        if not args.quiet:
+            _say(f"warning: {message}", err=True)
     out = Path(args.output)
     # in the encoding the TRF was read in, so nothing read is lost
     write_text_atomic(out, encode_trf(t, encoding=args.encoding), force=args.force, inputs=[path])
@@ -273,6 +306,7 @@ def cmd_template(args: argparse.Namespace) -> int:
         raise CliError("--players is needed for a cross-table (--games, --rating, --k, "
                        "--birth-year, --games-so-far, --peak only with --layout player)")
     out = Path(args.output)
+    _check_output_name(out, "workbook")
     _check_output(out, [], args.force)
     if args.players < 2 or args.players > 2000:
         raise CliError(f"--players must be 2 to 2000, got {args.players}")
@@ -290,7 +324,7 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_period(args: argparse.Namespace) -> int:
-    from xl_fide.period import PeriodSpanError, build_period
+    from xl_fide.period import PeriodSpanError, PeriodTimeControlError, build_period
     from xl_fide.cli._presenters import format_period
     tournaments = []
     seen: dict[bytes, Path] = {}
@@ -311,6 +345,8 @@ def cmd_period(args: argparse.Namespace) -> int:
                               span=args.span)
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
+    except PeriodTimeControlError as exc:
+        raise CliError(f"{exc} (--time-control)") from None
     _write_out(format_period(report))
     return EXIT_OK
 
@@ -374,6 +410,21 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else 1
 
 
+def cmd_libreoffice(args: argparse.Namespace) -> int:
+    from xl_fide.libreoffice import ExtensionError, build_extension
+    out = Path(args.output)
+    if out.suffix.lower() != ".oxt":
+        raise CliError(f"{out}: a LibreOffice extension's name ends in .oxt")
+    _check_output(out, [], args.force)
+    try:
+        names = build_extension(out)
+    except ExtensionError as e:
+        raise CliError(str(e)) from None
+    _say(f"wrote {out} ({len(names)} FIDE_* functions): install it with a double click, "
+         f"Tools > Extension Manager, or `unopkg add {out}`")
+    return EXIT_OK
+
+
 def cmd_version(args: argparse.Namespace) -> int:
     print(f"xl-fide {__version__}")
     return EXIT_OK
@@ -407,9 +458,15 @@ def _month(text: str) -> str:
     return text
 
 
+def cmd_lists(args: argparse.Namespace) -> int:
+    """``xl-fide lists [import|show|download]``: the bodies are in :mod:`xl_fide.cli._lists`,
+    imported here so that ``xl-fide --help`` does not load the store."""
+    from xl_fide.cli._lists import cmd_lists as run
+    return run(args)
+
+
 def _lists_parser(sub) -> None:
-    """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists._store)."""
-    from xl_fide.lists._store import cmd_lists
+    """``xl-fide lists [import|show|download]`` (bodies in :mod:`xl_fide.cli._lists`)."""
     ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
     ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
     ls.set_defaults(func=cmd_lists, lists_command=None)
@@ -522,6 +579,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     _rate.add_parser(sub)
     _lists_parser(sub)
+    lo = sub.add_parser("libreoffice", help="write the LibreOffice extension (.oxt) with "
+                        "the FIDE_* functions for Calc")
+    lo.add_argument("-o", "--output", default="xl-fide.oxt", help="default: xl-fide.oxt")
+    lo.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    lo.set_defaults(func=cmd_libreoffice)
     d = sub.add_parser("doctor", help="check the Python/xlwings set-up for Excel")
     d.set_defaults(func=cmd_doctor)
     v = sub.add_parser("version", help="print the version")

@@ -16,6 +16,7 @@ from openpyxl.styles import (
 )
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.formula import ArrayFormula
+from openpyxl.worksheet.pagebreak import Break
 
 from xl_fide._version import __version__
 from xl_fide.excel import _native as _native
@@ -111,8 +112,91 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
     _text(conf, 1, 2, "xl_fide.udfs")
     conf.column_dimensions["A"].width = 16
     conf.column_dimensions["B"].width = 16
+    conf.sheet_state = "hidden"          # read by xlwings, never printed with the workbook
+    _paginate(ws, geo)
     wb.active = 0
     return wb
+
+
+#: A4 landscape at 100 % between margins of 0.4": 297 mm - 2 x 10.16 mm = 276.7 mm, in
+#: pixels at 96 per inch (the unit of column widths below).
+PAGE_PX = 1045
+#: One character of column width, in pixels, as the widest engine draws it: Excel 7 px,
+#: LibreOffice 6.95 pt = 9.3 px (measured on its PDF); the wider one, so that neither
+#: engine adds a page break of its own inside a round.
+CHAR_PX = 9.3
+EXCEL_CHAR_PX = 7
+#: a cross-table that fits one page wide in Excel at this scale or more (11 pt text at
+#: 6.6 pt) is printed one page wide
+ONE_PAGE_SCALE = 0.6
+_TITLE_COLS = 3                          # No, Title, Name: repeated on every page
+_BOLD_CHAR_PX = 10                       # a bold header character, generously
+
+
+def column_px(ws: Any, col: int, char_px: float = CHAR_PX) -> int:
+    """Width of column ``col`` in pixels (``char_px`` per character plus 5 px of
+    padding); 0 when hidden."""
+    dim = ws.column_dimensions[_L(col)]
+    if dim.hidden:
+        return 0
+    return int((dim.width or 8.43) * char_px + 5)
+
+
+def print_units(geo: _Geometry) -> list[tuple[int, int]]:
+    """The column ranges a printed page never splits, left to right after the title
+    columns: the rest of the players block, each round (Swiss: Opp, Col, Res) or each
+    opponent's column (round robin), the standings, the rating block."""
+    st = geo.standings
+    units = [(_TITLE_COLS + 1, len(PLAYER_COLS))]
+    if geo.layout == "swiss":
+        units += [(geo.round_col(r, "opp"), geo.round_col(r, "res"))
+                  for r in range(1, geo.rounds + 1)]
+    else:
+        units += [(c, c) for c in range(geo.block_first, geo.block_last + 1)]
+    units += [(geo.col[st[0].key], geo.col[st[-1].key]),
+              (geo.col[RATING_COLS[0].key], geo.col[RATING_COLS[-1].key])]
+    return units
+
+
+def _paginate(ws: Any, geo: _Geometry) -> None:
+    """Paper: a cross-table that fits one page wide at 60 % or more in Excel is printed
+    one page wide; a wider one at 100 % with column breaks between rounds (never inside a round,
+    the standings or the rating block), the title columns repeated; the round robin's
+    group header is written once per page, so no header is cut by a page edge."""
+    width = sum(column_px(ws, c, EXCEL_CHAR_PX) for c in range(1, geo.last_col + 1))
+    starts = [geo.block_first]
+    if width * ONE_PAGE_SCALE <= PAGE_PX:
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.page_setup.scale = None
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+    else:
+        room = PAGE_PX - sum(column_px(ws, c) for c in range(1, _TITLE_COLS + 1))
+        used = 0
+        units = print_units(geo)
+        grid = (geo.block_first, geo.block_last)
+        if geo.layout == "roundrobin" and sum(
+                column_px(ws, c) for c in range(grid[0], grid[1] + 1)) <= room:
+            units = [u for u in units if not grid[0] <= u[0] <= grid[1]]   # the grid whole
+            units.insert(1, grid)
+        for first, last in units:
+            w = sum(column_px(ws, c) for c in range(first, last + 1))
+            if used and used + w > room:
+                ws.col_breaks.append(Break(id=first - 1))   # a break after column first - 1
+                starts.append(first)
+                used = 0
+            used += w
+    if geo.layout == "roundrobin":                 # the grid's header, once per page
+        g1, g2 = geo.block_first, geo.block_last
+        title = str(ws.cell(GROUP_ROW, g1).value)
+        ws.unmerge_cells(start_row=GROUP_ROW, start_column=g1, end_row=GROUP_ROW,
+                         end_column=g2)
+        edges = sorted({c for c in starts if g1 < c <= g2} | {g1, g2 + 1})
+        for a, b in zip(edges, edges[1:]):
+            px = sum(column_px(ws, c) for c in range(a, b))
+            fits = [t for t in (title, "Results (row vs column)", "Results", "")
+                    if len(t) * _BOLD_CHAR_PX <= px]
+            _group(ws, a, b - 1, fits[0])
 
 
 def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
@@ -294,6 +378,12 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
 
 
 
+def _iso_date(d: str) -> str:
+    """The date ``d`` as YYYY-MM-DD built from YEAR, MONTH and DAY: the same text in every
+    engine and language (TEXT's format codes are read in the user's language)."""
+    return (f'YEAR({d})&"-"&RIGHT("0"&MONTH({d}),2)&"-"&RIGHT("0"&DAY({d}),2)')
+
+
 def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) -> None:
     """Title, players block, standings and rating headers, K formulas, names, setup."""
     ev_name = _event_ref("name")
@@ -301,7 +391,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     _apply(ws["A1"], "title")
     start = _event_ref("start")
     ws["A2"] = (f'="Rules "&{_event_ref("edition")}&"   ·   time control "&{_TC_ARG}'
-                f'&"   ·   start "&IF(ISNUMBER({start}),TEXT({start},"yyyy-mm-dd"),"not given")'
+                f'&"   ·   start "&IF(ISNUMBER({start}),{_iso_date(start)},"not given")'
                 f'&"   ·   white cells are input, grey cells are computed"')
     _apply(ws["A2"], "subtitle")
     for spec in PLAYER_COLS:
@@ -360,7 +450,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     # conditional colours: check column
     check = geo.column("check", absolute=False)
     ws.conditional_formatting.add(check, FormulaRule(
-        formula=[f'N({geo.cell("check", geo.first)})>0'],
+        formula=[f"{_native.number_or_zero(geo.cell('check', geo.first))}>0"],
         fill=PatternFill("solid", bgColor="FFC7CE"), stopIfTrue=True))
     # sheet setup
     ws.freeze_panes = ws.cell(geo.first, geo.col["fed"])
@@ -564,7 +654,8 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
         ("label", "Turning the functions on: Excel on Windows (xlwings add-in)"),
         ("text", "1. Install Python, then in a terminal, in the xl-fide folder: pip install .   "
                  "and then   xlwings addin install"),
-        ("text", "2. Open this workbook. The sheet 'xlwings.conf' already says UDF Modules = "
+        ("text", "2. Open this workbook. Its hidden sheet 'xlwings.conf' (right-click a sheet tab, "
+                 "Unhide) already says UDF Modules = "
                  "xl_fide.udfs."),
         ("text", "3. On the xlwings ribbon tab click 'Import Functions', then save the file as "
                  "an .xlsm workbook (Excel Macro-Enabled Workbook)."),

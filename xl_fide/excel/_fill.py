@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from openpyxl import Workbook
+from openpyxl.styles import Alignment
 
 from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide._version import __version__
 from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
 from xl_fide.excel._build import build_template
+from xl_fide.excel._cached import add_cached_values
 from xl_fide.excel._layout import (
     _L,
     _SCORING_CODES,
@@ -26,10 +28,13 @@ from xl_fide.excel._layout import (
     EVENT,
     EVENT_ROW,
     MAX_ROUND_ROBIN,
+    GROUP_ROW,
     MONTHLY_NOTE,
+    ONE_PERIOD_HEADER,
     NATIVE_TEMPLATES,
     REPORT,
     SCORING_FIRST_ROW,
+    TABLES,
     WorkbookExistsError,
     _Geometry,
     _page_setup,
@@ -38,6 +43,7 @@ from xl_fide.excel._layout import (
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
 from xl_fide.report import KSource, Report, build_report
+from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import (
     DEFAULT_SCORING,
     Tournament,
@@ -115,7 +121,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
     if report.months:           # B.02 §8.3 interim reports: the sheet's formulas do not
-        _text(ws, 1, geo.block_first, MONTHLY_NOTE, "subtitle")
+        _monthly_note(ws, geo)
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
@@ -165,7 +171,106 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
                          f"{str(exc).replace('<workbook>: ', '')}") from None
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
+    # the values the formulas compute, cached in the file by save_workbook
+    wb.__dict__["xl_fide_cached"] = _cached_sheets(wb, geo, report, players, layout)
     return wb
+
+
+def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],
+                   layout: str) -> dict[str, dict[str, Any]]:
+    """Sheet -> cell -> value of the formula cells whose values are known at fill time:
+    the cross-table's (:func:`_cached_cells`), the Event sheet's computed cells and the
+    Tables sheet's points per code, each worked out as its formula does."""
+    ev = wb[EVENT]
+
+    def event(key: str) -> Any:
+        return ev.cell(EVENT_ROW[key], 2).value
+
+    tc = str(event("tc") or "").strip().lower() or "standard"
+    day = event("rules_date") or event("start")
+    events: dict[str, Any] = {f"B{EVENT_ROW['edition']}": report.edition.id,
+                              f"B{EVENT_ROW['tc_arg']}": tc,
+                              f"B{EVENT_ROW['date_arg']}": day if day else ""}
+    if geo.formulas == "udf":
+        events[f"B{EVENT_ROW['version']}"] = __version__
+    scoring = {str(ev.cell(SCORING_FIRST_ROW + i, 1).value): ev.cell(SCORING_FIRST_ROW + i,
+                                                                     2).value
+               for i in range(len(_SCORING_CODES))}
+    tables = wb[TABLES]
+    points = {}
+    for row in tables.iter_rows(min_col=12, max_col=13):
+        code, cell = row
+        if cell.data_type == "f" and str(cell.value).startswith("=VLOOKUP(L"):
+            points[cell.coordinate] = scoring.get(str(code.value), "#N/A")
+    start = event("start")
+    cross = _cached_cells(wb, geo, report, players, layout)
+    cross["A2"] = (f"Rules {report.edition.id}   ·   time control {tc}   ·   start "
+                   f"{start.isoformat()[:10] if start else 'not given'}   ·   white cells are "
+                   "input, grey cells are computed")
+    return {CROSS: cross, EVENT: events, TABLES: points}
+
+
+def rating_values(res: Any) -> list[Any]:
+    """The rating block of one player as the formulas show it (both modes): N, W, ΣPD,
+    W−ΣPD, K used, K×ΣΔR, Δ, new rating (or ``not published: below 1400 (1395)``), Rp,
+    Ru (or why it is not published); ``""`` where the cell is blank."""
+    calc, init = res.calc, res.initial
+    rp = res.Rp if res.Rp is not None else ""
+    if calc is not None:
+        return [res.N, res.W_half / 2, calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K,
+                calc.change / 100, calc.rating_change, new_rating_or_note(calc), rp, ""]
+    ru: Any = ""
+    if init is not None:
+        ru = init.Ru if init.Ru is not None else f"not published: {init.reason}"
+    return [res.N, res.W_half / 2, "", "", "", "", "", "", rp, ru]
+
+
+_BLOCK = ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new", "rp", "ru")
+
+
+def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],
+                  layout: str) -> dict[str, Any]:
+    """Cell -> value of the cross-table's formula cells whose values the engine knows:
+    the title, K rule (where the rule gave K), K, points, Swiss rank and the rating
+    block (over 30 days the block, like the report's rows, is the one-period figure)."""
+    def at(key: str, r: int) -> str:
+        return f"{_L(geo.col[key])}{r}"
+
+    name = wb[EVENT].cell(EVENT_ROW["name"], 2).value
+    out: dict[str, Any] = {"A1": name if name not in (None, "") else "FIDE rating cross-table"}
+    by_rank = {row.result.start_rank: row for row in report.rows}
+    points = [_num(by_rank[p.start_rank].points) for p in players if p.start_rank in by_rank]
+    for r in range(geo.first, geo.last + 1):
+        i = r - geo.first
+        row = by_rank.get(players[i].start_rank) if i < len(players) else None
+        if row is None:
+            values: list[Any] = [""] * len(_BLOCK)
+            out.update({at("k", r): "", at("k_rule", r): "", at("pts", r): ""})
+        else:
+            res = row.result
+            values = rating_values(res)
+            rated = res.rating is not None
+            out[at("k", r)] = res.K_given if rated else ""
+            if not rated or row.k_source is KSource.RULE:
+                out[at("k_rule", r)] = res.K_given if rated else ""
+            pts = _num(row.points)
+            out[at("pts", r)] = pts
+            if layout == "swiss":
+                out[at("rank", r)] = 1 + sum(1 for q in points if q > pts)
+        out.update({at(key, r): v for key, v in zip(_BLOCK, values)})
+    return out
+
+
+def _monthly_note(ws: Any, geo: _Geometry) -> None:
+    """An event over 30 days (FIDE B.02 §8.3, interim reports): the rating block's header
+    says it is the one-period figure, and above it the note says where the monthly
+    figures are, wrapped in the block's width (never cut by the page edge)."""
+    n, ru = geo.col["n"], geo.col["ru"]
+    ws.cell(GROUP_ROW, n).value = ONE_PERIOD_HEADER
+    cell = _text(ws, 1, n, MONTHLY_NOTE, "subtitle")
+    cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
+    ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
+    ws.row_dimensions[1].height = 36        # two lines of the note beside the title
 
 
 def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
@@ -195,8 +300,16 @@ _REPORT_HEADS = [("No", 5, "val_int"), ("Title", 6, "val_text"), ("Name", 26, "v
                  ("K from", 20, "val_text"), ("Pts", 5, "val_1"), ("N", 5, "val_int"),
                  ("W", 5, "val_1"), ("ΣPD", 7, "val_2"), ("W−ΣPD", 7, "val_s2"),
                  ("K used", 6, "val_int"), ("K×ΣΔR", 8, "val_s2"), ("Δ", 5, "val_sint"),
-                 ("New", 6, "val_int"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
+                 ("New", 9, "val_new"), ("Rp", 6, "val_int"), ("Ru", 6, "val_int"),
                  ("Note", 64, "val_text")]
+
+
+def _new_or_note(res: Any) -> int | str | None:
+    """The new rating, or ``not published: below 1400 (1390)`` (FIDE B.02 §7.2.1), as
+    the NewRating cell and FIDE_NEW_RATING show it."""
+    if res.calc is None:
+        return None
+    return new_rating_or_note(res.calc)
 
 
 def _report_rows(ws: Any, hr: int, report: Report) -> int:
@@ -216,7 +329,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
             res.sum_PD / 100 if res.sum_PD is not None else None,
             calc.sum_delta_R / 100 if calc is not None else None,
             res.K, res.change / 100 if res.change is not None else None,
-            res.rating_change, res.new_rating, res.Rp,
+            res.rating_change, _new_or_note(res), res.Rp,
             res.initial.Ru if res.initial is not None else None,
             (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
@@ -274,8 +387,9 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
     buffer = io.BytesIO()
     wb.save(buffer)
+    data = add_cached_values(buffer.getvalue(), getattr(wb, "xl_fide_cached", {}))
     try:
-        return write_atomic(path, buffer.getvalue(), force=force)
+        return write_atomic(path, data, force=force)
     except OutputExistsError:
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
 

@@ -115,10 +115,11 @@ RATING_COLS: tuple[_Col, ...] = (
          "Rating change K × ΣΔR, not rounded (two decimals)."),
     _Col("chg", "Δ", "RatingChange", 5, "calc_sint",
          "Rating change rounded to a whole number, .5 away from zero (§8.3.4)."),
-    _Col("new", "New", "NewRating", 6, "calc_int", "New rating = Ro + Δ."),
+    _Col("new", "New", "NewRating", 9, "calc_new",
+         "New rating = Ro + Δ; under the rating floor it is not published (FIDE B.02 §7.2.1)."),
     _Col("rp", "Rp", "Performance", 6, "calc_int",
          "FIDE performance Ra + dp(p) over the rated games."),
-    _Col("ru", "Ru", "InitialRating", 14, "calc_text",
+    _Col("ru", "Ru", "InitialRating", 14, "calc_note",
          "Unrated players: initial rating (§8.2, games against rated opponents), or why "
          "it is not published."),
 )
@@ -207,6 +208,8 @@ _HEAD_FILL = PatternFill("solid", fgColor="D9E1F2")
 _GROUP_FILL = PatternFill("solid", fgColor="1F4E78")
 _DIAG_FILL = PatternFill("solid", fgColor="808080")
 _CENTER = Alignment(horizontal="center", vertical="center")
+#: a number, or a sentence wrapped in its cell ("not published: below 1400 (1395)")
+_CENTER_WRAP = Alignment(horizontal="center", vertical="center", wrap_text=True)
 _LEFT = Alignment(horizontal="left", vertical="center")
 _UNLOCKED = Protection(locked=False)
 _LOCKED = Protection(locked=True)
@@ -240,15 +243,19 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "in_num": dict(inp, number_format="0.0#"),
         "diag": dict(fill=_DIAG_FILL, border=_BORDER, protection=_LOCKED),
         "calc_int": dict(calc, number_format="0"),
+        "calc_new": dict(calc, number_format="0", alignment=_CENTER_WRAP),
         "calc_1": dict(calc, number_format="0.0"),
         "calc_2": dict(calc, number_format="0.00"),
         "calc_s2": dict(calc, number_format=_SIGNED2),
         "calc_sint": dict(calc, number_format=_SIGNED_INT, font=Font(bold=True)),
         "calc_text": dict(calc, alignment=_LEFT),
+        "calc_note": dict(calc, alignment=Alignment(horizontal="left", vertical="center",
+                                                    wrap_text=True)),
         "calc_code": dict(calc),
         "calc_date": dict(calc, number_format="yyyy-mm-dd"),
         "calc_check": dict(calc, number_format='0;-0;""', font=Font(bold=True, color="C00000")),
         "val_int": dict(border=_BORDER, alignment=_CENTER, number_format="0"),
+        "val_new": dict(border=_BORDER, alignment=_CENTER_WRAP, number_format="0"),
         "val_1": dict(border=_BORDER, alignment=_CENTER, number_format="0.0"),
         "val_2": dict(border=_BORDER, alignment=_CENTER, number_format="0.00"),
         "val_s2": dict(border=_BORDER, alignment=_CENTER, number_format=_SIGNED2),
@@ -521,6 +528,8 @@ def _group(ws: Any, first: int, last: int, text: str) -> None:
 #: that the report rates month by month (FIDE B.02 §8.3, interim reports).
 MONTHLY_NOTE = ("Rated month by month (interim reports): see the Report sheet; the live "
                 "formulas show the whole event as one period")
+#: The rating block's header then: the figure is not what FIDE publishes.
+ONE_PERIOD_HEADER = "Whole event as one period (not published)"
 
 
 

@@ -241,7 +241,7 @@ def k_rule(ro: str, born: str, games: str, peak: str, k20: str, year: str) -> st
     birth year <= 18) whose rating and peak stay under 2300 40; fewer than 30 games 40;
     else 20. Blank rating: ""; a birth year after the period's year or more than 120
     years before it: #N/A (a data error, never K 40)."""
-    highest = f"MAX({ro},N({peak}))"
+    highest = f"MAX({ro},{number_or_zero(peak)})"
     bad_born = f"AND(ISNUMBER({born}),OR({born}>{year},{year}-{born}>{MAX_AGE}))"
     junior = f"AND(ISNUMBER({born}),{year}-{born}<={JUNIOR_AGE},{highest}<{JUNIOR_RATING})"
     new = f"AND(ISNUMBER({games}),{games}<{NEW_PLAYER_GAMES})"
@@ -256,6 +256,13 @@ def _rb_ok(ro: str, r_opp: str) -> str:
     sw = _Refs.switch(S_RB)
     return (f"NOT(AND({sw}=1,{ro}>0,ABS({ro}-{r_opp})>={RB_600_DIFFERENCE},"
             f"OR({ro}>{RB_600_TOP},{r_opp}>{RB_600_TOP})))")
+
+
+def number_or_zero(x: str) -> str:
+    """``x`` when it holds a number, else 0: the portable spelling of ``N(x)``, whose
+    result on a blank cell or on text differs between engines (Gnumeric: ``#NUM!`` for a
+    blank, 7 for the text "7"; Excel, LibreOffice: 0)."""
+    return f"IF(ISNUMBER({x}),{x},0)"
 
 
 def _played(res: str, codes: str) -> str:
@@ -334,7 +341,7 @@ def _player(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
                             f'IF({ro}>={floor},{ro},0)),IF({ro}="",0,NA()))')
     check = R.cross("check", row)
     yield (CALC, row, C_STATE, f'=IF(AND({ro}="",{_results_count(lay, R, row)}=0),0,'
-                               f"IF({R.switch(S_OK)}<>1,2,IF(N({check})>0,3,1)))")
+                               f"IF({R.switch(S_OK)}<>1,2,IF({number_or_zero(check)}>0,3,1)))")
     B = me(C_RO, row)
     yield (CALC, row, C_CAP, f"=IF(AND({R.switch(S_EXEMPT)}=1,{B}>={EXEMPT_RATING}),0,1)")
     yield (CALC, row, C_N, f'=COUNTIF({R.block_row(0, row)},">0")')
@@ -406,6 +413,13 @@ def _games(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
                if res else 0)
 
 
+def _new_shown(new: str) -> str:
+    """The new rating, or below the floor ``not published: below 1400 (1390)`` as
+    FIDE_NEW_RATING shows it (FIDE B.02 §7.2.1: the player is listed as unrated)."""
+    floor = f"{_q(CALC)}!{_Refs.switch(S_FLOOR)}"
+    return (f'IF({new}<{floor},"not published: below "&{floor}&" ("&({new})&")",{new})')
+
+
 def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
     c = R.c
 
@@ -424,7 +438,7 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
         "k_used": calc(C_K),
         "change": f'IF({rated},{CHG}/100,"")',
         "chg": f'IF({rated},{round_half_away(CHG)},"")',
-        "new": f'IF({rated},{B}+{chg_cell},"")',
+        "new": f'IF({rated},{_new_shown(f"{B}+{chg_cell}")},"")',
         "rp": calc(C_RP),
     }
     for key, value in values.items():

@@ -47,11 +47,11 @@ from xl_fide.excel._roundtrip import (
     _pristine,
     _Read,
 )
-from xl_fide.lists._read import PlayerData
+from xl_fide.lists._model import PlayerData
 from xl_fide.rules import results as _results
 from xl_fide.rules.editions import guess_time_control
 from xl_fide.rules.results import parse_result
-from xl_fide.rules.values import as_int, quote_value
+from xl_fide.rules.values import FIDE_ID_MAX, as_int, quote_value
 from xl_fide.trf import (
     DEFAULT_SCORING,
     Game,
@@ -102,10 +102,14 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
             return None
         found, _ = parse_date_text(value)         # the TRF formats: 2025/11/15, 15/11/2025
         if found is not None:
-            return found
+            # the sheet's formulas see no date in a text cell (ISNUMBER): they would rate
+            # by today's rules while this reading rated by the date's (issue 22 #5)
+            raise WorkbookError(f"{_where(sheet, row, 2)}: {what} {quote_value(value)} is "
+                                "text, which the sheet's formulas do not take for a date: "
+                                "type it as a date (or clear the cell)")
         raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date like 2025-11-15, "
-                            f"got {value!r}")
-    raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date, got {value!r}")
+                            f"got {quote_value(value)}")
+    raise WorkbookError(f"{_where(sheet, row, 2)}: {what} must be a date, got {quote_value(value)}")
 
 
 class _Unsaved:
@@ -320,9 +324,21 @@ def _int_or(value: Any, default: int) -> int:
     return value if isinstance(value, int) else default
 
 
-def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
+def sheet_size(rows: list[list[Any]], layout: str, players: int, rounds: int) -> tuple[int, int]:
+    """The Crosstable sheet's own size (player rows, rounds), read from its No column and
+    round headers in ``rows`` (the sheet's values from A1), after checking the Event
+    sheet's Player rows (``players``) and Rounds (``rounds``) against it: raises
+    :class:`~xl_fide.errors.WorkbookError` naming the cells when they say more than the
+    sheet has, or less than is filled. For a round robin ``rounds`` is ignored."""
+    if layout == "roundrobin":
+        rounds = players - 1
+    return _check_size_cells(rows, _Geometry(layout, players, rounds))
+
+
+def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> tuple[int, int]:
     """The Rounds and Player rows cells of the Event sheet must not say more than the
-    Crosstable sheet has, nor less than is filled (that would drop results unseen)."""
+    Crosstable sheet has, nor less than is filled (that would drop results unseen).
+    Returns the sheet's own (player rows, rounds)."""
     def cell(r: int, c: int) -> Any:
         row = rows[r - 1] if r - 1 < len(rows) else []
         return row[c - 1] if c - 1 < len(row) else None
@@ -336,9 +352,15 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
     while cell(geo.first + sheet_n, no) == sheet_n + 1:
         sheet_n += 1
     rounds_cell, rows_cell = f"{EVENT}!B{EVENT_ROW['rounds']}", f"{EVENT}!B{EVENT_ROW['players']}"
+    head = cell(HEADER_ROW, geo.block_first)      # "Opp" (Swiss) or 1 (round robin)
+    sheet_layout = "swiss" if head == "Opp" else "roundrobin" if head == 1 else None
+    if sheet_layout is not None and sheet_layout != geo.layout:
+        raise WorkbookError(f"{EVENT}!B{EVENT_ROW['layout']}: Layout is {geo.layout} but the "
+                            f"{CROSS} sheet is a {sheet_layout} table "
+                            f"({_where(CROSS, HEADER_ROW, geo.block_first)} is "
+                            f"{quote_value(head)}): set Layout back to {sheet_layout}")
     if geo.n > sheet_n:
-        raise WorkbookError(f"{rows_cell}: Player rows is {geo.n} but the {CROSS} sheet has "
-                            f"{sheet_n} player rows (make a bigger sheet: xl-fide template)")
+        raise WorkbookError(_numbering_problem(cell, geo, sheet_n, rows_cell))
     inputs = [geo.col[k] for k in ("title", "name", "fed", "fide_id", "ro", "born", "games",
                                    "peak", "k_set")]
     if geo.layout == "swiss":
@@ -363,6 +385,7 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
         while cell(HEADER_ROW, geo.grid_col(sheet_grid + 1)) == sheet_grid + 1:
             sheet_grid += 1
         block = range(geo.block_first, geo.block_first + sheet_grid)
+        sheet_rounds = sheet_grid - 1
         for r in range(geo.first, geo.last + 1):
             for j in range(geo.n + 1, sheet_grid + 1):
                 if filled(r, geo.grid_col(j)):
@@ -375,6 +398,38 @@ def _check_size_cells(rows: list[list[Any]], geo: _Geometry) -> None:
                 raise WorkbookError(f"{rows_cell}: Player rows is {geo.n}, but row {r} is "
                                     f"filled ({_where(CROSS, r, c)}): raise Player rows or "
                                     "clear that row")
+    return sheet_n, sheet_rounds
+
+
+def _numbering_problem(cell: Any, geo: _Geometry, sheet_n: int, rows_cell: str) -> str:
+    """Why the No column stops at ``sheet_n`` before the Event's Player rows: a row
+    inserted into the players (a blank No between numbered rows), a row deleted (a
+    number missing), the rows sorted (another number), or a sheet too small (nothing
+    below)."""
+    no = geo.col["no"]
+    r, expected = geo.first + sheet_n, sheet_n + 1
+    found = cell(r, no)
+    below = [(geo.first + k, cell(geo.first + k, no)) for k in range(sheet_n + 1, geo.n + 1)]
+    numbered = [(row, v) for row, v in below if isinstance(v, (int, float))
+                and not isinstance(v, bool)]
+    blank = found is None or (isinstance(found, str) and not found.strip())
+    keep = (f"The player rows stay numbered 1 to {geo.n} in order (opponents and formulas "
+            "count on it): undo it")
+    where = _where(CROSS, r, no)
+    if blank and not numbered:
+        return (f"{rows_cell}: Player rows is {geo.n} but the {CROSS} sheet has {sheet_n} "
+                "player rows (make a bigger sheet: xl-fide template)")
+    if blank:
+        return (f"{where}: No is blank, yet {_where(CROSS, numbered[0][0], no)} below is "
+                f"numbered {quote_value(numbered[0][1])}: a row inserted among the players? "
+                f"{keep}")
+    following = [found] + [v for _, v in below]
+    if found == expected + 1 and all(v == found + k for k, v in enumerate(following[:3])):
+        return (f"{where}: No is {quote_value(found)} where {expected} is expected: player "
+                f"row {expected} deleted? {keep}")
+    return (f"{where}: No is {quote_value(found)} where {expected} is expected: the rows "
+            f"sorted, or a row moved? {keep} (for a sheet in rank order: xl-fide crosstable "
+            "--order rank)")
 
 
 def _typed_k(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
@@ -491,7 +546,7 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
                                career_games=games_n, peak_rating=peak or None)
         info[i] = dict(
             title=_str(row[c["title"]]), name=name, federation=_str(row[c["fed"]]),
-            fide_id=_whole(row[c["fide_id"]], CROSS, r, c["fide_id"] + 1, "FIDE id", 0),
+            fide_id=_whole(row[c["fide_id"]], CROSS, r, c["fide_id"] + 1, "FIDE id", 0, FIDE_ID_MAX),
             rating=rating, birth_year=born, birth_date=str(born) if born else "")
         active.append(i)
     if not active:
@@ -549,6 +604,19 @@ def _game_problem(a: int, b: int, code_a: str | None, code_b: str | None,
     return f"player {a} and player {b}{when}: {problem}"
 
 
+def _diagonal_result(value: Any) -> bool:
+    """A round robin's diagonal cell holds a result or a number (refused), not blank or
+    a marker such as ``x`` or ``*`` (ignored), as ``FIDE_EVENT`` reads it."""
+    if value is None or isinstance(value, bool) or (isinstance(value, str) and not value.strip()):
+        return False
+    if not isinstance(value, str):
+        return True
+    try:
+        return parse_result(value) is not None
+    except InputError:
+        return False
+
+
 def _berger(players: Sequence[int]) -> list[list[tuple[int, int]]]:
     """FIDE's Berger tables (FIDE Handbook C.05, Annex 1): per round the (white, black)
     pairs of ``players`` taken as pairing numbers 1, 2, ... in order; with an odd number
@@ -594,10 +662,14 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
     for i in range(1, geo.n + 1):
         r = geo.first + i - 1
         for j in range(1, geo.n + 1):
-            if i == j:
-                continue
             col = geo.grid_col(j)
             value = rows[r - 1][col - 1]
+            if i == j:          # a result on the diagonal is never dropped unseen
+                if _diagonal_result(_resolved(value)):
+                    raise WorkbookError(f"{_where(CROSS, r, col)}: {quote_value(value)} on the "
+                                        f"diagonal: player {i} does not play himself; clear "
+                                        "the cell (a result goes in the opponent's column)")
+                continue
             code = _result_code(value, _where(CROSS, r, col))
             if code is not None and (i not in active or j not in active):
                 blank = j if i in active else i

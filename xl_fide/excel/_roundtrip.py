@@ -27,7 +27,7 @@ from xl_fide.excel._layout import (
     _Geometry,
     _text,
 )
-from xl_fide.lists._read import PlayerData
+from xl_fide.lists._model import PlayerData
 from xl_fide.trf import (
     DEFAULT_SCORING,
     RESULT_CODES,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xl_fide.errors import InputError
-from xl_fide.rules.values import _exact
+from xl_fide.rules.values import exact_value
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def parse_result(value: object, name: str = "result") -> GameResult | None:
         if found is not None:
             return found
     else:
-        exact = _exact(value)
+        exact = exact_value(value)      # 1e30, NaN, inf: None (the message below)
         if exact is not None:
             if exact == 1:
                 return _WIN

@@ -20,6 +20,8 @@ from xl_fide.errors import InputError
 
 RATING_MIN = 0
 RATING_MAX = 4000
+#: The largest FIDE id: the TRF16 field is 11 digits (columns 58-68, C.04 Annex 2).
+FIDE_ID_MAX = 99_999_999_999
 MAX_NUMBER_TEXT = 40     # characters of a number written as text
 MAX_DIGITS = 30          # digits of a whole number (far beyond any rating, K or count)
 _QUOTE = 40              # characters of a bad value quoted in a message
@@ -83,6 +85,16 @@ def _exact(value: object) -> Fraction | None:
     return None
 
 
+def exact_value(value: object) -> Fraction | None:
+    """``value`` as an exact fraction when it is a finite number of at most
+    :data:`MAX_DIGITS` digits; ``None`` otherwise (text, NaN, infinities, ``1e30``,
+    ``2**200``): the caller's message says what was expected. Never raises."""
+    try:
+        return _exact(value)
+    except _TooLarge:
+        return None
+
+
 def quote_value(value: object) -> str:
     """``value`` as a message quotes it: short (a long text is cut, a huge number sized)."""
     if isinstance(value, float) and value.is_integer():
@@ -122,6 +134,12 @@ def as_int(value: object, name: str, *, minimum: int | None = None,
 def as_rating(value: object, name: str = "rating") -> int:
     """A rating as ``int`` (whole number 0..4000). FIDE B.02 §7: ratings are integers."""
     return as_int(value, name, minimum=RATING_MIN, maximum=RATING_MAX)
+
+
+def as_fide_id(value: object, name: str = "FIDE id") -> int | None:
+    """A FIDE id as ``int`` (whole number 0..:data:`FIDE_ID_MAX`, the 11 digits of the
+    TRF16 field); ``0`` is no id (``None``). ``2**63`` is refused with ``name``."""
+    return as_int(value, name, minimum=0, maximum=FIDE_ID_MAX) or None
 
 
 def as_k(value: object, name: str = "k") -> int:
