@@ -31,20 +31,21 @@ FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P
 SKIPPED_COMMANDS = ("pip install", "python -m pip install", "pytest")
 
 
-def blocks(page: Path, lang: str) -> list[tuple[int, str]]:
+def blocks(page: Path, langs: tuple[str, ...]) -> list[tuple[int, str, str]]:
     text = page.read_text(encoding="utf-8")
     out = []
     for m in FENCE.finditer(text):
-        if m.group("lang") == lang:
+        if m.group("lang") in langs:
             indent = len(m.group("indent"))
             body = "\n".join(line[indent:] for line in m.group("body").splitlines())
-            out.append((text.count("\n", 0, m.start()) + 1, body))
+            out.append((text.count("\n", 0, m.start()) + 1, m.group("lang"), body))
     return out
 
 
-def _cases(lang: str) -> list:
-    return [pytest.param(page, line, body, id=f"{page.relative_to(ROOT)}:{line}")
-            for page in PAGES for line, body in blocks(page, lang)]
+#: every runnable example, page by page in the page's order (a later block may use the
+#: files an earlier one wrote)
+CASES = [pytest.param(page, line, lang, body, id=f"{page.relative_to(ROOT)}:{line}")
+         for page in PAGES for line, lang, body in blocks(page, ("python", "console"))]
 
 
 _FOLDERS: dict[Path, Path] = {}
@@ -61,9 +62,11 @@ def scratch(page, tmp_path_factory, monkeypatch):
     return _FOLDERS[page]
 
 
-@pytest.mark.parametrize("page, line, body", _cases("python"))
-def test_python_examples(page, line, body, scratch):
-    if ">>>" in body:
+@pytest.mark.parametrize("page, line, lang, body", CASES)
+def test_examples(page, line, lang, body, scratch):
+    if lang == "console":
+        run_console(page, line, body)
+    elif ">>>" in body:
         parser = doctest.DocTestParser()
         test = parser.get_doctest(body, {}, f"{page.name}:{line}", str(page), line)
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
@@ -87,8 +90,7 @@ def _expected_matches(expected: list[str], got: list[str]) -> bool:
         re.match(pattern, "\n".join(got) + "\n") is not None
 
 
-@pytest.mark.parametrize("page, line, body", _cases("console"))
-def test_shell_examples(page, line, body, scratch):
+def run_console(page: Path, line: int, body: str) -> None:
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     commands: list[tuple[str, list[str]]] = []

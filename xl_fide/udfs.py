@@ -849,7 +849,7 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
     Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
     rating, Rp, Ru. N and W count played games against rated opponents. Unrated players:
     "" from ΣPD to new rating and Ru (or why not published). On the diagonal a marker
-    (x, *) is ignored, a result or a number is an error (never dropped); a row with no
+    (``x``, ``*``) is ignored, a result or a number is an error (never dropped); a row with no
     rating and no results is all "". The event is the player's rating period.
     """
     players = _flat(ratings)

@@ -472,12 +472,13 @@ def _lists_parser(sub) -> None:
     ls.set_defaults(func=cmd_lists, lists_command=None)
     lsub = ls.add_subparsers(dest="lists_command", parser_class=_Parser, metavar="ACTION")
     imp = lsub.add_parser("import", help="store a FIDE list file (TXT, XML, zip) as a month")
-    imp.add_argument("list_file", metavar="FILE")
+    imp.add_argument("list_file", metavar="FILE",
+                     help="a FIDE list as downloaded: TXT, XML or the zip")
     imp.add_argument("--month", type=_month, help="YYYY-MM (default: from the file name or header)")
     imp.add_argument("--time-control", choices=["standard", "rapid", "blitz"],
                      help="for a one-rating list whose file name does not say it")
     show = lsub.add_parser("show", help="one player on every stored list")
-    show.add_argument("fide_id", type=int, metavar="FIDE_ID")
+    show.add_argument("fide_id", type=int, metavar="FIDE_ID", help="the player's FIDE id")
     dl = lsub.add_parser("download", help="fetch FIDE's list files over HTTPS and import them")
     dl.add_argument("--month", type=_month, help="YYYY-MM (default: this month)")
     dl.add_argument("--time-control", choices=["standard", "rapid", "blitz"], action="append",
@@ -547,19 +548,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("template", help="write an empty cross-table template, or "
                        "the player sheet (--layout player)")
-    m.add_argument("--layout", choices=["roundrobin", "swiss", "player"], required=True)
-    m.add_argument("--players", type=_whole_number)
+    m.add_argument("--layout", choices=["roundrobin", "swiss", "player"], required=True,
+                   help="a round robin, a Swiss, or a player's own rating period")
+    m.add_argument("--players", type=_whole_number,
+                   help="cross-tables: the number of player rows (2 to 2000)")
     from xl_fide.cli import _rate
     m.add_argument("--games", dest="games_csv", metavar="GAMES.csv", help="player: fill from this CSV")
     _rate.player_options(m, "--games-so-far")
     m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
-    m.add_argument("-o", "--output", required=True)
-    m.add_argument("--force", action="store_true")
+    m.add_argument("-o", "--output", required=True, help="the .xlsx to write")
+    m.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     _formulas_option(m)
     m.set_defaults(func=cmd_template)
 
     pe = sub.add_parser("period", help="rating period over several TRF files, rounded once")
-    pe.add_argument("files", nargs="+", metavar="FILE")
+    pe.add_argument("files", nargs="+", metavar="FILE",
+                    help="the events' TRF files (or cross-table workbooks)")
     pe.add_argument("--span", action="store_true",
                     help="pool events of different rating periods (months) on purpose")
     common(pe, example=False)

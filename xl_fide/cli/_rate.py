@@ -56,7 +56,8 @@ def player_options(sp: argparse.ArgumentParser, career: str) -> None:
                          "(default: the CSV's Ro when every event has one)")
     sp.add_argument("--k", type=m._positive_k, help="your K on that list (default: by FIDE "
                     "B.02 §8.3.3 from --birth-year, the games so far and --peak)")
-    sp.add_argument("--birth-year", type=_int_option("--birth-year", 1850, 2200), metavar="Y")
+    sp.add_argument("--birth-year", type=_int_option("--birth-year", 1850, 2200), metavar="Y",
+                    help="your year of birth (a junior under 2300 has K 40, B.02 §8.3.3)")
     sp.add_argument(career, dest="career_games", type=_int_option(career, 0, 100000),
                     metavar="N", help="rated games completed before the period (under 30: K 40)")
     sp.add_argument("--peak", type=_int_option("--peak", 0, 4000), metavar="P",
