@@ -9,19 +9,22 @@ existing file without ``--force``, never over an input file.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import datetime as _dt
 import sys
 import warnings
-from importlib import resources
 from pathlib import Path
-from dataclasses import dataclass
-from typing import Any, NoReturn, Sequence
 
 from xl_fide._version import __version__
 from xl_fide.errors import XlFideError
-from xl_fide.rules.editions import EventOptions, EventRules
-from xl_fide.rules.values import as_int, as_k, as_rating
+
+# Start-up: building the parser (and ``--help``) imports argparse and nothing of the
+# engine, the list store, typing or importlib.resources; each command imports what it
+# uses when it runs.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+    from typing import Any, NoReturn, Sequence
+
+    from xl_fide.rules.editions import EventOptions, EventRules
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
 
@@ -36,6 +39,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _example_path() -> Path:
+    from importlib import resources
     return Path(str(resources.files("xl_fide") / "data" / "example.trf"))
 
 
@@ -84,21 +88,25 @@ def _load_tournament(path: Path, strict: bool = False, encoding: str | None = No
     return read_trf(path, strict=strict, encoding=encoding)
 
 
-@dataclass(frozen=True)
 class _Event:
     """One event on its way through a command: the tournament, its resolved rules, the
     player data looked up for them, and a workbook's typed K/Games/Peak by start rank."""
 
-    tournament: Any
-    rules: EventRules
-    players: Any
-    inputs: Any
+    __slots__ = ("tournament", "rules", "players", "inputs")
+
+    def __init__(self, tournament: Any, rules: EventRules, players: Any, inputs: Any) -> None:
+        self.tournament = tournament
+        self.rules = rules
+        self.players = players
+        self.inputs = inputs
 
 
 def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
              time_control: str | None = None) -> EventOptions:
     """The command line's event options; a workbook's "Rules as on" date and time
     control fill in what the command line does not give."""
+    import datetime as _dt
+    from xl_fide.rules.editions import EventOptions
     return EventOptions(event_date=getattr(args, "event_date", None) or rules_date,
                         time_control=getattr(args, "time_control", None) or time_control,
                         k=getattr(args, "k", None), today=_dt.date.today())
@@ -283,6 +291,7 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_period(args: argparse.Namespace) -> int:
+    import hashlib
     from xl_fide.period import PeriodSpanError, build_period
     from xl_fide.cli._presenters import format_period
     tournaments = []
@@ -309,6 +318,7 @@ def cmd_period(args: argparse.Namespace) -> int:
 
 
 def _remaining(text: str) -> list[int | None]:
+    from xl_fide.rules.values import as_rating
     out: list[int | None] = []
     for part in text.split(","):
         part = part.strip().lower()
@@ -373,6 +383,7 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 
 def _positive_k(text: str) -> int:
+    from xl_fide.rules.values import as_k
     try:
         return as_k(text, "K")
     except XlFideError as e:
@@ -380,6 +391,7 @@ def _positive_k(text: str) -> int:
 
 
 def _whole_number(text: str) -> int:
+    from xl_fide.rules.values import as_int
     try:
         return as_int(text, "the value")
     except XlFideError as e:
@@ -400,12 +412,17 @@ def _month(text: str) -> str:
     return text
 
 
+def _cmd_lists(args: argparse.Namespace) -> int:
+    """``xl-fide lists``: the list-store code is imported only when the command runs."""
+    from xl_fide.lists._store import cmd_lists
+    return cmd_lists(args)
+
+
 def _lists_parser(sub) -> None:
     """``xl-fide lists [import|show|download]`` (bodies in xl_fide.lists._store)."""
-    from xl_fide.lists._store import cmd_lists
     ls = sub.add_parser("lists", help="the local store of monthly FIDE rating lists")
     ls.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no warnings")
-    ls.set_defaults(func=cmd_lists, lists_command=None)
+    ls.set_defaults(func=_cmd_lists, lists_command=None)
     lsub = ls.add_subparsers(dest="lists_command", parser_class=_Parser, metavar="ACTION")
     imp = lsub.add_parser("import", help="store a FIDE list file (TXT, XML, zip) as a month")
     imp.add_argument("list_file", metavar="FILE")
