@@ -124,6 +124,7 @@ __all__ = [
     "TrfFileExistsError",
     "read_trf",
     "parse_trf",
+    "count_player_lines",
     "write_trf",
     "write_trf_file",
     "parse_date",
@@ -1382,6 +1383,20 @@ def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False
     except UnicodeDecodeError as exc:
         raise TrfError(f"cannot decode the file: {exc}", source) from None
     return parse_trf(data, source=source, strict=strict, encoding=encoding)
+
+
+def count_player_lines(path: str | os.PathLike[str]) -> int:
+    """The number of ``001`` lines in the TRF file at ``path``, counted on the bytes
+    without parsing, for a size limit checked before any work (e.g. a workbook's 2,000
+    players). Only the first :data:`MAX_FILE_BYTES` are read; any line ending counts;
+    a file in UTF-16 counts 0 (the reader decides about it). Raises ``OSError``."""
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_FILE_BYTES + 1)
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.count(b"\n001") + data.startswith(b"001")
 
 
 # --------------------------------------------------------------------------- writing

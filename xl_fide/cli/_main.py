@@ -235,12 +235,18 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_crosstable(args: argparse.Namespace) -> int:
     from xl_fide.report import build_report
-    from xl_fide.excel import fill_workbook
+    from xl_fide.excel import MAX_PLAYERS, fill_workbook
     path = _input_path(args)
     out = Path(args.output)
     _check_output(out, [path], args.force)
     if out.suffix.lower() not in (".xlsx", ".xlsm"):
         raise CliError(f"{out}: the output must be an .xlsx file")
+    if not _is_workbook(path):        # the size limit first, before parsing and rating
+        from xl_fide.trf import count_player_lines
+        players = count_player_lines(path)
+        if players > MAX_PLAYERS:
+            raise CliError(f"{path}: {players} players: a cross-table workbook holds at most "
+                           f"{MAX_PLAYERS}")
     event = _load_event(path, args)
     t = event.tournament
     _print_warnings(t, args.quiet)
