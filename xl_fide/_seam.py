@@ -165,8 +165,17 @@ def game_cell(game: Game) -> tuple[int | None, GameResult]:
     """The engine's ``(opponent, GameResult)`` of one round cell; an unplayed cell
     counts points only (forfeits, byes, unrated short games)."""
     if game.is_played:
-        return game.opponent, GameResult(game.score_half_points, True, game.code)
-    return None, GameResult(0, False, game.code)
+        return game.opponent, _PLAYED[game.code]
+    result = _UNPLAYED.get(game.code)
+    if result is None:
+        result = _UNPLAYED[game.code] = GameResult(0, False, game.code)
+    return None, result
+
+
+# One (frozen) GameResult per code, shared by every cell (a cell costs a look-up)
+_PLAYED = {"1": GameResult(2, True, "1"), "=": GameResult(1, True, "="),
+           "0": GameResult(0, True, "0")}
+_UNPLAYED: dict[str, GameResult] = {}
 
 
 def _first(field: str, *sources: object) -> int | None:

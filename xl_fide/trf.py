@@ -731,17 +731,23 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
     opp_text = block[0:4].strip()
     colour_char = block[5:6]
     code_char = block[7:8]
-    for off in (4, 6, 8, 9):
-        if len(block) > off and block[off] != " ":
-            ctx.warn(f"column {base + off} must be blank (round {r} block), got {block[off]!r}",
-                     lineno, base + off)
+    if not (block[4:5] in _SPACE and block[6:7] in _SPACE and block[8:9] in _SPACE
+            and block[9:10] in _SPACE):
+        for off in (4, 6, 8, 9):
+            if len(block) > off and block[off] != " ":
+                ctx.warn(f"column {base + off} must be blank (round {r} block), got "
+                         f"{block[off]!r}", lineno, base + off)
     opponent: int | None = None
     if opp_text:
-        opponent = _ascii_int(opp_text)
+        opponent = int(opp_text) if opp_text.isascii() and opp_text.isdigit() else None
         if opponent is None:
             ctx.fatal(f"round {r}: opponent (columns {base}-{base + 3}) must be a start rank, "
                       f"0000 or blank, got {opp_text!r}", lineno, base)
-    colour: str | None = None
+    colour = _CELL_COLOURS.get(colour_char, "?")
+    code = _CELL_CODES.get(code_char)
+    if colour != "?" and code is not None:     # the usual cell: nothing to warn about
+        return _Cell(r, opponent or None, colour, code, bool(block.strip()), base)
+    colour = None
     if colour_char.strip() and colour_char != "-":
         if colour_char.lower() in ("w", "b"):
             colour = colour_char.lower()
@@ -756,13 +762,37 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
     return _Cell(r, opponent or None, colour, code, bool(block.strip()), base)
 
 
+_SPACE = ("", " ")
+# A round cell's colour and result characters that need no warning, as the cell holds them
+_CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
+                                        " ": None, "": None}
+_CELL_CODES = {**{c: c for c in RESULT_CODES}, **{c.lower(): c for c in RESULT_CODES},
+               " ": "Z", "": "Z"}
+
+
 def _cell_has_content(cell: _Cell) -> bool:
     return cell.opponent is not None or cell.code != "Z"
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
+               explicit: bool) -> Game:
+    """A :class:`Game` of a cell the reader has checked (round >= 1, opponent 1-9999 or
+    None, colour ``w``/``b``/None, an upper-case code of :data:`RESULT_CODES`): the
+    same object ``Game(...)`` gives, without checking the cell a second time."""
+    g = _new(Game)
+    _set(g, "__dict__", {"round": r, "opponent": opponent, "colour": colour, "code": code,
+                         "explicit": explicit})
+    return g
+
+
 def _fit_games(cells: list[_Cell], rounds: int) -> tuple[Game, ...]:
-    games = [Game(c.round, c.opponent, c.colour, c.code, explicit=c.explicit) for c in cells[:rounds]]
-    games += [Game(r, None, None, "Z", explicit=False) for r in range(len(games) + 1, rounds + 1)]
+    games = [_read_game(c.round, c.opponent, c.colour, c.code, c.explicit)
+             for c in cells[:rounds]]
+    games += [_read_game(r, None, None, "Z", False) for r in range(len(games) + 1, rounds + 1)]
     return tuple(games)
 
 

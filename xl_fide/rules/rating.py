@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Sequence
 
 from xl_fide.rules.editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
 from xl_fide.rules.editions import edition as edition_by_id
 from xl_fide.errors import InputError
 from xl_fide.rules.rounding import round_half_away
-from xl_fide.rules.tables import pd_for_difference
-from xl_fide.rules.values import as_half_points, as_int, as_k, as_rating
+from xl_fide.rules.tables import PD_BY_DIFFERENCE, PD_SPAN, pd_for_difference
+from xl_fide.rules.values import RATING_MAX, as_half_points, as_int, as_k, as_rating
 
 EXEMPT_RATING = 2650       # §8.3.1 (from 2025-10-01, standard only)
 RB_600_DIFFERENCE = 600    # R&B §1 (from 2024-12-01)
@@ -260,27 +261,28 @@ class EventChange(_RoundedChange):
     games: tuple[GameCalc, ...]
     edition_id: str
 
-    @property
+    # Computed once per object (the fields are frozen): a report reads them many times.
+    @cached_property
     def rated_games(self) -> tuple[GameCalc, ...]:
         return tuple(g for g in self.games if g.rated)
 
-    @property
+    @cached_property
     def N(self) -> int:
         """Rated games."""
         return len(self.rated_games)
 
-    @property
+    @cached_property
     def W_half(self) -> int:
         """Score in rated games, in half points."""
         return sum(g.score_half for g in self.rated_games)
 
-    @property
+    @cached_property
     def sum_PD(self) -> int:
         """ΣPD over the rated games, hundredths."""
         return sum(g.PD for g in self.rated_games)
 
-    @property
-    def sum_delta_R(self) -> int:
+    @cached_property
+    def sum_delta_R(self) -> int:   # type: ignore[override]
         """ΣΔR = W - ΣPD, hundredths."""
         return sum(g.delta_R for g in self.rated_games)
 
@@ -293,9 +295,33 @@ def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
             R_opp, score = game
         except (TypeError, ValueError):
             raise InputError(f"game {i} must be (opponent rating, score), got {game!r}") from None
-        out.append((as_rating(R_opp, f"opponent rating of game {i}"),
-                    as_half_points(score, f"score of game {i}")))
+        # plain ints and 0 / 0.5 / 1 pass at once; anything else is checked in full
+        if type(R_opp) is not int or not 0 <= R_opp <= RATING_MAX:
+            R_opp = as_rating(R_opp, f"opponent rating of game {i}")
+        kind = type(score)
+        if (kind is int or kind is float) and score in _HALVES:
+            half = _HALVES[score]
+        else:
+            half = as_half_points(score, f"score of game {i}")
+        out.append((R_opp, half))
     return out
+
+
+_HALVES = {0: 0, 0.5: 1, 1: 2}     # a game's score -> half points (0.0 and 1.0 too)
+
+
+_new = object.__new__
+_set = object.__setattr__
+_RB_600_NOTE = "not rated: 600+ apart and a player above 2600 (R&B §1)"
+
+
+def _line(R_opp: int, s: int, D: int, capped: bool, PD: int, rated: bool, note: str) -> GameCalc:
+    """A :class:`GameCalc` of values already checked, built in one step (the
+    dataclass's own ``__init__`` sets its eight frozen fields one at a time)."""
+    g = _new(GameCalc)
+    _set(g, "__dict__", {"R_opp": R_opp, "score_half": s, "D": D, "capped": capped, "PD": PD,
+                         "delta_R": 50 * s - PD, "rated": rated, "note": note})
+    return g
 
 
 def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
@@ -312,30 +338,42 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
     kept as a line with ``rated=False`` and a note, and adds nothing.
     """
     Ro = as_rating(Ro, "Ro")
-    pairs = [(as_rating(r, "R_opp"), as_int(s, "score_half", minimum=0, maximum=2))
-             for r, s in games]
-    unrated_opp = {i for i, (r, _) in enumerate(pairs) if below_floor(r, edition)}
-    cap = cap_applies(Ro, edition)
+    pairs = []
+    for r, s in games:    # plain ints pass at once; anything else is checked in full
+        if type(r) is not int or not 0 <= r <= RATING_MAX:
+            r = as_rating(r, "R_opp")
+        if type(s) is not int or not 0 <= s <= 2:
+            s = as_int(s, "score_half", minimum=0, maximum=2)
+        pairs.append((r, s))
+    return _lines(Ro, pairs, edition)
+
+
+def _lines(Ro: int, pairs: list[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
+    """:func:`game_lines` of a rating and ``(R_opp, score_half)`` ints already checked."""
+    floor = edition.rating_floor
     capped_index: set[int] = set()
-    if cap:
+    if cap_applies(Ro, edition):
         over = [i for i, (r, _) in enumerate(pairs)
-                if abs(Ro - r) > CAP_DIFFERENCE and i not in unrated_opp]
+                if abs(Ro - r) > CAP_DIFFERENCE and r >= floor]
         if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
             capped_index = {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
         else:
             capped_index = set(over)
+    rb_600 = edition.rapid_blitz_600
     lines = []
     for i, (R_opp, s) in enumerate(pairs):
         D = Ro - R_opp
-        capped = i in capped_index
+        capped = bool(capped_index) and i in capped_index
         if capped:
             D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
-        PD = pd_for_difference(D)
-        rated = rapid_blitz_rated(Ro, R_opp, edition)
-        note = "" if rated else "not rated: 600+ apart and a player above 2600 (R&B §1)"
-        if i in unrated_opp:
-            rated, note = False, floor_note(R_opp, edition)
-        lines.append(GameCalc(R_opp, s, D, capped, PD, 50 * s - PD, rated, note))
+        # table 8.1.2 (pd_for_difference) by index; beyond the table PD is 1.00 or 0
+        PD = PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
+        if R_opp < floor:
+            lines.append(_line(R_opp, s, D, capped, PD, False, floor_note(R_opp, edition)))
+        elif rb_600 and not rapid_blitz_rated(Ro, R_opp, edition):
+            lines.append(_line(R_opp, s, D, capped, PD, False, _RB_600_NOTE))
+        else:
+            lines.append(_line(R_opp, s, D, capped, PD, True, ""))
     return tuple(lines)
 
 
@@ -359,7 +397,7 @@ def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
     Ro = as_rating(Ro, "Ro")
     K_given = as_k(K, "K")
     pairs = _game_pairs(games)
-    lines = game_lines(Ro, pairs, edition)
+    lines = _lines(Ro, pairs, edition)
     n = sum(1 for g in lines if g.rated)
     K_used = cap_k(K_given, n) if apply_cap else K_given
     return EventChange(Ro, K_given, K_used, lines, edition.id)
@@ -374,11 +412,11 @@ class PeriodEvent:
     edition_id: str
     games: tuple[GameCalc, ...]
 
-    @property
+    @cached_property
     def sum_delta_R(self) -> int:
         return sum(g.delta_R for g in self.games if g.rated)
 
-    @property
+    @cached_property
     def N(self) -> int:
         return sum(1 for g in self.games if g.rated)
 
@@ -400,16 +438,16 @@ class PeriodChange(_RoundedChange):
     events: tuple[PeriodEvent, ...] = field(default_factory=tuple)
     edition_id: str = ""
 
-    @property
+    @cached_property
     def N(self) -> int:
         return sum(e.N for e in self.events)
 
-    @property
+    @cached_property
     def W_half(self) -> int:
         return sum(g.score_half for e in self.events for g in e.games if g.rated)
 
-    @property
-    def sum_delta_R(self) -> int:
+    @cached_property
+    def sum_delta_R(self) -> int:   # type: ignore[override]
         return sum(e.sum_delta_R for e in self.events)
 
     def event_change(self, i: int) -> int:
@@ -433,7 +471,7 @@ def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[
     newest: RuleEdition | None = None
     for name, Ro_event, ed, games in events:
         Ro_event = as_rating(Ro_event, f"Ro at {name}")
-        lines = game_lines(Ro_event, _game_pairs(games), ed)
+        lines = _lines(Ro_event, _game_pairs(games), ed)
         built.append(PeriodEvent(str(name), Ro_event, ed.id, lines))
         if newest is None or ed.in_force > newest.in_force:
             newest = ed
