@@ -282,6 +282,8 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         month = (options.event_date.year, options.event_date.month)
         last = options.event_date
     year = period_year or (last.year if last else (today.year if today else None))
+    with_year: dict[int, EventRules] = {}       # the events' rules with the period's year
+    listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     out = []
     for key, entry in table.items():
         data = players.get(entry.fide_id, entry.name) if players is not None else None
@@ -304,17 +306,22 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             if adjusted:
                 notes.append(f"{entry.name}: Ro {adjusted}")
             assert Ro is not None
-        pk = choose_k(Ro, dataclasses.replace(rules, period_year=year), k=k, data=data,
-                      birth_year=entry.birth_year)
+        year_rules = with_year.get(id(rules))
+        if year_rules is None:
+            year_rules = with_year[id(rules)] = dataclasses.replace(rules, period_year=year)
+        pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
         if pk.note:
             notes.append(f"{entry.name}: {pk.note}")
         evs: list[tuple[str, int, RuleEdition, Any]] = [
             (name, R if R is not None else Ro, r.edition, games)
             for name, R, r, games in entry.events]
-        change = rate_period(Ro, evs, pk.K)
+        listed_id = None
         if month is not None:   # published on the list after the period: its floor (§7.2.1)
-            listed = rules_for(_dt.date(month[0], month[1], 1), rules.time_control)
-            change = dataclasses.replace(change, edition_id=listed.id)
+            listed_id = listed_ids.get(rules.time_control)
+            if listed_id is None:
+                listed_id = listed_ids[rules.time_control] = rules_for(
+                    _dt.date(month[0], month[1], 1), rules.time_control).id
+        change = rate_period(Ro, evs, pk.K, edition_id=listed_id)
         out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 

@@ -789,6 +789,15 @@ def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
     return g
 
 
+def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str) -> TrfPlayer:
+    """``dataclasses.replace(player, games=games, line=line, raw=raw)`` for a player the
+    reader built (its fields already checked and normalised), without a second
+    ``__init__``."""
+    p = _new(TrfPlayer)
+    _set(p, "__dict__", {**player.__dict__, "games": games, "line": line, "raw": raw})
+    return p
+
+
 def _fit_games(cells: list[_Cell], rounds: int) -> tuple[Game, ...]:
     games = [_read_game(c.round, c.opponent, c.colour, c.code, c.explicit)
              for c in cells[:rounds]]
@@ -1209,10 +1218,8 @@ class _Reader:
                            f"round cells; a TRF may hold at most {MAX_ROUND_CELLS} (xl-fide's limit)",
                            where, 5 if self.declared else 92)
         self.check_opponents(rounds)
-        players = tuple(
-            dataclasses.replace(row.player, games=_fit_games(row.cells, rounds), line=row.line, raw=row.text)
-            for row in self.rows
-        )
+        players = tuple(_with_games(row.player, _fit_games(row.cells, rounds), row.line, row.text)
+                        for row in self.rows)
         start, end = self.dates()
         return Tournament(
             name=self.head("012"), city=self.head("022"), federation=self.head("032"),

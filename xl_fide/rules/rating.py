@@ -208,7 +208,8 @@ class GameCalc:
 class _RoundedChange:
     """K x ΣΔR, its one rounding and the new rating, for a change over one event or a
     whole rating period (FIDE B.02 §8.3.2, §8.3.4; the floor of §7.2.1). A subclass
-    holds ``Ro``, ``K`` and ``edition_id`` and gives ``sum_delta_R`` (hundredths)."""
+    holds ``Ro``, ``K`` and ``edition_id`` and gives ``sum_delta_R`` (hundredths); it
+    is a frozen dataclass, so each number is computed once (``cached_property``)."""
 
     Ro: int
     K: int
@@ -218,22 +219,22 @@ class _RoundedChange:
     def sum_delta_R(self) -> int:   # pragma: no cover - every subclass overrides it
         raise NotImplementedError
 
-    @property
+    @cached_property
     def change(self) -> int:
         """K x ΣΔR in integer hundredths (unrounded), FIDE B.02 §8.3.2."""
         return self.K * self.sum_delta_R
 
-    @property
+    @cached_property
     def rating_change(self) -> int:
         """The change rounded to a whole number, .5 away from zero (FIDE B.02 §8.3.4)."""
         return round_half_away(self.change, 100)
 
-    @property
+    @cached_property
     def new_rating(self) -> int:
         """Ro + the rounded change (FIDE B.02 §8.3.4)."""
         return self.Ro + self.rating_change
 
-    @property
+    @cached_property
     def publication(self) -> str:
         """``""``, or ``"not published: below 1400"`` when the new rating is under the
         floor of the edition (FIDE B.02 §7.2.1); no edition id means today's rules."""
@@ -456,14 +457,15 @@ class PeriodChange(_RoundedChange):
 
 
 def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[Sequence[object]]]],
-                K: int) -> PeriodChange:
+                K: int, *, edition_id: str | None = None) -> PeriodChange:
     """The change over a rating period of several events, rounded once.
 
     FIDE B.02 §8.3.3 (K shown on the list before the period, capped over the period's
     rated games) and §8.3.4 (one rounding of the total). ``Ro``: the rating on the list
     before the period; ``events``: ``(name, Ro at the event, edition, games)`` with
     games as in :func:`rate_event`. New rating = ``Ro`` + the rounded total; it is
-    published only from the floor of the newest edition among the events (B.02 §7.2.1).
+    published only from the floor of the newest edition among the events (B.02 §7.2.1),
+    or of ``edition_id`` when given (the list after the period).
     """
     Ro = as_rating(Ro, "Ro")
     K_given = as_k(K, "K")
@@ -477,7 +479,9 @@ def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[
             newest = ed
     n = sum(e.N for e in built)
     K_used = cap_k(K_given, n)
-    return PeriodChange(Ro, K_given, K_used, tuple(built), newest.id if newest else "")
+    if edition_id is None:
+        edition_id = newest.id if newest else ""
+    return PeriodChange(Ro, K_given, K_used, tuple(built), edition_id)
 
 
 def new_rating_or_note(calc: EventChange | PeriodChange) -> int | str:
