@@ -95,6 +95,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import functools
 import datetime
 import os
 import re
@@ -710,9 +711,23 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[_Cell]:
     cells: list[_Cell] = []
     r = 1
     _check_round_cells(line, lineno, ctx, "round cells")
-    while 92 + 10 * (r - 1) <= len(line):
-        cells.append(_parse_cell(line, r, lineno, ctx))
+    base, end = 92, len(line)
+    while base <= end:
+        # the usual cell (blank separators, a known colour and code, digits or blank for
+        # the opponent) read here; anything else by _parse_cell, with its warnings
+        block = line[base - 1:base + 9]
+        colour = _CELL_COLOURS.get(block[5:6], "?")
+        code = _CELL_CODES.get(block[7:8])
+        opp_text = block[0:4].strip()
+        if (colour != "?" and code is not None and block[4:5] in _SPACE
+                and block[6:7] in _SPACE and block[8:10] in _SPACES
+                and (not opp_text or (opp_text.isascii() and opp_text.isdigit()))):
+            cells.append(_Cell(r, int(opp_text) or None if opp_text else None, colour, code,
+                               bool(block.strip()), base))
+        else:
+            cells.append(_parse_cell(line, r, lineno, ctx))
         r += 1
+        base += 10
     return cells
 
 
@@ -763,6 +778,7 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
 
 
 _SPACE = ("", " ")
+_SPACES = ("", " ", "  ")
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
                                         " ": None, "": None}
@@ -1315,6 +1331,10 @@ def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
                          p.line, 81)
 
 
+#: :func:`pair_problem` answered once per combination of codes and colours (a pure function)
+_pair_problem = functools.lru_cache(maxsize=4096)(pair_problem)
+
+
 def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
     base = 92 + 10 * (g.round - 1)
     if g.opponent is None:
@@ -1332,9 +1352,9 @@ def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
         return
     if p.start_rank > other.start_rank:  # each pair once
         return
-    problem = pair_problem(g.code, og.code, g.colour, og.colour)
+    problem = _pair_problem(g.code, og.code, g.colour, og.colour)
     if problem is not None:
-        column = base + 5 if pair_problem(g.code, og.code) is None else base + 7
+        column = base + 5 if _pair_problem(g.code, og.code) is None else base + 7
         ctx.warn(f"round {g.round}: player {p.start_rank} and player {other.start_rank} "
                  f"(line {other.line}): {problem}", p.line, column)
 

@@ -215,7 +215,31 @@ def _report_format(args: argparse.Namespace) -> str:
     return args.format or implied or "table"
 
 
+class _RatingPhase:
+    """The CLI's rating phase (read, rate, format) with Python's cyclic garbage collector
+    paused. The phase builds hundreds of thousands of small acyclic objects (games,
+    calculation lines) that reference counting frees; the collector would only walk
+    them again and again: 20-30 % of ``report`` and ``period`` on large events, and
+    growing faster than the work (issue 23, measured in benchmarks/user_paths.py). A
+    decision of the command line only: the library never changes the collector."""
+
+    def __enter__(self) -> None:
+        import gc
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+        if self.was_enabled:
+            gc.enable()
+
+
 def cmd_report(args: argparse.Namespace) -> int:
+    with _RatingPhase():
+        return _report(args)
+
+
+def _report(args: argparse.Namespace) -> int:
     from xl_fide.cli._presenters import format_report
     from xl_fide.report import build_report
     fmt = _report_format(args)
@@ -297,6 +321,11 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_period(args: argparse.Namespace) -> int:
+    with _RatingPhase():
+        return _period(args)
+
+
+def _period(args: argparse.Namespace) -> int:
     import hashlib
     from xl_fide.period import PeriodSpanError, build_period
     from xl_fide.cli._presenters import format_period
