@@ -221,11 +221,10 @@ def to_table(report: Report) -> str:
              f"date {report.event_date.isoformat() if report.event_date else '?'}, "
              f"{report.time_control.value}, rules {report.edition.id}"]
     body = [list(COLUMNS)] + [_table_cells(r) for r in report.rows]
-    widths = [max(len(row[i]) for row in body) for i in range(len(COLUMNS))]
-    left = {1}
-    for row in body:
-        lines.append("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                               for i, c in enumerate(row)).rstrip())
+    widths = [max(map(len, column)) for column in zip(*body)]
+    left = {1}     # the name; the other columns are aligned right
+    line = "  ".join(f"{{:{'<' if i in left else '>'}{w}}}" for i, w in enumerate(widths))
+    lines.extend(line.format(*row).rstrip() for row in body)
     reasons = [f"  {r.result.start_rank}: no Ru, {r.result.initial.reason}"
                if r.result.initial.Ru is None else f"  {r.result.start_rank}: {r.result.initial.reason}"
                for r in report.rows if r.result.initial is not None and r.result.initial.reason]

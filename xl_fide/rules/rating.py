@@ -262,7 +262,18 @@ class EventChange(_RoundedChange):
     games: tuple[GameCalc, ...]
     edition_id: str
 
-    # Computed once per object (the fields are frozen): a report reads them many times.
+    def __post_init__(self) -> None:
+        # The sums of the rated games in one pass, stored where the cached properties
+        # below keep their values (the fields are frozen): a report reads them often.
+        rated = tuple(g for g in self.games if g.rated)
+        W_half = sum_PD = 0
+        for g in rated:
+            W_half += g.score_half
+            sum_PD += g.PD
+        d = self.__dict__
+        d["rated_games"], d["N"], d["W_half"], d["sum_PD"] = rated, len(rated), W_half, sum_PD
+        d["sum_delta_R"] = 50 * W_half - sum_PD
+
     @cached_property
     def rated_games(self) -> tuple[GameCalc, ...]:
         return tuple(g for g in self.games if g.rated)
