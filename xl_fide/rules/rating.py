@@ -424,6 +424,14 @@ class PeriodEvent:
     edition_id: str
     games: tuple[GameCalc, ...]
 
+    def __post_init__(self) -> None:   # the sums once, where the cached properties keep them
+        N = sum_delta_R = 0
+        for g in self.games:
+            if g.rated:
+                N += 1
+                sum_delta_R += g.delta_R
+        self.__dict__["N"], self.__dict__["sum_delta_R"] = N, sum_delta_R
+
     @cached_property
     def sum_delta_R(self) -> int:
         return sum(g.delta_R for g in self.games if g.rated)
@@ -449,6 +457,11 @@ class PeriodChange(_RoundedChange):
     K: int
     events: tuple[PeriodEvent, ...] = field(default_factory=tuple)
     edition_id: str = ""
+
+    def __post_init__(self) -> None:   # the sums once, where the cached properties keep them
+        d = self.__dict__
+        d["N"] = sum(e.N for e in self.events)
+        d["sum_delta_R"] = sum(e.sum_delta_R for e in self.events)
 
     @cached_property
     def N(self) -> int:
