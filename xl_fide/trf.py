@@ -96,6 +96,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import functools
+import operator
 import datetime
 import os
 import re
@@ -199,13 +200,12 @@ MAX_ROUND_CELLS = 250_000
 MAX_AGE = 120
 _MAX_ROUNDS = MAX_ROUNDS
 
-_DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
 def _ascii_int(text: str) -> int | None:
     """Return ``int(text)`` for ASCII digits only, else None (no ``+``, ``_``, Unicode)."""
-    return int(text) if _DIGITS.fullmatch(text) else None
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _decimal(text: str) -> Decimal | None:
@@ -657,29 +657,46 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
     start_rank = _ascii_int(sr_text)
     if start_rank is None or not 1 <= start_rank <= 9999:
         ctx.fatal(f"start rank (columns 5-8) must be a number 1-9999, got {sr_text!r}", lineno, 5)
-    for c in _PLAYER_BLANK_COLUMNS:
-        if len(line) >= c and line[c - 1] != " ":
-            ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}", lineno, c)
+    if len(line) < 91 or "".join(_SEPARATORS(line)) != " " * len(_PLAYER_BLANK_COLUMNS):
+        for c in _PLAYER_BLANK_COLUMNS:
+            if len(line) >= c and line[c - 1] != " ":
+                ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}",
+                         lineno, c)
+    # no control character in the line (the usual case): its text fields need no cleaning
+    text = _stripped if _CONTROL.search(line) is None else _text
     rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
     fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    birth_date = _text(line, 70, 79)
+    birth_date = text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
-    player = TrfPlayer(
-        start_rank=start_rank,
-        sex=_text(line, 10, 10),
-        title=_text(line, 11, 13),
-        name=_text(line, 15, 47),
-        rating=rating or None,
-        federation=_text(line, 54, 56),
-        fide_id=fide_id or None,
-        birth_date=birth_date,
-        birth_year=birth_year,
-        points=_points_field(line, lineno, ctx),
-        rank=_number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx, blank=None),
-    )
+    # the fields as TrfPlayer(...) would hold them (every value checked and normalised
+    # here), set in one step: a second check would cost as much as reading the line
+    player = _new(TrfPlayer)
+    _set(player, "__dict__", {
+        "start_rank": start_rank,
+        "sex": text(line, 10, 10),
+        "title": text(line, 11, 13),
+        "name": text(line, 15, 47),
+        "rating": rating or None,
+        "federation": text(line, 54, 56),
+        "fide_id": fide_id or None,
+        "birth_date": birth_date,
+        "birth_year": birth_year,
+        "points": _points_field(line, lineno, ctx),
+        "rank": _number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx,
+                              blank=None),
+        "games": (), "line": 0, "raw": "",
+    })
     return player, _parse_cells(line, lineno, ctx)
+
+
+_SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
+
+
+def _stripped(line: str, first: int, last: int) -> str:
+    """:func:`_text` of a line without control characters."""
+    return line[first - 1:last].strip()
 
 
 def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
