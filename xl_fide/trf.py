@@ -623,14 +623,9 @@ class _Ctx:
         raise TrfError(message, self.source, line, column)
 
 
-@dataclass
-class _Cell:
-    round: int
-    opponent: int | None
-    colour: str | None
-    code: str
-    explicit: bool
-    column: int  # column of the opponent field
+def _column(round: int) -> int:  # noqa: A002 - the TRF word
+    """The column of round ``round``'s opponent field in a 001 line (TRF16: 92, 102 ...)."""
+    return 92 + 10 * (round - 1)
 
 
 def _col(line: str, first: int, last: int) -> str:
@@ -647,7 +642,7 @@ def _text(line: str, first: int, last: int) -> str:
 _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 
-def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, list[_Cell]]:
+def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, list[Game]]:
     """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games) and
     the round cells."""
     if "\t" in line:
@@ -723,9 +718,10 @@ def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
     return points
 
 
-def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[_Cell]:
-    """Return the round cells of a 001 line: round r in columns 92+10(r-1) .. 101+10(r-1)."""
-    cells: list[_Cell] = []
+def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
+    """Return the round cells of a 001 line as Games (``explicit``: the cell has text):
+    round r in columns 92+10(r-1) .. 101+10(r-1)."""
+    cells: list[Game] = []
     r = 1
     _check_round_cells(line, lineno, ctx, "round cells")
     base, end = 92, len(line)
@@ -739,8 +735,8 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[_Cell]:
         if (colour != "?" and code is not None and block[4:5] in _SPACE
                 and block[6:7] in _SPACE and block[8:10] in _SPACES
                 and (not opp_text or (opp_text.isascii() and opp_text.isdigit()))):
-            cells.append(_Cell(r, int(opp_text) or None if opp_text else None, colour, code,
-                               bool(block.strip()), base))
+            cells.append(_read_game(r, int(opp_text) or None if opp_text else None, colour,
+                                    code, bool(block.strip())))
         else:
             cells.append(_parse_cell(line, r, lineno, ctx))
         r += 1
@@ -756,7 +752,7 @@ def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
                   "limit; the longest real events have about 50)", lineno, first_beyond)
 
 
-def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
+def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> Game:
     """Return round ``r``'s cell: opponent 92-95, colour 97, result 99 (+ 10 per round)."""
     base = 92 + 10 * (r - 1)
     block = line[base - 1:base + 9]
@@ -778,7 +774,7 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
     colour = _CELL_COLOURS.get(colour_char, "?")
     code = _CELL_CODES.get(code_char)
     if colour != "?" and code is not None:     # the usual cell: nothing to warn about
-        return _Cell(r, opponent or None, colour, code, bool(block.strip()), base)
+        return _read_game(r, opponent or None, colour, code, bool(block.strip()))
     colour = None
     if colour_char.strip() and colour_char != "-":
         if colour_char.lower() in ("w", "b"):
@@ -791,7 +787,7 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
         ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
                  f"got {code_char!r}; read as Z", lineno, base + 7)
         code = "Z"
-    return _Cell(r, opponent or None, colour, code, bool(block.strip()), base)
+    return _read_game(r, opponent or None, colour, code, bool(block.strip()))
 
 
 _SPACE = ("", " ")
@@ -803,7 +799,7 @@ _CELL_CODES = {**{c: c for c in RESULT_CODES}, **{c.lower(): c for c in RESULT_C
                " ": "Z", "": "Z"}
 
 
-def _cell_has_content(cell: _Cell) -> bool:
+def _cell_has_content(cell: Game) -> bool:
     return cell.opponent is not None or cell.code != "Z"
 
 
@@ -831,11 +827,11 @@ def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str)
     return p
 
 
-def _fit_games(cells: list[_Cell], rounds: int) -> tuple[Game, ...]:
-    games = [_read_game(c.round, c.opponent, c.colour, c.code, c.explicit)
-             for c in cells[:rounds]]
-    games += [_read_game(r, None, None, "Z", False) for r in range(len(games) + 1, rounds + 1)]
-    return tuple(games)
+def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
+    """The player's Games of rounds 1..``rounds``: the cells read, blank ``Z`` after them."""
+    if len(cells) >= rounds:
+        return tuple(cells[:rounds])
+    return (*cells, *(_read_game(r, None, None, "Z", False) for r in range(len(cells) + 1, rounds + 1)))
 
 
 def _is_ruler(line: str) -> bool:
@@ -1031,7 +1027,7 @@ class _Row:
     """A 001 line as read: the player (no games yet), its round cells, line number and text."""
 
     player: TrfPlayer
-    cells: list[_Cell]
+    cells: list[Game]
     line: int
     text: str
 
@@ -1208,7 +1204,7 @@ class _Reader:
         for row in self.rows:
             for c in row.cells[declared.rounds:]:
                 if _cell_has_content(c) and c.round not in beyond:
-                    beyond[c.round] = (row.line, c.column)
+                    beyond[c.round] = (row.line, _column(c.round))
         for r in sorted(beyond):
             ln, col = beyond[r]
             self.ctx.warn(f"round {r} is beyond the {declared.rounds} rounds declared by {declared.tag} "
@@ -1223,10 +1219,11 @@ class _Reader:
                     continue
                 if c.opponent not in self.first_line_of:
                     self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
-                                   "(no 001 line with that start rank)", row.line, c.column)
+                                   "(no 001 line with that start rank)", row.line,
+                                   _column(c.round))
                 if c.opponent == row.player.start_rank:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
-                                  row.line, c.column)
+                                  row.line, _column(c.round))
 
     def dates(self) -> tuple[datetime.date | None, datetime.date | None]:
         """042 and 052 as dates (None when absent or not understood, with a warning)."""
