@@ -142,9 +142,24 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                      "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
 
 
+class _RulesOf:
+    """Each event's rules resolved once (:func:`~xl_fide._seam.event_rules`) for the
+    period's options, however often they are asked for."""
+
+    def __init__(self, options: EventOptions) -> None:
+        self.options = options
+        self.memo: dict[int, tuple[Tournament, EventRules]] = {}
+
+    def __call__(self, t: Tournament) -> EventRules:
+        found = self.memo.get(id(t))
+        if found is None or found[0] is not t:
+            found = self.memo[id(t)] = (t, event_rules(t, self.options))
+        return found[1]
+
+
 def _monthly(events: Sequence[Tournament], options: EventOptions,
-             players: PlayerDirectory | None, span: bool, notes: list[str]
-             ) -> list[Tournament]:
+             players: PlayerDirectory | None, span: bool, notes: list[str],
+             rules_of: _RulesOf) -> list[Tournament]:
     """The events with each standard event over 30 days split by month (interim
     reports, :mod:`xl_fide._interim`); a month that is not this period's (the latest
     month of all) is left out with a note, unless ``span``."""
@@ -157,7 +172,7 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
 
     out: list[tuple[Tournament, bool]] = []
     for t in events:
-        tc = event_rules(t, options).time_control
+        tc = rules_of(t).time_control
         parts = interim_parts(t, tc, rate)
         if parts:
             out.extend((part, True) for part in parts)
@@ -190,7 +205,7 @@ def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) 
 
 
 def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
-                      options: EventOptions) -> dict[str, str]:
+                      rules_of: _RulesOf) -> dict[str, str]:
     """Players unrated when the period starts (no rating in the first file they appear
     in, and none in the player data): they stay unrated for the whole period, also for
     their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
@@ -198,7 +213,7 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     first: dict[str, str] = {}
     out: dict[str, str] = {}
     for t in events:
-        rules = event_rules(t, options)
+        rules = rules_of(t)
         for p in t.players:
             key = player_key(p.fide_id, p.name)
             if key in first:
@@ -212,14 +227,14 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     return out
 
 
-def _collect(events: Sequence[Tournament], options: EventOptions,
+def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
              players: PlayerDirectory | None, notes: list[str]
              ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
     table: dict[str, _Entry] = {}
     event_info = []
-    unrated = _unrated_at_start(events, players, options)
+    unrated = _unrated_at_start(events, players, rules_of)
     for t in events:
-        rules = event_rules(t, options)
+        rules = rules_of(t)
         name = t.name or t.source
         event_info.append((name, t.start_date, rules.edition.id))
         ratings: dict[int, int | None] = {}
@@ -270,9 +285,10 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     _check_events([tournaments[i] for i in order], span, notes, months=False)
     options = options or EventOptions()
     k, today = options.k, options.today
-    events = _monthly([tournaments[i] for i in order], options, players, span, notes)
+    rules_of = _RulesOf(options)
+    events = _monthly([tournaments[i] for i in order], options, players, span, notes, rules_of)
     _check_events(events, span, notes, identity=False)
-    table, event_info = _collect(events, options, players, notes)
+    table, event_info = _collect(events, rules_of, players, notes)
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")

@@ -245,6 +245,9 @@ def format_report(report: Report, fmt: str = "table") -> str:
     return {"table": to_table, "csv": to_csv, "json": to_json}[fmt](report)
 
 
+_SCORE_MARKS = {2: "1", 1: "½", 0: "0"}    # a game's score in half points, as the period shows it
+
+
 def format_period(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
     chg (ΣΔR), K, K·chg; then the total and its single rounding."""
@@ -257,8 +260,8 @@ def format_period(report: PeriodReport) -> str:
             lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
                                                         if c.K != c.K_given else ""))
             for i, ev in enumerate(c.events):
-                opps = " ".join(f"{g.R_opp}:{'1' if g.score_half == 2 else '½' if g.score_half == 1 else '0'}"
-                                for g in ev.games if g.rated)
+                opps = " ".join([f"{g.R_opp}:{_SCORE_MARKS[g.score_half]}"
+                                 for g in ev.games if g.rated])
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
                              f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
                              f"K·chg {hundredths_to_str(c.event_change(i))}")
