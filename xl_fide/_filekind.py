@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import io
 import os
-import zipfile
-import zlib
 from dataclasses import dataclass
 from typing import BinaryIO, Literal
 
@@ -105,6 +103,8 @@ def _zip_kind(names: list[str], mimetype: bytes) -> str:
 
 
 def _sniff_zip(source: str | os.PathLike[str] | io.BytesIO) -> FileKind:
+    import zipfile   # only for a zip: reading a TRF does not import it
+    import zlib
     try:
         with zipfile.ZipFile(source) as zf:
             names = zf.namelist()

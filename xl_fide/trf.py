@@ -109,7 +109,6 @@ from xl_fide._dates import parse_date_text as parse_date
 from xl_fide._dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, TrfError, XlFideError
 from xl_fide._filekind import wrong_kind_of_bytes
-from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide.rules.results import pair_problem
 
 __all__ = [
@@ -1713,6 +1712,7 @@ def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, forc
     Raises TrfFileExistsError (an XlFideError and a FileExistsError) when ``path``
     exists and ``force`` is false; InputError as :func:`encode_trf`.
     """
+    from xl_fide._files import OutputExistsError, write_atomic   # only to write: not to read
     data = encode_trf(tournament, newline=newline, encoding=encoding)
     try:
         write_atomic(path, data, force=force)
