@@ -259,7 +259,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
         entrants.append(Entrant(p.start_rank, rating, pk.K if pk else None,
                                 tuple(game_cell(g) for g in games), p.name))
         ks.append(pk)
-        points.append(sum((tournament.points_for(g) for g in games), Decimal(0)))
+        points.append(tournament.points_of(games))
     if players is not None:
         notes.append(f"player data: {matched} of {len(tournament.players)} players found")
     if k is None and inputs is None and any(pk is not None and pk.source is KSource.RULE

@@ -101,6 +101,7 @@ import datetime
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn, TypeVar, overload
@@ -521,7 +522,18 @@ class Tournament:
         """Return the sum of :meth:`points_for` over the player's games (acceleration excluded)."""
         if isinstance(player, int):
             player = self.player(player)
-        return sum((self.points_for(g) for g in player.games), Decimal(0))
+        return self.points_of(player.games)
+
+    def points_of(self, games: Iterable[Game]) -> Decimal:
+        """Return the sum of :meth:`points_for` over ``games``, in their order."""
+        table = self._points_table
+        return sum([table[g.code, g.colour] for g in games], Decimal(0))
+
+    @cached_property
+    def _points_table(self) -> Mapping[tuple[str, str | None], Decimal]:
+        """:meth:`points_for` of every code and colour, worked out once per event."""
+        return {(code, colour): self.points_for(Game(1, None, colour, code))
+                for code in RESULT_CODES for colour in (None, "w", "b")}
 
     @property
     def rounds_played(self) -> int:
@@ -1333,8 +1345,17 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
     result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
+    by_rank = {p.start_rank: p for p in t.players}   # a dict: faster than the read-only view
     for p in t.players:
+        sr = p.start_rank
         for g in p.games:
+            # the usual game, both sides agreeing, checked here; anything else by _check_game
+            other = by_rank.get(g.opponent) if g.opponent is not None else None
+            if other is not None and other is not p:
+                og = other.games[g.round - 1]
+                if og.opponent == sr and (sr > other.start_rank or _pair_problem(
+                        g.code, og.code, g.colour, og.colour) is None):
+                    continue
             _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)
