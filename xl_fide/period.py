@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide._seam import EventRules, choose_k, event_rules, rated_games
@@ -23,7 +23,8 @@ from xl_fide.rules.event import effective_rating
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide._interim import interim_parts, split_note
 from xl_fide._names import normalise_name
-from xl_fide.rules.rating import PeriodChange, rate_period
+from xl_fide.rules.rating import PeriodChange, rate_period_checked
+from xl_fide.rules.values import as_k, as_rating
 
 if TYPE_CHECKING:
     from xl_fide.lists._read import PlayerDirectory
@@ -65,8 +66,8 @@ class _Entry:
     name: str
     fide_id: int | None
     birth_year: int | None
-    # per event: (name, effective rating, rules, rated games as (R_opp, score))
-    events: list[tuple[str, int | None, EventRules, list[tuple[int, float]]]] = \
+    # per event: (name, effective rating, rules, rated games as (R_opp, score_half))
+    events: list[tuple[str, int | None, EventRules, list[tuple[int, int]]]] = \
         field(default_factory=list)
 
 
@@ -253,7 +254,7 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
             for g in rated_games(t, p):
                 R_opp = ratings.get(g.opponent) if g.opponent is not None else None
                 if R_opp is not None:
-                    games.append((R_opp, g.score_half_points / 2))
+                    games.append((R_opp, g.score_half_points))
             entry.events.append((name, ratings[p.start_rank], rules, games))
     return table, event_info
 
@@ -308,7 +309,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             first_rated[1] if first_rated else None)
         names = tuple(e[0] for e in entry.events)
         if Ro is None:
-            init = initial_rating([e[3] for e in entry.events],
+            init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
                                   entry.events[-1][2].edition if entry.events else None)
             out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
@@ -328,8 +329,10 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
         if pk.note:
             notes.append(f"{entry.name}: {pk.note}")
-        evs: list[tuple[str, int, RuleEdition, Any]] = [
-            (name, R if R is not None else Ro, r.edition, games)
+        # the ratings and games were checked by the reader (and the player data's): the
+        # engine computes on them without checking each game again
+        evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
+            (str(name), as_rating(R if R is not None else Ro, f"Ro at {name}"), r.edition, games)
             for name, R, r, games in entry.events]
         listed_id = None
         if month is not None:   # published on the list after the period: its floor (§7.2.1)
@@ -337,7 +340,8 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             if listed_id is None:
                 listed_id = listed_ids[rules.time_control] = rules_for(
                     _dt.date(month[0], month[1], 1), rules.time_control).id
-        change = rate_period(Ro, evs, pk.K, edition_id=listed_id)
+        change = rate_period_checked(as_rating(Ro, "Ro"), evs, as_k(pk.K, "K"),
+                                     edition_id=listed_id)
         out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 

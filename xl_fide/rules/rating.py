@@ -493,19 +493,28 @@ def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[
     """
     Ro = as_rating(Ro, "Ro")
     K_given = as_k(K, "K")
+    checked = [(str(name), as_rating(Ro_event, f"Ro at {name}"), ed, _game_pairs(games))
+               for name, Ro_event, ed, games in events]
+    return rate_period_checked(Ro, checked, K_given, edition_id=edition_id)
+
+
+def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, list[tuple[int, int]]]],
+                        K: int, *, edition_id: str | None = None) -> PeriodChange:
+    """:func:`rate_period` of values a reader has already checked, not checked again:
+    ``Ro`` and each event's Ro ints 0..4000, ``K`` an int 1..100, games as ``(R_opp,
+    score_half)`` ints (half points 0, 1, 2). The same rules and result (FIDE B.02
+    §8.3.3-§8.3.4); the rating period's own path (:func:`xl_fide.build_period`)."""
     built = []
     newest: RuleEdition | None = None
-    for name, Ro_event, ed, games in events:
-        Ro_event = as_rating(Ro_event, f"Ro at {name}")
-        lines = _lines(Ro_event, _game_pairs(games), ed)
-        built.append(PeriodEvent(str(name), Ro_event, ed.id, lines))
+    for name, Ro_event, ed, pairs in events:
+        built.append(PeriodEvent(name, Ro_event, ed.id, _lines(Ro_event, pairs, ed)))
         if newest is None or ed.in_force > newest.in_force:
             newest = ed
     n = sum(e.N for e in built)
-    K_used = cap_k(K_given, n)
+    K_used = cap_k(K, n)
     if edition_id is None:
         edition_id = newest.id if newest else ""
-    return PeriodChange(Ro, K_given, K_used, tuple(built), edition_id)
+    return PeriodChange(Ro, K, K_used, tuple(built), edition_id)
 
 
 def new_rating_or_note(calc: EventChange | PeriodChange) -> int | str:
