@@ -732,9 +732,16 @@ def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
 def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     """Return the round cells of a 001 line as Games (``explicit``: the cell has text):
     round r in columns 92+10(r-1) .. 101+10(r-1)."""
+    _check_round_cells(line, lineno, ctx, "round cells")
+    tail = line[91:]
+    if tail and _USUAL_CELLS.fullmatch(tail):
+        # every cell usual (checked at once, in C): read them without a check each
+        return [_read_game(r, int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
+                           _CELL_COLOURS[tail[i + 5]], _CELL_CODES[tail[i + 7]],
+                           not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " "))
+                for r, i in enumerate(range(0, len(tail), 10), 1)]
     cells: list[Game] = []
     r = 1
-    _check_round_cells(line, lineno, ctx, "round cells")
     base, end = 92, len(line)
     while base <= end:
         # the usual cell (blank separators, a known colour and code, digits or blank for
@@ -802,6 +809,12 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> Game:
 
 
 _SPACE = ("", " ")
+# A 001 line's round cells when every one is usual: the opponent right-aligned digits or
+# blank, blank separators, a known colour and result; the last cell may end after its
+# result. Each repetition is exactly one 10-column block.
+_OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
+_CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
+_USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
 _SPACES = ("", " ", "  ")
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
@@ -1345,17 +1358,19 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
     result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
-    by_rank = {p.start_rank: p for p in t.players}   # a dict: faster than the read-only view
+    get = {p.start_rank: p for p in t.players}.get   # a dict: faster than the read-only view
     for p in t.players:
         sr = p.start_rank
         for g in p.games:
             # the usual game, both sides agreeing, checked here; anything else by _check_game
-            other = by_rank.get(g.opponent) if g.opponent is not None else None
-            if other is not None and other is not p:
-                og = other.games[g.round - 1]
-                if og.opponent == sr and (sr > other.start_rank or _pair_problem(
-                        g.code, og.code, g.colour, og.colour) is None):
-                    continue
+            opp = g.opponent
+            if opp is not None:
+                other = get(opp)
+                if other is not None and other is not p:
+                    og = other.games[g.round - 1]
+                    if og.opponent == sr and (sr > opp or _pair_problem(
+                            g.code, og.code, g.colour, og.colour) is None):
+                        continue
             _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)
