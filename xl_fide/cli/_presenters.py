@@ -13,7 +13,6 @@ import functools
 import io
 import json
 import re
-import unicodedata
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -47,8 +46,7 @@ def _escape_one(match: re.Match[str]) -> str:
 def _escaped(keep: str) -> re.Pattern[str]:
     """The characters :func:`escape_controls` escapes: category Cc (U+0000-U+001F,
     U+007F-U+009F) and the bidirectional overrides, less those in ``keep``."""
-    chars = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))
-             if unicodedata.category(chr(c)) == "Cc"] + sorted(_BIDI)
+    chars = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))] + sorted(_BIDI)
     return re.compile("[" + "".join(re.escape(ch) for ch in chars if ch not in keep) + "]")
 
 
