@@ -106,9 +106,10 @@ def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
     """The command line's event options; a workbook's "Rules as on" date and time
     control fill in what the command line does not give."""
     import datetime as _dt
-    from xl_fide.rules.editions import EventOptions
+    from xl_fide.rules.editions import EventOptions, TimeControl
+    tc = getattr(args, "time_control", None) or time_control
     return EventOptions(event_date=getattr(args, "event_date", None) or rules_date,
-                        time_control=getattr(args, "time_control", None) or time_control,
+                        time_control=TimeControl.parse(tc) if isinstance(tc, str) else tc,
                         k=getattr(args, "k", None), today=_dt.date.today())
 
 

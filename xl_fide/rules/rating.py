@@ -294,7 +294,7 @@ class EventChange(_RoundedChange):
         return sum(g.PD for g in self.rated_games)
 
     @cached_property
-    def sum_delta_R(self) -> int:   # type: ignore[override]
+    def sum_delta_R(self) -> int:
         """ΣΔR = W - ΣPD, hundredths."""
         return sum(g.delta_R for g in self.rated_games)
 
@@ -472,7 +472,7 @@ class PeriodChange(_RoundedChange):
         return sum(g.score_half for e in self.events for g in e.games if g.rated)
 
     @cached_property
-    def sum_delta_R(self) -> int:   # type: ignore[override]
+    def sum_delta_R(self) -> int:
         return sum(e.sum_delta_R for e in self.events)
 
     def event_change(self, i: int) -> int:
