@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules
-from xl_fide._seam import EventRules, choose_k, event_rules, rated_games
+from xl_fide._seam import EventRules, choose_k, event_rules
 from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
 from xl_fide.errors import InputError
 from xl_fide.rules.event import effective_rating
@@ -110,6 +110,9 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
     and events of different rating periods unless ``span`` (then a note; ``months``)."""
     seen: dict[tuple[object, ...], str] = {}
     same_games: dict[tuple[object, ...], str] = {}
+    # games_identity starts with the dates and players: only events that share those
+    # can hold the same games, so their games are compared (and worked out) only then
+    by_people: dict[tuple[object, ...], list[Tournament]] = {}
     for t in events if identity else ():
         name = t.name or t.source
         ident = event_identity(t)
@@ -117,11 +120,17 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
             raise InputError(f"{t.source}: the same event as {seen[ident]} (same name, dates "
                              "and players): given twice")
         seen[ident] = t.source
-        games = games_identity(t)
-        if games in same_games:
-            raise InputError(f"{t.source}: the same games as {same_games[games]} (same dates, "
-                             "players and results; only the event name differs): given twice")
-        same_games[games] = t.source
+        alike = by_people.setdefault(ident[1:], [])
+        if len(alike) == 1:
+            same_games[games_identity(alike[0])] = alike[0].source
+        if alike:
+            games = games_identity(t)
+            if games in same_games:
+                raise InputError(f"{t.source}: the same games as {same_games[games]} (same "
+                                 "dates, players and results; only the event name differs): "
+                                 "given twice")
+            same_games[games] = t.source
+        alike.append(t)
         ranks: dict[int, int] = {}
         for p in t.players:
             if p.fide_id and p.fide_id in ranks:
@@ -141,6 +150,9 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                 "pool them only on purpose (span)")
         notes.append(f"the events belong to the rating periods {text}, pooled on purpose "
                      "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
+
+
+_PLAYED_HALF = {"1": 2, "=": 1, "0": 0}   # a played game's code -> score in half points (TRF16)
 
 
 class _RulesOf:
@@ -247,14 +259,18 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
                              "(FIDE B.02 §8.2.4)")
                 R = None
             ratings[p.start_rank] = R
+        rounds = t.rounds
         for p in t.players:
-            entry = table.setdefault(player_key(p.fide_id, p.name),
-                                     _Entry(p.name, p.fide_id, p.birth_year))
-            games = []
-            for g in rated_games(t, p):
-                R_opp = ratings.get(g.opponent) if g.opponent is not None else None
-                if R_opp is not None:
-                    games.append((R_opp, g.score_half_points))
+            key = player_key(p.fide_id, p.name)
+            entry = table.get(key)
+            if entry is None:
+                entry = table[key] = _Entry(p.name, p.fide_id, p.birth_year)
+            # the rated games (_seam.rated_games: played, within the rounds) against
+            # rated opponents, as (R_opp, score_half)
+            games = [(R_opp, half) for g in p.games
+                     if (half := _PLAYED_HALF.get(g.code)) is not None and g.opponent is not None
+                     and (not rounds or g.round <= rounds)
+                     and (R_opp := ratings.get(g.opponent)) is not None]
             entry.events.append((name, ratings[p.start_rank], rules, games))
     return table, event_info
 
