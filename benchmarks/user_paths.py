@@ -6,9 +6,11 @@ Not a test: run it by hand (see benchmarks/README.md)::
     python benchmarks/user_paths.py [--repeat 3] [--only report,period]
 
 Every row runs two child processes, the command and its floor, alternately
-``--repeat`` times, and compares the medians of their CPU time (user + system of the
-child: less sensitive than wall time to other jobs on the machine). ``ratio`` =
-xl-fide / floor. The inputs are synthetic and seeded (not timed):
+``--repeat`` times after one untimed run of each, and compares the medians of their
+CPU time (user + system of the child: less sensitive than wall time to other jobs on
+the machine). ``ratio`` = xl-fide / floor. The children may write and use bytecode
+(``PYTHONDONTWRITEBYTECODE`` is dropped for them), as an installed package does. The
+inputs are synthetic and seeded (not timed):
 
 * ``help``: ``xl-fide --help`` against ``python -c pass``.
 * ``report N x 11``: ``xl-fide report`` of a synthetic Swiss (``benchmarks/fill.py``'s
