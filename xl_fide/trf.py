@@ -295,10 +295,10 @@ class Game:
 
 
 def _birth_year(birth_date: str) -> int | None:
-    m = re.match(r"([0-9]{4})", birth_date)
-    if not m or int(m.group(1)) == 0:
+    year = birth_date[:4]
+    if len(year) < 4 or not (year.isdigit() and year.isascii()) or year == "0000":
         return None
-    return int(m.group(1))
+    return int(year)
 
 
 @dataclass(frozen=True)
@@ -670,8 +670,15 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
                          lineno, c)
     # no control character in the line (the usual case): its text fields need no cleaning
     text = _stripped if _CONTROL.search(line) is None else _text
-    rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
-    fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
+    rating_text, id_text = line[48:52].strip(), line[57:68].strip()
+    if rating_text.isdigit() and rating_text.isascii():     # the usual line, read here
+        rating: int | None = int(rating_text)
+    else:
+        rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
+    if id_text.isdigit() and id_text.isascii():
+        fide_id: int | None = int(id_text)
+    else:
+        fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
     birth_date = text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
