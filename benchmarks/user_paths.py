@@ -8,7 +8,8 @@ Not a test: run it by hand (see benchmarks/README.md)::
 Every row runs two child processes, the command and its floor, alternately
 ``--repeat`` times after one untimed run of each, and compares the medians of their
 CPU time (user + system of the child: less sensitive than wall time to other jobs on
-the machine). ``ratio`` = xl-fide / floor. The children may write and use bytecode
+the machine). ``ratio`` = xl-fide / floor (of the medians); ``paired`` = the median of
+the ratios of the runs made one after the other (steadier on a loaded machine). The children may write and use bytecode
 (``PYTHONDONTWRITEBYTECODE`` is dropped for them), as an installed package does. The
 inputs are synthetic and seeded (not timed):
 
@@ -190,9 +191,10 @@ def paired(name: str, cmd: list[str], floor: list[str], repeat: int) -> tuple[fl
         theirs.append(run(floor)[0])
         ours.append(run(cmd)[0])
     a, b = statistics.median(ours), statistics.median(theirs)
+    pairs = statistics.median(x / y for x, y in zip(ours, theirs))
     print(f"{name:<28} xl-fide {a:7.3f} s   floor {b:7.3f} s   ratio {a / b:5.2f}   "
-          f"(runs: {' '.join(f'{t:.2f}' for t in ours)} / {' '.join(f'{t:.2f}' for t in theirs)})",
-          flush=True)
+          f"paired {pairs:5.2f}   (runs: {' '.join(f'{t:.2f}' for t in ours)} / "
+          f"{' '.join(f'{t:.2f}' for t in theirs)})", flush=True)
     return a, b
 
 
