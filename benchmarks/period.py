@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from xl_fide import batch  # noqa: E402
+from xl_fide.rules import batch  # noqa: E402
 from xl_fide.rules.editions import rules_for  # noqa: E402
 
 try:

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.harness.docs import docs_text
 import pytest
 
 from xl_fide.cli._main import build_parser, main
@@ -114,7 +115,7 @@ def test_whatif(capsys):
 
 
 def test_every_command_is_in_the_readme():
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = docs_text()
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     for name in sub.choices:
         assert f"xl-fide {name}" in readme, name

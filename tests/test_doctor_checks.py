@@ -7,13 +7,14 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+from tests.harness.docs import docs_text
 from xl_fide.cli._doctor import checks
 
 ROOT = Path(__file__).parents[1]
 
 
 def _documented_functions() -> set[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = docs_text()
     section = text.split("## The FIDE_* functions", 1)[1].split("\n## ", 1)[0]
     return set(re.findall(r"^\| `(FIDE_[A-Z_]+)\(", section, flags=re.M)) | set(
         re.findall(r"/ `(FIDE_[A-Z_]+)\(", section))

@@ -4,6 +4,7 @@ Expected values by hand from FIDE B.02 (PD from table 8.1.2) in the comments."""
 import json
 
 from tests.harness.trf_lines import player_line, trf
+from tests.harness.docs import docs_text
 from xl_fide.rules.editions import EventOptions
 from xl_fide.cli._presenters import format_period, to_csv, to_json, to_table
 from xl_fide.report import build_report
@@ -167,7 +168,7 @@ def test_period_takes_this_months_part_of_a_long_event():
 def test_readme_lists_what_is_not_modelled():
     # issue 12 #9: no "to the letter"; the known differences name what is not modelled.
     from pathlib import Path
-    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    text = docs_text()
     assert "to the letter" not in text
     known = text.split("## Known differences", 1)[1]
     for needle in ("26 months", "§6.1/§6.2", "minimum time per player", "unequal time",

@@ -177,3 +177,27 @@ def test_player_result_holds_each_number_once():
     # player 1: 2000, K 40 (junior), beats 1900: D 100 -> PD .64, +.36 x 40 = +14.40 -> +14
     assert (r.K, r.sum_PD, r.change, r.rating_change, r.new_rating) == (40, 64, 1440, 14, 2014)
     assert r.calc is not None and r.change == r.calc.change
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_crosstable_refuses_too_many_players_before_parsing(tmp_path, capsys, monkeypatch,
+                                                             newline):
+    # A workbook holds at most 2,000 players (xl_fide.excel.MAX_PLAYERS): a TRF of 2,001
+    # is refused on its 001 lines alone, before the TRF is parsed or the event rated.
+    from tests.harness.trf_lines import player_line, trf
+    import xl_fide.trf
+
+    def never(*args, **kwargs):
+        raise AssertionError("the event was parsed before the size check")
+
+    monkeypatch.setattr(xl_fide.trf, "read_trf", never)
+    monkeypatch.setattr(xl_fide.trf, "parse_trf", never)
+    lines = [player_line(i, f"Player {i}", 1800, rounds=[(i + 1 if i % 2 else i - 1, "w", "=")])
+             for i in range(1, 2002)]
+    path = tmp_path / "big.trf"
+    path.write_bytes(trf({"012": "Big"}, lines).replace("\n", newline).encode())
+    code = main(["crosstable", str(path), "-o", str(tmp_path / "big.xlsx")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "2001 players: a cross-table workbook holds at most 2000" in err
+    assert not (tmp_path / "big.xlsx").exists()

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.harness.docs import docs_text
 import pytest
 
 from xl_fide import udfs
@@ -641,16 +642,16 @@ def test_doctor_reads_the_user_config(tmp_path):
 # -------------------------------------------------------------------------- docs
 
 def test_every_function_is_documented_for_excel_users():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = docs_text()
     for name in udfs.__all__:
         assert f"`{name}(" in text, name
-    assert "## Excel on Windows" in text
-    assert "## Excel on Mac and the web with xlwings Lite" in text
+    assert "# Classic Excel on Windows" in text
+    assert "# Excel on Mac and the web: xlwings Lite" in text
 
 
 def test_lite_main_py_of_the_readme_brings_every_function():
     # the main.py block of the README's Lite section, run as Lite would run it
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = docs_text()
     code = [line.strip() for line in text.splitlines() if line.strip().startswith("from xl_fide.udfs import *")]
     assert code, "the README shows no main.py line"
     names: dict = {}

@@ -24,9 +24,10 @@ Public surface (imported on first use, so ``import xl_fide`` stays cheap):
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from xl_fide._version import __version__
+
+TYPE_CHECKING = False     # not typing's: ``import xl_fide`` does not import typing
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
@@ -74,6 +75,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from xl_fide._seam import event_rules
     from xl_fide.errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
     from xl_fide.period import PeriodReport, build_period

@@ -165,8 +165,17 @@ def game_cell(game: Game) -> tuple[int | None, GameResult]:
     """The engine's ``(opponent, GameResult)`` of one round cell; an unplayed cell
     counts points only (forfeits, byes, unrated short games)."""
     if game.is_played:
-        return game.opponent, GameResult(game.score_half_points, True, game.code)
-    return None, GameResult(0, False, game.code)
+        return game.opponent, _PLAYED[game.code]
+    result = _UNPLAYED.get(game.code)
+    if result is None:
+        result = _UNPLAYED[game.code] = GameResult(0, False, game.code)
+    return None, result
+
+
+# One (frozen) GameResult per code, shared by every cell (a cell costs a look-up)
+_PLAYED = {"1": GameResult(2, True, "1"), "=": GameResult(1, True, "="),
+           "0": GameResult(0, True, "0")}
+_UNPLAYED: dict[str, GameResult] = {}
 
 
 def _first(field: str, *sources: object) -> int | None:
@@ -250,7 +259,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
         entrants.append(Entrant(p.start_rank, rating, pk.K if pk else None,
                                 tuple(game_cell(g) for g in games), p.name))
         ks.append(pk)
-        points.append(sum((tournament.points_for(g) for g in games), Decimal(0)))
+        points.append(tournament.points_of(games))
     if players is not None:
         notes.append(f"player data: {matched} of {len(tournament.players)} players found")
     if k is None and inputs is None and any(pk is not None and pk.source is KSource.RULE

@@ -13,17 +13,18 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules
-from xl_fide._seam import EventRules, choose_k, event_rules, rated_games
+from xl_fide._seam import EventRules, choose_k, event_rules
 from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
 from xl_fide.errors import InputError
 from xl_fide.rules.event import effective_rating
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide._interim import interim_parts, split_note
 from xl_fide._names import normalise_name
-from xl_fide.rules.rating import PeriodChange, rate_period
+from xl_fide.rules.rating import PeriodChange, rate_period_checked
+from xl_fide.rules.values import as_k, as_rating
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
@@ -65,8 +66,8 @@ class _Entry:
     name: str
     fide_id: int | None
     birth_year: int | None
-    # per event: (name, effective rating, rules, rated games as (R_opp, score))
-    events: list[tuple[str, int | None, EventRules, list[tuple[int, float]]]] = \
+    # per event: (name, effective rating, rules, rated games as (R_opp, score_half))
+    events: list[tuple[str, int | None, EventRules, list[tuple[int, int]]]] = \
         field(default_factory=list)
 
 
@@ -222,9 +223,27 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                      "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
 
 
+_PLAYED_HALF = {"1": 2, "=": 1, "0": 0}   # a played game's code -> score in half points (TRF16)
+
+
+class _RulesOf:
+    """Each event's rules resolved once (:func:`~xl_fide._seam.event_rules`) for the
+    period's options, however often they are asked for."""
+
+    def __init__(self, options: EventOptions) -> None:
+        self.options = options
+        self.memo: dict[int, tuple[Tournament, EventRules]] = {}
+
+    def __call__(self, t: Tournament) -> EventRules:
+        found = self.memo.get(id(t))
+        if found is None or found[0] is not t:
+            found = self.memo[id(t)] = (t, event_rules(t, self.options))
+        return found[1]
+
+
 def _monthly(events: Sequence[Tournament], options: EventOptions,
-             players: PlayerDirectory | None, span: bool, notes: list[str]
-             ) -> list[Tournament]:
+             players: PlayerDirectory | None, span: bool, notes: list[str],
+             rules_of: _RulesOf) -> list[Tournament]:
     """The events with each standard event over 30 days split by month (interim
     reports, :mod:`xl_fide._interim`); a month that is not this period's (the latest
     month of all) is left out with a note, unless ``span``."""
@@ -237,7 +256,7 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
 
     out: list[tuple[Tournament, bool]] = []
     for t in events:
-        tc = event_rules(t, options).time_control
+        tc = rules_of(t).time_control
         parts = interim_parts(t, tc, rate)
         if parts:
             out.extend((part, True) for part in parts)
@@ -270,7 +289,7 @@ def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) 
 
 
 def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
-                      options: EventOptions) -> dict[str, str]:
+                      rules_of: _RulesOf) -> dict[str, str]:
     """Players unrated when the period starts (no rating in the first file they appear
     in, and none in the player data): they stay unrated for the whole period, also for
     their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
@@ -278,7 +297,7 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     first: dict[str, str] = {}
     out: dict[str, str] = {}
     for t in events:
-        rules = event_rules(t, options)
+        rules = rules_of(t)
         for p in t.players:
             key = player_key(p.fide_id, p.name)
             if key in first:
@@ -292,14 +311,14 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     return out
 
 
-def _collect(events: Sequence[Tournament], options: EventOptions,
+def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
              players: PlayerDirectory | None, notes: list[str]
              ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
     table: dict[str, _Entry] = {}
     event_info = []
-    unrated = _unrated_at_start(events, players, options)
+    unrated = _unrated_at_start(events, players, rules_of)
     for t in events:
-        rules = event_rules(t, options)
+        rules = rules_of(t)
         name = t.name or t.source
         event_info.append((name, t.start_date, rules.edition.id))
         ratings: dict[int, int | None] = {}
@@ -311,14 +330,18 @@ def _collect(events: Sequence[Tournament], options: EventOptions,
                              "(FIDE B.02 §8.2.4)")
                 R = None
             ratings[p.start_rank] = R
+        rounds = t.rounds
         for p in t.players:
-            entry = table.setdefault(player_key(p.fide_id, p.name),
-                                     _Entry(p.name, p.fide_id, p.birth_year))
-            games = []
-            for g in rated_games(t, p):
-                R_opp = ratings.get(g.opponent) if g.opponent is not None else None
-                if R_opp is not None:
-                    games.append((R_opp, g.score_half_points / 2))
+            key = player_key(p.fide_id, p.name)
+            entry = table.get(key)
+            if entry is None:
+                entry = table[key] = _Entry(p.name, p.fide_id, p.birth_year)
+            # the rated games (_seam.rated_games: played, within the rounds) against
+            # rated opponents, as (R_opp, score_half)
+            games = [(R_opp, half) for g in p.games
+                     if (half := _PLAYED_HALF.get(g.code)) is not None and g.opponent is not None
+                     and (not rounds or g.round <= rounds)
+                     and (R_opp := ratings.get(g.opponent)) is not None]
             entry.events.append((name, ratings[p.start_rank], rules, games))
     return table, event_info
 
@@ -359,9 +382,10 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     _check_events([tournaments[i] for i in order], span, notes, months=False)
     _check_time_controls([tournaments[i] for i in order], options, notes)
     k, today = options.k, options.today
-    events = _monthly([tournaments[i] for i in order], options, players, span, notes)
+    rules_of = _RulesOf(options)
+    events = _monthly([tournaments[i] for i in order], options, players, span, notes, rules_of)
     _check_events(events, span, notes, identity=False)
-    table, event_info = _collect(events, options, players, notes)
+    table, event_info = _collect(events, rules_of, players, notes)
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
@@ -371,6 +395,8 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         month = (options.event_date.year, options.event_date.month)
         last = options.event_date
     year = period_year or (last.year if last else (today.year if today else None))
+    with_year: dict[int, EventRules] = {}       # the events' rules with the period's year
+    listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     out = []
     for key, entry in table.items():
         data = players.get(entry.fide_id, entry.name) if players is not None else None
@@ -379,7 +405,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             first_rated[1] if first_rated else None)
         names = tuple(e[0] for e in entry.events)
         if Ro is None:
-            init = initial_rating([e[3] for e in entry.events],
+            init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
                                   entry.events[-1][2].edition if entry.events else None)
             out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
@@ -393,17 +419,25 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             if adjusted:
                 notes.append(f"{entry.name}: Ro {adjusted}")
             assert Ro is not None
-        pk = choose_k(Ro, dataclasses.replace(rules, period_year=year), k=k, data=data,
-                      birth_year=entry.birth_year)
+        year_rules = with_year.get(id(rules))
+        if year_rules is None:
+            year_rules = with_year[id(rules)] = dataclasses.replace(rules, period_year=year)
+        pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
         if pk.note:
             notes.append(f"{entry.name}: {pk.note}")
-        evs: list[tuple[str, int, RuleEdition, Any]] = [
-            (name, R if R is not None else Ro, r.edition, games)
+        # the ratings and games were checked by the reader (and the player data's): the
+        # engine computes on them without checking each game again
+        evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
+            (str(name), as_rating(R if R is not None else Ro, f"Ro at {name}"), r.edition, games)
             for name, R, r, games in entry.events]
-        change = rate_period(Ro, evs, pk.K)
+        listed_id = None
         if month is not None:   # published on the list after the period: its floor (§7.2.1)
-            listed = rules_for(_dt.date(month[0], month[1], 1), rules.time_control)
-            change = dataclasses.replace(change, edition_id=listed.id)
+            listed_id = listed_ids.get(rules.time_control)
+            if listed_id is None:
+                listed_id = listed_ids[rules.time_control] = rules_for(
+                    _dt.date(month[0], month[1], 1), rules.time_control).id
+        change = rate_period_checked(as_rating(Ro, "Ro"), evs, as_k(pk.K, "K"),
+                                     edition_id=listed_id)
         out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 

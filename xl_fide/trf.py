@@ -95,10 +95,13 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import functools
+import operator
 import datetime
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NoReturn, TypeVar, overload
@@ -107,7 +110,6 @@ from xl_fide._dates import parse_date_text as parse_date
 from xl_fide._dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, TrfError, XlFideError
 from xl_fide._filekind import wrong_kind_of_bytes
-from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide.rules.results import pair_problem
 from xl_fide.rules.values import as_fide_id
 
@@ -127,6 +129,7 @@ __all__ = [
     "TrfFileExistsError",
     "read_trf",
     "parse_trf",
+    "count_player_lines",
     "write_trf",
     "write_trf_file",
     "parse_date",
@@ -200,13 +203,12 @@ MAX_ROUND_CELLS = 250_000
 MAX_AGE = 120
 _MAX_ROUNDS = MAX_ROUNDS
 
-_DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
 def _ascii_int(text: str) -> int | None:
     """Return ``int(text)`` for ASCII digits only, else None (no ``+``, ``_``, Unicode)."""
-    return int(text) if _DIGITS.fullmatch(text) else None
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _decimal(text: str) -> Decimal | None:
@@ -296,10 +298,10 @@ class Game:
 
 
 def _birth_year(birth_date: str) -> int | None:
-    m = re.match(r"([0-9]{4})", birth_date)
-    if not m or int(m.group(1)) == 0:
+    year = birth_date[:4]
+    if len(year) < 4 or not (year.isdigit() and year.isascii()) or year == "0000":
         return None
-    return int(m.group(1))
+    return int(year)
 
 
 @dataclass(frozen=True)
@@ -524,7 +526,18 @@ class Tournament:
         """Return the sum of :meth:`points_for` over the player's games (acceleration excluded)."""
         if isinstance(player, int):
             player = self.player(player)
-        return sum((self.points_for(g) for g in player.games), Decimal(0))
+        return self.points_of(player.games)
+
+    def points_of(self, games: Iterable[Game]) -> Decimal:
+        """Return the sum of :meth:`points_for` over ``games``, in their order."""
+        table = self._points_table
+        return sum([table[g.code, g.colour] for g in games], Decimal(0))
+
+    @cached_property
+    def _points_table(self) -> Mapping[tuple[str, str | None], Decimal]:
+        """:meth:`points_for` of every code and colour, worked out once per event."""
+        return {(code, colour): self.points_for(Game(1, None, colour, code))
+                for code in RESULT_CODES for colour in (None, "w", "b")}
 
     @property
     def rounds_played(self) -> int:
@@ -625,14 +638,9 @@ class _Ctx:
         raise TrfError(message, self.source, line, column)
 
 
-@dataclass
-class _Cell:
-    round: int
-    opponent: int | None
-    colour: str | None
-    code: str
-    explicit: bool
-    column: int  # column of the opponent field
+def _column(round: int) -> int:  # noqa: A002 - the TRF word
+    """The column of round ``round``'s opponent field in a 001 line (TRF16: 92, 102 ...)."""
+    return 92 + 10 * (round - 1)
 
 
 def _col(line: str, first: int, last: int) -> str:
@@ -649,7 +657,7 @@ def _text(line: str, first: int, last: int) -> str:
 _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 
-def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, list[_Cell]]:
+def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, list[Game]]:
     """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games) and
     the round cells."""
     if "\t" in line:
@@ -659,29 +667,53 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
     start_rank = _ascii_int(sr_text)
     if start_rank is None or not 1 <= start_rank <= 9999:
         ctx.fatal(f"start rank (columns 5-8) must be a number 1-9999, got {sr_text!r}", lineno, 5)
-    for c in _PLAYER_BLANK_COLUMNS:
-        if len(line) >= c and line[c - 1] != " ":
-            ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}", lineno, c)
-    rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
-    fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    birth_date = _text(line, 70, 79)
+    if len(line) < 91 or "".join(_SEPARATORS(line)) != " " * len(_PLAYER_BLANK_COLUMNS):
+        for c in _PLAYER_BLANK_COLUMNS:
+            if len(line) >= c and line[c - 1] != " ":
+                ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}",
+                         lineno, c)
+    # no control character in the line (the usual case): its text fields need no cleaning
+    text = _stripped if _CONTROL.search(line) is None else _text
+    rating_text, id_text = line[48:52].strip(), line[57:68].strip()
+    if rating_text.isdigit() and rating_text.isascii():     # the usual line, read here
+        rating: int | None = int(rating_text)
+    else:
+        rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
+    if id_text.isdigit() and id_text.isascii():
+        fide_id: int | None = int(id_text)
+    else:
+        fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
+    birth_date = text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
-    player = TrfPlayer(
-        start_rank=start_rank,
-        sex=_text(line, 10, 10),
-        title=_text(line, 11, 13),
-        name=_text(line, 15, 47),
-        rating=rating or None,
-        federation=_text(line, 54, 56),
-        fide_id=fide_id or None,
-        birth_date=birth_date,
-        birth_year=birth_year,
-        points=_points_field(line, lineno, ctx),
-        rank=_number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx, blank=None),
-    )
+    # the fields as TrfPlayer(...) would hold them (every value checked and normalised
+    # here), set in one step: a second check would cost as much as reading the line
+    player = _new(TrfPlayer)
+    _set(player, "__dict__", {
+        "start_rank": start_rank,
+        "sex": text(line, 10, 10),
+        "title": text(line, 11, 13),
+        "name": text(line, 15, 47),
+        "rating": rating or None,
+        "federation": text(line, 54, 56),
+        "fide_id": fide_id or None,
+        "birth_date": birth_date,
+        "birth_year": birth_year,
+        "points": _points_field(line, lineno, ctx),
+        "rank": _number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx,
+                              blank=None),
+        "games": (), "line": 0, "raw": "",
+    })
     return player, _parse_cells(line, lineno, ctx)
+
+
+_SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
+
+
+def _stripped(line: str, first: int, last: int) -> str:
+    """:func:`_text` of a line without control characters."""
+    return line[first - 1:last].strip()
 
 
 def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
@@ -708,14 +740,36 @@ def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
     return points
 
 
-def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[_Cell]:
-    """Return the round cells of a 001 line: round r in columns 92+10(r-1) .. 101+10(r-1)."""
-    cells: list[_Cell] = []
-    r = 1
+def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
+    """Return the round cells of a 001 line as Games (``explicit``: the cell has text):
+    round r in columns 92+10(r-1) .. 101+10(r-1)."""
     _check_round_cells(line, lineno, ctx, "round cells")
-    while 92 + 10 * (r - 1) <= len(line):
-        cells.append(_parse_cell(line, r, lineno, ctx))
+    tail = line[91:]
+    if tail and _USUAL_CELLS.fullmatch(tail):
+        # every cell usual (checked at once, in C): read them without a check each
+        return [_read_game(r, int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
+                           _CELL_COLOURS[tail[i + 5]], _CELL_CODES[tail[i + 7]],
+                           not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " "))
+                for r, i in enumerate(range(0, len(tail), 10), 1)]
+    cells: list[Game] = []
+    r = 1
+    base, end = 92, len(line)
+    while base <= end:
+        # the usual cell (blank separators, a known colour and code, digits or blank for
+        # the opponent) read here; anything else by _parse_cell, with its warnings
+        block = line[base - 1:base + 9]
+        colour = _CELL_COLOURS.get(block[5:6], "?")
+        code = _CELL_CODES.get(block[7:8])
+        opp_text = block[0:4].strip()
+        if (colour != "?" and code is not None and block[4:5] in _SPACE
+                and block[6:7] in _SPACE and block[8:10] in _SPACES
+                and (not opp_text or (opp_text.isascii() and opp_text.isdigit()))):
+            cells.append(_read_game(r, int(opp_text) or None if opp_text else None, colour,
+                                    code, bool(block.strip())))
+        else:
+            cells.append(_parse_cell(line, r, lineno, ctx))
         r += 1
+        base += 10
     return cells
 
 
@@ -727,24 +781,30 @@ def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
                   "limit; the longest real events have about 50)", lineno, first_beyond)
 
 
-def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
+def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> Game:
     """Return round ``r``'s cell: opponent 92-95, colour 97, result 99 (+ 10 per round)."""
     base = 92 + 10 * (r - 1)
     block = line[base - 1:base + 9]
     opp_text = block[0:4].strip()
     colour_char = block[5:6]
     code_char = block[7:8]
-    for off in (4, 6, 8, 9):
-        if len(block) > off and block[off] != " ":
-            ctx.warn(f"column {base + off} must be blank (round {r} block), got {block[off]!r}",
-                     lineno, base + off)
+    if not (block[4:5] in _SPACE and block[6:7] in _SPACE and block[8:9] in _SPACE
+            and block[9:10] in _SPACE):
+        for off in (4, 6, 8, 9):
+            if len(block) > off and block[off] != " ":
+                ctx.warn(f"column {base + off} must be blank (round {r} block), got "
+                         f"{block[off]!r}", lineno, base + off)
     opponent: int | None = None
     if opp_text:
-        opponent = _ascii_int(opp_text)
+        opponent = int(opp_text) if opp_text.isascii() and opp_text.isdigit() else None
         if opponent is None:
             ctx.fatal(f"round {r}: opponent (columns {base}-{base + 3}) must be a start rank, "
                       f"0000 or blank, got {opp_text!r}", lineno, base)
-    colour: str | None = None
+    colour = _CELL_COLOURS.get(colour_char, "?")
+    code = _CELL_CODES.get(code_char)
+    if colour != "?" and code is not None:     # the usual cell: nothing to warn about
+        return _read_game(r, opponent or None, colour, code, bool(block.strip()))
+    colour = None
     if colour_char.strip() and colour_char != "-":
         if colour_char.lower() in ("w", "b"):
             colour = colour_char.lower()
@@ -756,17 +816,57 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> _Cell:
         ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
                  f"got {code_char!r}; read as Z", lineno, base + 7)
         code = "Z"
-    return _Cell(r, opponent or None, colour, code, bool(block.strip()), base)
+    return _read_game(r, opponent or None, colour, code, bool(block.strip()))
 
 
-def _cell_has_content(cell: _Cell) -> bool:
+_SPACE = ("", " ")
+# A 001 line's round cells when every one is usual: the opponent right-aligned digits or
+# blank, blank separators, a known colour and result; the last cell may end after its
+# result. Each repetition is exactly one 10-column block.
+_OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
+_CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
+_USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
+_SPACES = ("", " ", "  ")
+# A round cell's colour and result characters that need no warning, as the cell holds them
+_CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
+                                        " ": None, "": None}
+_CELL_CODES = {**{c: c for c in RESULT_CODES}, **{c.lower(): c for c in RESULT_CODES},
+               " ": "Z", "": "Z"}
+
+
+def _cell_has_content(cell: Game) -> bool:
     return cell.opponent is not None or cell.code != "Z"
 
 
-def _fit_games(cells: list[_Cell], rounds: int) -> tuple[Game, ...]:
-    games = [Game(c.round, c.opponent, c.colour, c.code, explicit=c.explicit) for c in cells[:rounds]]
-    games += [Game(r, None, None, "Z", explicit=False) for r in range(len(games) + 1, rounds + 1)]
-    return tuple(games)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
+               explicit: bool) -> Game:
+    """A :class:`Game` of a cell the reader has checked (round >= 1, opponent 1-9999 or
+    None, colour ``w``/``b``/None, an upper-case code of :data:`RESULT_CODES`): the
+    same object ``Game(...)`` gives, without checking the cell a second time."""
+    g = _new(Game)
+    _set(g, "__dict__", {"round": r, "opponent": opponent, "colour": colour, "code": code,
+                         "explicit": explicit})
+    return g
+
+
+def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str) -> TrfPlayer:
+    """``dataclasses.replace(player, games=games, line=line, raw=raw)`` for a player the
+    reader built (its fields already checked and normalised), without a second
+    ``__init__``."""
+    p = _new(TrfPlayer)
+    _set(p, "__dict__", {**player.__dict__, "games": games, "line": line, "raw": raw})
+    return p
+
+
+def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
+    """The player's Games of rounds 1..``rounds``: the cells read, blank ``Z`` after them."""
+    if len(cells) >= rounds:
+        return tuple(cells[:rounds])
+    return (*cells, *(_read_game(r, None, None, "Z", False) for r in range(len(cells) + 1, rounds + 1)))
 
 
 def _is_ruler(line: str) -> bool:
@@ -962,7 +1062,7 @@ class _Row:
     """A 001 line as read: the player (no games yet), its round cells, line number and text."""
 
     player: TrfPlayer
-    cells: list[_Cell]
+    cells: list[Game]
     line: int
     text: str
 
@@ -1139,7 +1239,7 @@ class _Reader:
         for row in self.rows:
             for c in row.cells[declared.rounds:]:
                 if _cell_has_content(c) and c.round not in beyond:
-                    beyond[c.round] = (row.line, c.column)
+                    beyond[c.round] = (row.line, _column(c.round))
         for r in sorted(beyond):
             ln, col = beyond[r]
             self.ctx.warn(f"round {r} is beyond the {declared.rounds} rounds declared by {declared.tag} "
@@ -1154,10 +1254,11 @@ class _Reader:
                     continue
                 if c.opponent not in self.first_line_of:
                     self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
-                                   "(no 001 line with that start rank)", row.line, c.column)
+                                   "(no 001 line with that start rank)", row.line,
+                                   _column(c.round))
                 if c.opponent == row.player.start_rank:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
-                                  row.line, c.column)
+                                  row.line, _column(c.round))
 
     def dates(self) -> tuple[datetime.date | None, datetime.date | None]:
         """042 and 052 as dates (None when absent or not understood, with a warning)."""
@@ -1182,10 +1283,8 @@ class _Reader:
                            f"round cells; a TRF may hold at most {MAX_ROUND_CELLS} (xl-fide's limit)",
                            where, 5 if self.declared else 92)
         self.check_opponents(rounds)
-        players = tuple(
-            dataclasses.replace(row.player, games=_fit_games(row.cells, rounds), line=row.line, raw=row.text)
-            for row in self.rows
-        )
+        players = tuple(_with_games(row.player, _fit_games(row.cells, rounds), row.line, row.text)
+                        for row in self.rows)
         start, end = self.dates()
         return Tournament(
             name=self.head("012"), city=self.head("022"), federation=self.head("032"),
@@ -1270,8 +1369,19 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
     result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
+    get = {p.start_rank: p for p in t.players}.get   # a dict: faster than the read-only view
     for p in t.players:
+        sr = p.start_rank
         for g in p.games:
+            # the usual game, both sides agreeing, checked here; anything else by _check_game
+            opp = g.opponent
+            if opp is not None:
+                other = get(opp)
+                if other is not None and other is not p:
+                    og = other.games[g.round - 1]
+                    if og.opponent == sr and (sr > opp or _pair_problem(
+                            g.code, og.code, g.colour, og.colour) is None):
+                        continue
             _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)
@@ -1279,6 +1389,10 @@ def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
                 ctx.warn(f"points (columns 81-84) are {p.points} but the results add up to {total} "
                          "under this event's scoring (acceleration or another scoring system?)",
                          p.line, 81)
+
+
+#: :func:`pair_problem` answered once per combination of codes and colours (a pure function)
+_pair_problem = functools.lru_cache(maxsize=4096)(pair_problem)
 
 
 def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
@@ -1298,9 +1412,9 @@ def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
         return
     if p.start_rank > other.start_rank:  # each pair once
         return
-    problem = pair_problem(g.code, og.code, g.colour, og.colour)
+    problem = _pair_problem(g.code, og.code, g.colour, og.colour)
     if problem is not None:
-        column = base + 5 if pair_problem(g.code, og.code) is None else base + 7
+        column = base + 5 if _pair_problem(g.code, og.code) is None else base + 7
         ctx.warn(f"round {g.round}: player {p.start_rank} and player {other.start_rank} "
                  f"(line {other.line}): {problem}", p.line, column)
 
@@ -1386,6 +1500,20 @@ def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False
     except UnicodeDecodeError as exc:
         raise TrfError(f"cannot decode the file: {exc}", source) from None
     return parse_trf(data, source=source, strict=strict, encoding=encoding)
+
+
+def count_player_lines(path: str | os.PathLike[str]) -> int:
+    """The number of ``001`` lines in the TRF file at ``path``, counted on the bytes
+    without parsing, for a size limit checked before any work (e.g. a workbook's 2,000
+    players). Only the first :data:`MAX_FILE_BYTES` are read; any line ending counts;
+    a file in UTF-16 counts 0 (the reader decides about it). Raises ``OSError``."""
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_FILE_BYTES + 1)
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.count(b"\n001") + data.startswith(b"001")
 
 
 # --------------------------------------------------------------------------- writing
@@ -1646,6 +1774,7 @@ def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, forc
     Raises TrfFileExistsError (an XlFideError and a FileExistsError) when ``path``
     exists and ``force`` is false; InputError as :func:`encode_trf`.
     """
+    from xl_fide._files import OutputExistsError, write_atomic   # only to write: not to read
     data = encode_trf(tournament, newline=newline, encoding=encoding)
     try:
         write_atomic(path, data, force=force)

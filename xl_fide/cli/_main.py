@@ -9,19 +9,22 @@ existing file without ``--force``, never over an input file.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import datetime as _dt
 import sys
 import warnings
-from importlib import resources
 from pathlib import Path
-from dataclasses import dataclass
-from typing import Any, NoReturn, Sequence
 
 from xl_fide._version import __version__
 from xl_fide.errors import XlFideError
-from xl_fide.rules.editions import EventOptions, EventRules, TimeControl
-from xl_fide.rules.values import as_int, as_k, as_rating
+
+# Start-up: building the parser (and ``--help``) imports argparse and nothing of the
+# engine, the list store, typing or importlib.resources; each command imports what it
+# uses when it runs.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+    from typing import Any, NoReturn, Sequence
+
+    from xl_fide.rules.editions import EventOptions, EventRules
 
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
 
@@ -36,6 +39,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _example_path() -> Path:
+    from importlib import resources
     return Path(str(resources.files("xl_fide") / "data" / "example.trf"))
 
 
@@ -84,24 +88,28 @@ def _load_tournament(path: Path, strict: bool = False, encoding: str | None = No
     return read_trf(path, strict=strict, encoding=encoding)
 
 
-@dataclass(frozen=True)
 class _Event:
     """One event on its way through a command: the tournament, its resolved rules, the
     player data looked up for them, and a workbook's typed K/Games/Peak by start rank."""
 
-    tournament: Any
-    rules: EventRules
-    players: Any
-    inputs: Any
+    __slots__ = ("tournament", "rules", "players", "inputs")
+
+    def __init__(self, tournament: Any, rules: EventRules, players: Any, inputs: Any) -> None:
+        self.tournament = tournament
+        self.rules = rules
+        self.players = players
+        self.inputs = inputs
 
 
 def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
              time_control: str | None = None) -> EventOptions:
     """The command line's event options; a workbook's "Rules as on" date and time
     control fill in what the command line does not give."""
+    import datetime as _dt
+    from xl_fide.rules.editions import EventOptions, TimeControl
+    tc = getattr(args, "time_control", None) or time_control
     return EventOptions(event_date=getattr(args, "event_date", None) or rules_date,
-                        time_control=TimeControl.parse(tc) if (tc := getattr(
-                            args, "time_control", None) or time_control) else None,
+                        time_control=TimeControl.parse(tc) if isinstance(tc, str) else tc,
                         k=getattr(args, "k", None), today=_dt.date.today())
 
 
@@ -229,7 +237,31 @@ def _report_format(args: argparse.Namespace) -> str:
     return args.format or implied or "table"
 
 
+class _RatingPhase:
+    """The CLI's rating phase (read, rate, format) with Python's cyclic garbage collector
+    paused. The phase builds hundreds of thousands of small acyclic objects (games,
+    calculation lines) that reference counting frees; the collector would only walk
+    them again and again: 20-30 % of ``report`` and ``period`` on large events, and
+    growing faster than the work (issue 23, measured in benchmarks/user_paths.py). A
+    decision of the command line only: the library never changes the collector."""
+
+    def __enter__(self) -> None:
+        import gc
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+        if self.was_enabled:
+            gc.enable()
+
+
 def cmd_report(args: argparse.Namespace) -> int:
+    with _RatingPhase():
+        return _report(args)
+
+
+def _report(args: argparse.Namespace) -> int:
     from xl_fide.cli._presenters import format_report
     from xl_fide.report import build_report
     fmt = _report_format(args)
@@ -249,11 +281,17 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_crosstable(args: argparse.Namespace) -> int:
     from xl_fide.report import build_report
-    from xl_fide.excel import fill_workbook
+    from xl_fide.excel import MAX_PLAYERS, fill_workbook
     path = _input_path(args)
     out = Path(args.output)
     _check_output_name(out, "workbook")
     _check_output(out, [path], args.force)
+    if not _is_workbook(path):        # the size limit first, before parsing and rating
+        from xl_fide.trf import count_player_lines
+        players = count_player_lines(path)
+        if players > MAX_PLAYERS:
+            raise CliError(f"{path}: {players} players: a cross-table workbook holds at most "
+                           f"{MAX_PLAYERS}")
     event = _load_event(path, args)
     t = event.tournament
     _print_warnings(t, args.quiet)
@@ -324,6 +362,12 @@ def cmd_template(args: argparse.Namespace) -> int:
 
 
 def cmd_period(args: argparse.Namespace) -> int:
+    with _RatingPhase():
+        return _period(args)
+
+
+def _period(args: argparse.Namespace) -> int:
+    import hashlib
     from xl_fide.period import PeriodSpanError, PeriodTimeControlError, build_period
     from xl_fide.cli._presenters import format_period
     tournaments = []
@@ -352,6 +396,7 @@ def cmd_period(args: argparse.Namespace) -> int:
 
 
 def _remaining(text: str) -> list[int | None]:
+    from xl_fide.rules.values import as_rating
     out: list[int | None] = []
     for part in text.split(","):
         part = part.strip().lower()
@@ -431,6 +476,7 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 
 def _positive_k(text: str) -> int:
+    from xl_fide.rules.values import as_k
     try:
         return as_k(text, "K")
     except XlFideError as e:
@@ -438,6 +484,7 @@ def _positive_k(text: str) -> int:
 
 
 def _whole_number(text: str) -> int:
+    from xl_fide.rules.values import as_int
     try:
         return as_int(text, "the value")
     except XlFideError as e:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 import json
-import unicodedata
+import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -30,15 +31,23 @@ def escape_controls(text: str, keep: str = "\n\t") -> str:
     escapes, carriage returns). Characters in ``keep`` stay as they are."""
     if text.isprintable() and not any(ch in _BIDI for ch in text):
         return text
-    out = []
-    for ch in text:
-        if ch in keep or not (unicodedata.category(ch) == "Cc" or ch in _BIDI):
-            out.append(ch)
-        elif ord(ch) < 0x100:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(f"\\u{ord(ch):04x}")
-    return "".join(out)
+    found = _escaped(keep)
+    if found.search(text) is None:      # e.g. only line breaks: the text as it is, at C speed
+        return text
+    return found.sub(_escape_one, text)
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+@functools.lru_cache(maxsize=8)
+def _escaped(keep: str) -> re.Pattern[str]:
+    """The characters :func:`escape_controls` escapes: category Cc (U+0000-U+001F,
+    U+007F-U+009F) and the bidirectional overrides, less those in ``keep``."""
+    chars = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))] + sorted(_BIDI)
+    return re.compile("[" + "".join(re.escape(ch) for ch in chars if ch not in keep) + "]")
 
 
 def _h(value: int | None) -> float | None:
@@ -210,11 +219,10 @@ def to_table(report: Report) -> str:
              f"date {report.event_date.isoformat() if report.event_date else '?'}, "
              f"{report.time_control.value}, rules {report.edition.id}"]
     body = [list(COLUMNS)] + [_table_cells(r) for r in report.rows]
-    widths = [max(len(row[i]) for row in body) for i in range(len(COLUMNS))]
-    left = {1}
-    for row in body:
-        lines.append("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                               for i, c in enumerate(row)).rstrip())
+    widths = [max(map(len, column)) for column in zip(*body)]
+    left = {1}     # the name; the other columns are aligned right
+    line = "  ".join(f"{{:{'<' if i in left else '>'}{w}}}" for i, w in enumerate(widths))
+    lines.extend(line.format(*row).rstrip() for row in body)
     reasons = [f"  {r.result.start_rank}: no Ru, {r.result.initial.reason}"
                if r.result.initial.Ru is None else f"  {r.result.start_rank}: {r.result.initial.reason}"
                for r in report.rows if r.result.initial is not None and r.result.initial.reason]
@@ -235,6 +243,9 @@ def format_report(report: Report, fmt: str = "table") -> str:
     return {"table": to_table, "csv": to_csv, "json": to_json}[fmt](report)
 
 
+_SCORE_MARKS = {2: "1", 1: "½", 0: "0"}    # a game's score in half points, as the period shows it
+
+
 def format_period(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
     chg (ΣΔR), K, K·chg; then the total and its single rounding."""
@@ -247,8 +258,8 @@ def format_period(report: PeriodReport) -> str:
             lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
                                                         if c.K != c.K_given else ""))
             for i, ev in enumerate(c.events):
-                opps = " ".join(f"{g.R_opp}:{'1' if g.score_half == 2 else '½' if g.score_half == 1 else '0'}"
-                                for g in ev.games if g.rated)
+                opps = " ".join([f"{g.R_opp}:{_SCORE_MARKS[g.score_half]}"
+                                 for g in ev.games if g.rated])
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
                              f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
                              f"K·chg {hundredths_to_str(c.event_change(i))}")

@@ -21,7 +21,8 @@ from typing import Any, Sequence, overload
 from xl_fide.rules.editions import RuleEdition, rules_for
 from xl_fide.errors import InputError
 from xl_fide.rules.initial import InitialRating, initial_rating
-from xl_fide.rules.performance import performance_rating
+from xl_fide.rules.rounding import round_half_up
+from xl_fide.rules.tables import dp_for_p, p_hundredths
 from xl_fide.rules.rating import EventChange, cap_k, game_lines
 from xl_fide.rules.results import GameResult
 
@@ -131,6 +132,15 @@ def effective_rating(rating: int | None, edition: RuleEdition,
     return rating, note
 
 
+_NOT_A_PLAYER: Any = object()
+
+
+def _performance(sum_R: int, N: int, W_half: int) -> int:
+    """:func:`~xl_fide.rules.performance.performance_rating` of ratings already checked,
+    from their sum: Rp = Ra + dp(p) = (ΣR + N dp) / N rounded half up (B.02 §8.1.1)."""
+    return round_half_up(sum_R + N * dp_for_p(p_hundredths(W_half, N)), N)
+
+
 def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = None,
                     *, apply_cap: bool = True) -> tuple[PlayerResult, ...]:
     """Rate every player of one event (FIDE B.02 §8.2-§8.3).
@@ -142,8 +152,8 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     player without K.
     """
     edition = edition or rules_for(None)
-    by_rank = {e.start_rank: e for e in entrants}
-    if len(by_rank) != len(entrants):
+    rating_of = {e.start_rank: e.rating for e in entrants}
+    if len(rating_of) != len(entrants):
         raise InputError("start ranks must be unique")
     out = []
     for e in entrants:
@@ -152,27 +162,28 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
         for rnd, (opp, result) in enumerate(e.rounds, 1):
             if result is None:
                 continue
-            points += result.half_points
+            half = result.half_points
+            points += half
             if not result.played or opp is None:
                 continue
-            if opp not in by_rank:
-                raise InputError(
-                    f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
-            R_opp = by_rank[opp].rating
+            R_opp = rating_of.get(opp, _NOT_A_PLAYER)
             if R_opp is None:
                 continue                      # unrated opponent: not rated for either
-            games.append((R_opp, result.half_points))
+            if R_opp is _NOT_A_PLAYER:
+                raise InputError(
+                    f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
+            games.append((R_opp, half))
         if e.points_half is not None:
             points = e.points_half
         if e.rating is not None:
             if e.K is None:
                 raise InputError(f"player {e.start_rank} is rated but has no K")
             lines = game_lines(e.rating, games, edition)
-            n = sum(1 for g in lines if g.rated)
-            K_used = cap_k(e.K, n) if apply_cap else e.K
-            calc = EventChange(e.rating, e.K, K_used, lines, edition.id)
-            Rp = performance_rating([g.R_opp for g in calc.rated_games],
-                                    calc.W_half / 2) if calc.N else None
+            calc = EventChange(e.rating, e.K, e.K, lines, edition.id)
+            if apply_cap and cap_k(e.K, calc.N) != e.K:    # K x n <= 700 (B.02 §8.3.3)
+                calc = EventChange(e.rating, e.K, cap_k(e.K, calc.N), lines, edition.id)
+            Rp = _performance(sum(g.R_opp for g in calc.rated_games), calc.N,
+                              calc.W_half) if calc.N else None
             out.append(PlayerResult(
                 start_rank=e.start_rank, name=e.name, rating=e.rating, points_half=points,
                 N=calc.N, W_half=calc.W_half, Rp=Rp, calc=calc))
@@ -180,7 +191,7 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
             init = initial_rating([[(r, s / 2) for r, s in games]], edition)
             N = len(games)
             W_half = sum(s for _, s in games)
-            Rp = performance_rating([r for r, _ in games], W_half / 2) if N else None
+            Rp = _performance(sum(r for r, _ in games), N, W_half) if N else None
             out.append(PlayerResult(
                 start_rank=e.start_rank, name=e.name, rating=None, points_half=points,
                 N=N, W_half=W_half, Rp=Rp, initial=init))

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Sequence
 
 from xl_fide.rules.editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
 from xl_fide.rules.editions import edition as edition_by_id
 from xl_fide.errors import InputError
 from xl_fide.rules.rounding import round_half_away
-from xl_fide.rules.tables import pd_for_difference
-from xl_fide.rules.values import as_half_points, as_int, as_k, as_rating
+from xl_fide.rules.tables import PD_BY_DIFFERENCE, PD_SPAN, pd_for_difference
+from xl_fide.rules.values import RATING_MAX, as_half_points, as_int, as_k, as_rating
 
 EXEMPT_RATING = 2650       # §8.3.1 (from 2025-10-01, standard only)
 RB_600_DIFFERENCE = 600    # R&B §1 (from 2024-12-01)
@@ -207,7 +208,8 @@ class GameCalc:
 class _RoundedChange:
     """K x ΣΔR, its one rounding and the new rating, for a change over one event or a
     whole rating period (FIDE B.02 §8.3.2, §8.3.4; the floor of §7.2.1). A subclass
-    holds ``Ro``, ``K`` and ``edition_id`` and gives ``sum_delta_R`` (hundredths)."""
+    holds ``Ro``, ``K`` and ``edition_id`` and gives ``sum_delta_R`` (hundredths); it
+    is a frozen dataclass, so each number is computed once (``cached_property``)."""
 
     Ro: int
     K: int
@@ -217,22 +219,22 @@ class _RoundedChange:
     def sum_delta_R(self) -> int:   # pragma: no cover - every subclass overrides it
         raise NotImplementedError
 
-    @property
+    @cached_property
     def change(self) -> int:
         """K x ΣΔR in integer hundredths (unrounded), FIDE B.02 §8.3.2."""
         return self.K * self.sum_delta_R
 
-    @property
+    @cached_property
     def rating_change(self) -> int:
         """The change rounded to a whole number, .5 away from zero (FIDE B.02 §8.3.4)."""
         return round_half_away(self.change, 100)
 
-    @property
+    @cached_property
     def new_rating(self) -> int:
         """Ro + the rounded change (FIDE B.02 §8.3.4)."""
         return self.Ro + self.rating_change
 
-    @property
+    @cached_property
     def publication(self) -> str:
         """``""``, or ``"not published: below 1400"`` when the new rating is under the
         floor of the edition (FIDE B.02 §7.2.1); no edition id means today's rules."""
@@ -260,26 +262,38 @@ class EventChange(_RoundedChange):
     games: tuple[GameCalc, ...]
     edition_id: str
 
-    @property
+    def __post_init__(self) -> None:
+        # The sums of the rated games in one pass, stored where the cached properties
+        # below keep their values (the fields are frozen): a report reads them often.
+        rated = tuple(g for g in self.games if g.rated)
+        W_half = sum_PD = 0
+        for g in rated:
+            W_half += g.score_half
+            sum_PD += g.PD
+        d = self.__dict__
+        d["rated_games"], d["N"], d["W_half"], d["sum_PD"] = rated, len(rated), W_half, sum_PD
+        d["sum_delta_R"] = 50 * W_half - sum_PD
+
+    @cached_property
     def rated_games(self) -> tuple[GameCalc, ...]:
         return tuple(g for g in self.games if g.rated)
 
-    @property
+    @cached_property
     def N(self) -> int:
         """Rated games."""
         return len(self.rated_games)
 
-    @property
+    @cached_property
     def W_half(self) -> int:
         """Score in rated games, in half points."""
         return sum(g.score_half for g in self.rated_games)
 
-    @property
+    @cached_property
     def sum_PD(self) -> int:
         """ΣPD over the rated games, hundredths."""
         return sum(g.PD for g in self.rated_games)
 
-    @property
+    @cached_property
     def sum_delta_R(self) -> int:
         """ΣΔR = W - ΣPD, hundredths."""
         return sum(g.delta_R for g in self.rated_games)
@@ -293,9 +307,33 @@ def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
             R_opp, score = game
         except (TypeError, ValueError):
             raise InputError(f"game {i} must be (opponent rating, score), got {game!r}") from None
-        out.append((as_rating(R_opp, f"opponent rating of game {i}"),
-                    as_half_points(score, f"score of game {i}")))
+        # plain ints and 0 / 0.5 / 1 pass at once; anything else is checked in full
+        if type(R_opp) is not int or not 0 <= R_opp <= RATING_MAX:
+            R_opp = as_rating(R_opp, f"opponent rating of game {i}")
+        kind = type(score)
+        if (kind is int or kind is float) and score in _HALVES:
+            half = _HALVES[score]
+        else:
+            half = as_half_points(score, f"score of game {i}")
+        out.append((R_opp, half))
     return out
+
+
+_HALVES = {0: 0, 0.5: 1, 1: 2}     # a game's score -> half points (0.0 and 1.0 too)
+
+
+_new = object.__new__
+_set = object.__setattr__
+_RB_600_NOTE = "not rated: 600+ apart and a player above 2600 (R&B §1)"
+
+
+def _line(R_opp: int, s: int, D: int, capped: bool, PD: int, rated: bool, note: str) -> GameCalc:
+    """A :class:`GameCalc` of values already checked, built in one step (the
+    dataclass's own ``__init__`` sets its eight frozen fields one at a time)."""
+    g = _new(GameCalc)
+    _set(g, "__dict__", {"R_opp": R_opp, "score_half": s, "D": D, "capped": capped, "PD": PD,
+                         "delta_R": 50 * s - PD, "rated": rated, "note": note})
+    return g
 
 
 def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
@@ -312,30 +350,42 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
     kept as a line with ``rated=False`` and a note, and adds nothing.
     """
     Ro = as_rating(Ro, "Ro")
-    pairs = [(as_rating(r, "R_opp"), as_int(s, "score_half", minimum=0, maximum=2))
-             for r, s in games]
-    unrated_opp = {i for i, (r, _) in enumerate(pairs) if below_floor(r, edition)}
-    cap = cap_applies(Ro, edition)
+    pairs = []
+    for r, s in games:    # plain ints pass at once; anything else is checked in full
+        if type(r) is not int or not 0 <= r <= RATING_MAX:
+            r = as_rating(r, "R_opp")
+        if type(s) is not int or not 0 <= s <= 2:
+            s = as_int(s, "score_half", minimum=0, maximum=2)
+        pairs.append((r, s))
+    return _lines(Ro, pairs, edition)
+
+
+def _lines(Ro: int, pairs: list[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
+    """:func:`game_lines` of a rating and ``(R_opp, score_half)`` ints already checked."""
+    floor = edition.rating_floor
     capped_index: set[int] = set()
-    if cap:
+    if cap_applies(Ro, edition):
         over = [i for i, (r, _) in enumerate(pairs)
-                if abs(Ro - r) > CAP_DIFFERENCE and i not in unrated_opp]
+                if abs(Ro - r) > CAP_DIFFERENCE and r >= floor]
         if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
             capped_index = {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
         else:
             capped_index = set(over)
+    rb_600 = edition.rapid_blitz_600
     lines = []
     for i, (R_opp, s) in enumerate(pairs):
         D = Ro - R_opp
-        capped = i in capped_index
+        capped = bool(capped_index) and i in capped_index
         if capped:
             D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
-        PD = pd_for_difference(D)
-        rated = rapid_blitz_rated(Ro, R_opp, edition)
-        note = "" if rated else "not rated: 600+ apart and a player above 2600 (R&B §1)"
-        if i in unrated_opp:
-            rated, note = False, floor_note(R_opp, edition)
-        lines.append(GameCalc(R_opp, s, D, capped, PD, 50 * s - PD, rated, note))
+        # table 8.1.2 (pd_for_difference) by index; beyond the table PD is 1.00 or 0
+        PD = PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
+        if R_opp < floor:
+            lines.append(_line(R_opp, s, D, capped, PD, False, floor_note(R_opp, edition)))
+        elif rb_600 and not rapid_blitz_rated(Ro, R_opp, edition):
+            lines.append(_line(R_opp, s, D, capped, PD, False, _RB_600_NOTE))
+        else:
+            lines.append(_line(R_opp, s, D, capped, PD, True, ""))
     return tuple(lines)
 
 
@@ -359,7 +409,7 @@ def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
     Ro = as_rating(Ro, "Ro")
     K_given = as_k(K, "K")
     pairs = _game_pairs(games)
-    lines = game_lines(Ro, pairs, edition)
+    lines = _lines(Ro, pairs, edition)
     n = sum(1 for g in lines if g.rated)
     K_used = cap_k(K_given, n) if apply_cap else K_given
     return EventChange(Ro, K_given, K_used, lines, edition.id)
@@ -374,11 +424,19 @@ class PeriodEvent:
     edition_id: str
     games: tuple[GameCalc, ...]
 
-    @property
+    def __post_init__(self) -> None:   # the sums once, where the cached properties keep them
+        N = sum_delta_R = 0
+        for g in self.games:
+            if g.rated:
+                N += 1
+                sum_delta_R += g.delta_R
+        self.__dict__["N"], self.__dict__["sum_delta_R"] = N, sum_delta_R
+
+    @cached_property
     def sum_delta_R(self) -> int:
         return sum(g.delta_R for g in self.games if g.rated)
 
-    @property
+    @cached_property
     def N(self) -> int:
         return sum(1 for g in self.games if g.rated)
 
@@ -400,15 +458,20 @@ class PeriodChange(_RoundedChange):
     events: tuple[PeriodEvent, ...] = field(default_factory=tuple)
     edition_id: str = ""
 
-    @property
+    def __post_init__(self) -> None:   # the sums once, where the cached properties keep them
+        d = self.__dict__
+        d["N"] = sum(e.N for e in self.events)
+        d["sum_delta_R"] = sum(e.sum_delta_R for e in self.events)
+
+    @cached_property
     def N(self) -> int:
         return sum(e.N for e in self.events)
 
-    @property
+    @cached_property
     def W_half(self) -> int:
         return sum(g.score_half for e in self.events for g in e.games if g.rated)
 
-    @property
+    @cached_property
     def sum_delta_R(self) -> int:
         return sum(e.sum_delta_R for e in self.events)
 
@@ -418,28 +481,40 @@ class PeriodChange(_RoundedChange):
 
 
 def rate_period(Ro: int, events: Iterable[tuple[str, int, RuleEdition, Iterable[Sequence[object]]]],
-                K: int) -> PeriodChange:
+                K: int, *, edition_id: str | None = None) -> PeriodChange:
     """The change over a rating period of several events, rounded once.
 
     FIDE B.02 §8.3.3 (K shown on the list before the period, capped over the period's
     rated games) and §8.3.4 (one rounding of the total). ``Ro``: the rating on the list
     before the period; ``events``: ``(name, Ro at the event, edition, games)`` with
     games as in :func:`rate_event`. New rating = ``Ro`` + the rounded total; it is
-    published only from the floor of the newest edition among the events (B.02 §7.2.1).
+    published only from the floor of the newest edition among the events (B.02 §7.2.1),
+    or of ``edition_id`` when given (the list after the period).
     """
     Ro = as_rating(Ro, "Ro")
     K_given = as_k(K, "K")
+    checked = [(str(name), as_rating(Ro_event, f"Ro at {name}"), ed, _game_pairs(games))
+               for name, Ro_event, ed, games in events]
+    return rate_period_checked(Ro, checked, K_given, edition_id=edition_id)
+
+
+def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, list[tuple[int, int]]]],
+                        K: int, *, edition_id: str | None = None) -> PeriodChange:
+    """:func:`rate_period` of values a reader has already checked, not checked again:
+    ``Ro`` and each event's Ro ints 0..4000, ``K`` an int 1..100, games as ``(R_opp,
+    score_half)`` ints (half points 0, 1, 2). The same rules and result (FIDE B.02
+    §8.3.3-§8.3.4); the rating period's own path (:func:`xl_fide.build_period`)."""
     built = []
     newest: RuleEdition | None = None
-    for name, Ro_event, ed, games in events:
-        Ro_event = as_rating(Ro_event, f"Ro at {name}")
-        lines = game_lines(Ro_event, _game_pairs(games), ed)
-        built.append(PeriodEvent(str(name), Ro_event, ed.id, lines))
+    for name, Ro_event, ed, pairs in events:
+        built.append(PeriodEvent(name, Ro_event, ed.id, _lines(Ro_event, pairs, ed)))
         if newest is None or ed.in_force > newest.in_force:
             newest = ed
     n = sum(e.N for e in built)
-    K_used = cap_k(K_given, n)
-    return PeriodChange(Ro, K_given, K_used, tuple(built), newest.id if newest else "")
+    K_used = cap_k(K, n)
+    if edition_id is None:
+        edition_id = newest.id if newest else ""
+    return PeriodChange(Ro, K, K_used, tuple(built), edition_id)
 
 
 def new_rating_or_note(calc: EventChange | PeriodChange) -> int | str:

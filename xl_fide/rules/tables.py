@@ -100,6 +100,12 @@ def p_hundredths(W_half: int, N: int) -> int:
     return (2 * 100 * W_half + 2 * N) // (4 * N)
 
 
+#: PD (hundredths) for D = -PD_SPAN .. PD_SPAN at index ``D + PD_SPAN``, from
+#: :func:`pd_for_difference` (table 8.1.2); beyond, PD is 100 (D > 0) or 0 (D < 0).
+PD_SPAN = PD_MAX_BAND + 1
+PD_BY_DIFFERENCE: tuple[int, ...] = tuple(pd_for_difference(D) for D in range(-PD_SPAN, PD_SPAN + 1))
+
+
 def pd_rows() -> list[tuple[int, int | None, int]]:
     """Table 8.1.2 as rows ``(D from, D to or None for 'and above', H in hundredths)``."""
     rows: list[tuple[int, int | None, int]] = []

@@ -113,6 +113,23 @@ def as_int(value: object, name: str, *, minimum: int | None = None,
     ``name`` and quoting the value otherwise, e.g. ``rating must be a whole number,
     got 2000.5``; a number past :data:`MAX_DIGITS` digits is out of range.
     """
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:   # already an int: no Fraction
+        result = value
+    else:
+        result = _as_whole(value, name, maximum)
+    if minimum is not None and result < minimum:
+        raise InputError(f"{name} must be at least {minimum}, got {result}")
+    if maximum is not None and result > maximum:
+        raise InputError(f"{name} must be at most {maximum}, got {result}")
+    return result
+
+
+#: Ints this far from zero need no digit-budget check (well within MAX_DIGITS * 4 bits).
+_INT_BOUND = 1 << 62
+
+
+def _as_whole(value: object, name: str, maximum: int | None) -> int:
+    """``value`` (not a small int) as an ``int`` when it is whole, else InputError."""
     if isinstance(value, str):
         value = number_from_text(value, name, "a whole number")
     try:
@@ -123,12 +140,7 @@ def as_int(value: object, name: str, *, minimum: int | None = None,
                          f"{MAX_DIGITS} digits") from None
     if exact is None or exact.denominator != 1:
         raise InputError(f"{name} must be a whole number, got {quote_value(value)}")
-    result = int(exact)
-    if minimum is not None and result < minimum:
-        raise InputError(f"{name} must be at least {minimum}, got {result}")
-    if maximum is not None and result > maximum:
-        raise InputError(f"{name} must be at most {maximum}, got {result}")
-    return result
+    return int(exact)
 
 
 def as_rating(value: object, name: str = "rating") -> int:
@@ -153,6 +165,12 @@ def as_half_points(value: object, name: str = "score", *, maximum_points: int = 
     ``as_half_points(0.5) == 1``. Raises :class:`InputError` for anything that is not
     a multiple of 0.5 in range (``score must be 0, 0.5 or 1, got 0.7``).
     """
+    if type(value) is int:                  # 0, 1 ... (and 0.5 below): no Fraction
+        if 0 <= value <= maximum_points:
+            return 2 * value
+    elif type(value) is float:
+        if 0 <= value <= maximum_points and (2 * value).is_integer():  # novermin: a float
+            return int(2 * value)
     if isinstance(value, str):
         value = number_from_text(value, name)
     try:

@@ -1,0 +1,269 @@
+"""What users run, timed against its floor in the same run (issue 23).
+
+Not a test: run it by hand (see benchmarks/README.md)::
+
+    pip install '.[bench]'                  # elochess, for the report's floor
+    python benchmarks/user_paths.py [--repeat 3] [--only report,period]
+
+Every row runs two child processes, the command and its floor, alternately
+``--repeat`` times after one untimed run of each, and compares the medians of their
+CPU time (user + system of the child: less sensitive than wall time to other jobs on
+the machine). ``ratio`` = xl-fide / floor (of the medians); ``paired`` = the median of
+the ratios of the runs made one after the other (steadier on a loaded machine). The children may write and use bytecode
+(``PYTHONDONTWRITEBYTECODE`` is dropped for them), as an installed package does. The
+inputs are synthetic and seeded (not timed):
+
+* ``help``: ``xl-fide --help`` against ``python -c pass``.
+* ``report N x 11``: ``xl-fide report`` of a synthetic Swiss (``benchmarks/fill.py``'s
+  :func:`synthetic_swiss`: random pairings, 10 % unrated, 1 % forfeits, a bye)
+  written as a TRF, against a short elochess script on the same file: it reads the
+  001 lines (rating, birth year, round cells), collects each rated player's played
+  games against rated opponents, calls ``EloCalculator.update_rating`` once per
+  player and prints the new ratings.
+* ``linear``: ``report`` at 9,999 players over ``report`` at 2,000 (the work grows
+  5.0 times).
+* ``period 1,000 TRFs``: ``xl-fide period`` over 1,000 events of one month (10-30
+  players, 5/7/9 rounds, drawn from a pool of 18,000 players with FIDE ids, 8 %
+  unrated) against its floor: a plain parse of the same files (fixed columns only)
+  and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
+  rating and birth year (FIDE B.02 §8.3.3). The run checks that both give every rated
+  player the same new rating.
+* ``crosstable refused``: ``xl-fide crosstable`` of the 9,999-player file, refused for
+  the workbook's 2,000-player limit, against ``python -c pass``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+import random
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from xl_fide.trf import Game, Tournament, TrfPlayer, encode_trf  # noqa: E402
+
+PERIOD_YEAR = 2025
+
+# The report's floor: a short script a user could write with elochess.
+ELOCHESS_SCRIPT = r"""
+import sys
+from elochess.elo import EloCalculator
+players = {}
+for line in open(sys.argv[1], encoding="utf-8").read().splitlines():
+    if line.startswith("001"):
+        rating, born = line[48:52].strip(), line[69:73].strip()
+        cells = [(int(line[i:i + 4]), line[i + 7:i + 8]) for i in range(91, len(line), 10)
+                 if line[i:i + 4].strip() not in ("", "0000") and line[i + 7:i + 8] in ("1", "=", "0")]
+        players[int(line[4:8])] = (int(rating) if rating else None, int(born) if born else 2000, cells)
+POINTS = {"1": 1.0, "=": 0.5, "0": 0.0}
+update = EloCalculator.update_rating
+out = []
+for start_rank, (R, born, cells) in players.items():
+    if R is None:
+        continue
+    games = [(players[opp][0], POINTS[code]) for opp, code in cells if players[opp][0] is not None]
+    new = update(R, [r for r, _ in games], sum(s for _, s in games), birth_year=born,
+                 evaluation_year=%d) if games else R
+    out.append(f"{start_rank} {new}")
+sys.stdout.write("\n".join(out) + "\n")
+""" % PERIOD_YEAR
+
+# The period's floor: the same files read by their fixed columns, the batch engine.
+BATCH_SCRIPT = r"""
+import datetime, sys
+from xl_fide.rules.batch import rate_period_batch
+from xl_fide.rules.editions import rules_for
+index, ratings, born = {}, [], []
+white, black, scores = [], [], []
+HALF = {"1": 2, "=": 1, "0": 0}
+for path in sys.argv[1:]:
+    ranks, cells = {}, []
+    for line in open(path, encoding="utf-8").read().splitlines():
+        if not line.startswith("001"):
+            continue
+        fide_id = int(line[57:68])
+        i = index.get(fide_id)
+        if i is None:
+            i = index[fide_id] = len(ratings)
+            rating, year = line[48:52].strip(), line[69:73].strip()
+            ratings.append(int(rating) if rating else None)
+            born.append(int(year) if year else None)
+        sr = int(line[4:8])
+        ranks[sr] = i
+        for c in range(91, len(line), 10):
+            opp, code = line[c:c + 4].strip(), line[c + 7:c + 8]
+            if opp not in ("", "0000") and code in HALF and int(opp) > sr:
+                cells.append((sr, int(opp), HALF[code]))
+    for a, b, s in cells:
+        white.append(ranks[a]); black.append(ranks[b]); scores.append(s)
+def k(R, year):      # FIDE B.02 8.3.3 from the rating and the birth year
+    if R is None:
+        return None
+    if R >= 2400:
+        return 10
+    return 40 if year is not None and %d - year <= 18 and R < 2300 else 20
+result = rate_period_batch(ratings, [k(R, y) for R, y in zip(ratings, born)], white, black,
+                           scores, rules_for(datetime.date(%d, 11, 1)))
+ids = list(index)
+sys.stdout.write("\n".join(f"{ids[i]} {new}" for i, new in enumerate(result.new_rating)
+                           if new is not None) + "\n")
+""" % (PERIOD_YEAR, PERIOD_YEAR)
+
+
+def swiss_file(folder: Path, players: int, rounds: int = 11) -> Path:
+    from benchmarks.fill import synthetic_swiss
+    path = folder / f"swiss_{players}x{rounds}.trf"
+    path.write_bytes(encode_trf(synthetic_swiss(players, rounds)))
+    return path
+
+
+def period_files(folder: Path, events: int = 1000, pool: int = 18_000, seed: int = 7) -> list[Path]:
+    """``events`` TRFs of November 2025 whose players come from one pool (FIDE ids)."""
+    rng = random.Random(seed)
+    rating = [None if rng.random() < 0.08 else rng.randint(1400, 2750) for _ in range(pool)]
+    born = [rng.randint(1950, 2016) for _ in range(pool)]
+    paths = []
+    for e in range(events):
+        n = rng.randint(10, 30)
+        ids = rng.sample(range(pool), n)
+        rounds = rng.choice((5, 7, 9))
+        games: dict[int, list[Game]] = {i: [] for i in range(1, n + 1)}
+        for rnd in range(1, rounds + 1):
+            order = list(range(1, n + 1))
+            rng.shuffle(order)
+            if len(order) % 2:
+                games[order.pop()].append(Game(rnd, None, None, "U"))
+            for a, b in zip(order[::2], order[1::2]):
+                x = rng.random()
+                ca, cb = (("+", "-") if x < .01 else ("=", "=") if x < .3
+                          else ("1", "0") if x < .65 else ("0", "1"))
+                games[a].append(Game(rnd, b, "w", ca))
+                games[b].append(Game(rnd, a, "b", cb))
+        day = 1 + e % 20
+        players = [TrfPlayer(start_rank=i, name=f"Pool Player {ids[i - 1]:05d}",
+                             rating=rating[ids[i - 1]], federation="ESP",
+                             fide_id=5_000_000 + ids[i - 1], birth_year=born[ids[i - 1]],
+                             games=tuple(games[i])) for i in range(1, n + 1)]
+        t = Tournament.build(name=f"Event {e:04d}", players=players, rounds=rounds, city="X",
+                             start_date=_dt.date(PERIOD_YEAR, 11, day),
+                             end_date=_dt.date(PERIOD_YEAR, 11, day + 2),
+                             time_control="90 min + 30 s")
+        path = folder / f"event{e:04d}.trf"
+        path.write_bytes(encode_trf(t))
+        paths.append(path)
+    return paths
+
+
+#: The children may write and use compiled bytecode, as an installed package does.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def run(cmd: list[str]) -> tuple[float, float, str]:
+    """CPU seconds (user + system) and wall seconds of one child process, its stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", env=ENV)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, done.stdout
+
+
+def paired(name: str, cmd: list[str], floor: list[str], repeat: int) -> tuple[float, float]:
+    """Run ``floor`` and ``cmd`` alternately; print and return their median CPU times.
+    One untimed run of each first (bytecode written, files in the page cache)."""
+    run(floor)
+    run(cmd)
+    ours, theirs = [], []
+    for _ in range(repeat):
+        theirs.append(run(floor)[0])
+        ours.append(run(cmd)[0])
+    a, b = statistics.median(ours), statistics.median(theirs)
+    pairs = statistics.median(x / y for x, y in zip(ours, theirs))
+    print(f"{name:<28} xl-fide {a:7.3f} s   floor {b:7.3f} s   ratio {a / b:5.2f}   "
+          f"paired {pairs:5.2f}   (runs: {' '.join(f'{t:.2f}' for t in ours)} / "
+          f"{' '.join(f'{t:.2f}' for t in theirs)})", flush=True)
+    return a, b
+
+
+def xl_fide_command() -> list[str]:
+    script = Path(sys.executable).with_name("xl-fide")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "xl_fide"]
+
+
+def check_period(ours: str, floor: str) -> str:
+    """Whether every rated player has the same new rating from both (not timed)."""
+    theirs = dict(line.split() for line in floor.splitlines() if line.strip())
+    mine, current = {}, None
+    for line in ours.splitlines():
+        head = re.match(r"\S.* \((\d+)\): Ro \d+", line)
+        if head:
+            current = head.group(1)
+        total = re.search(r"new rating (\d+)", line)
+        if total and current is not None:
+            mine[current] = total.group(1)
+            current = None
+    same = sum(1 for key, value in mine.items() if theirs.get(key) == value)
+    return f"same new rating for {same} of {len(mine)} rated players (floor: {len(theirs)})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default="help,report,period,crosstable",
+                    help="comma-separated rows: help, report, period, crosstable")
+    a = ap.parse_args(argv)
+    rows = set(a.only.split(","))
+    xl = xl_fide_command()
+    py = [sys.executable]
+    try:
+        import elochess  # noqa: F401
+    except ImportError:
+        sys.exit("elochess is not installed: pip install '.[bench]' (or pip install elochess)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        print(f"{len(os.sched_getaffinity(0))} CPUs, load {os.getloadavg()[0]:.1f}, "
+              f"Python {sys.version.split()[0]}; median CPU seconds of {a.repeat} paired runs")
+        if "help" in rows:
+            paired("--help", xl + ["--help"], py + ["-c", "pass"], max(a.repeat, 7))
+        big = swiss_file(folder, 9999) if rows & {"report", "crosstable"} else None
+        if "report" in rows:
+            elo = folder / "elochess_floor.py"
+            elo.write_text(ELOCHESS_SCRIPT, encoding="utf-8")
+            times = {}
+            for n in (500, 2000, 9999):
+                path = big if n == 9999 else swiss_file(folder, n)
+                times[n] = paired(f"report {n} x 11", xl + ["report", str(path)],
+                                  py + [str(elo), str(path)], a.repeat)
+            print(f"{'linear':<28} report 9999 / report 2000 = "
+                  f"{times[9999][0] / times[2000][0]:.2f} (the work: 5.0; floor "
+                  f"{times[9999][1] / times[2000][1]:.2f})")
+        if "period" in rows:
+            files = [str(p) for p in period_files(folder)]
+            batch = folder / "batch_floor.py"
+            batch.write_text(BATCH_SCRIPT, encoding="utf-8")
+            env_py = py + [str(batch)]
+            paired("period 1,000 TRFs", xl + ["period", *files], env_py + files, a.repeat)
+            print(f"{'':<28} {check_period(run(xl + ['period', *files])[2], run(env_py + files)[2])}")
+        if "crosstable" in rows:
+            out = folder / "refused.xlsx"
+            paired("crosstable 9999 (refused)", xl + ["crosstable", str(big), "-o", str(out)],
+                   py + ["-c", "pass"], a.repeat)
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,146 @@
+"""Issue 23: what users run does no work twice and imports only what it uses.
+
+No timing here (speed is measured in benchmarks/user_paths.py): each test pins one
+cause of slowness found by profiling, in a way that fails when the cause comes back.
+The numbers themselves are pinned by the engine's tests (test_rating, test_report,
+test_period...); here only who does the work.
+"""
+
+import gc
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.harness.trf_lines import player_line, trf
+from xl_fide import trf as trf_module
+from xl_fide.cli._main import main
+from xl_fide.cli._presenters import escape_controls
+from xl_fide.period import build_period
+from xl_fide.rules import rating as rating_module
+from xl_fide.rules import values
+from xl_fide.rules.rating import rate_event
+from xl_fide.trf import Game, parse_trf
+
+DATA = Path(__file__).parent / "data" / "trf"
+
+_IMPORTS_OF = """
+import sys
+before = set(sys.modules)
+from xl_fide.cli._main import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(sorted(set(sys.modules) - before))
+"""
+
+
+def _imported(*argv: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", _IMPORTS_OF, *argv], capture_output=True,
+                          text=True, check=True)
+    return eval(done.stdout.strip().splitlines()[-1])   # a list of module names we printed
+
+
+def test_help_imports_no_engine_no_list_store():
+    # --help only builds the parser: argparse, not the rules, the TRF reader, the list
+    # store (sqlite3), importlib.resources or typing
+    new = _imported("--help")
+    assert "argparse" in new or "argparse" in sys.modules
+    for name in ("xl_fide.lists", "xl_fide.lists._store", "sqlite3", "xl_fide.rules",
+                 "xl_fide.rules.values", "xl_fide.trf", "importlib.resources", "typing"):
+        assert name not in new, name
+
+
+def test_report_imports_neither_lists_nor_the_writer(tmp_path):
+    new = _imported("report", str(DATA / "mini_trf2026.trf"))
+    assert "xl_fide.report" in new
+    for name in ("xl_fide.lists", "sqlite3", "xl_fide.excel", "openpyxl", "xl_fide._files",
+                 "tempfile", "zipfile", "importlib.resources"):
+        assert name not in new, name
+
+
+def test_as_int_of_an_int_builds_no_fraction(monkeypatch):
+    # a checked int (or a score of 0, 0.5, 1) is taken as it is, never through Fraction
+    def no_fraction(value):
+        raise AssertionError("Fraction built for a plain number")
+
+    monkeypatch.setattr(values, "_exact", no_fraction)
+    assert values.as_int(2000, "rating", minimum=0, maximum=4000) == 2000
+    assert values.as_rating(1400) == 1400
+    assert [values.as_half_points(s) for s in (0, 0.5, 1, 1.0)] == [0, 1, 2, 2]
+    with pytest.raises(values.InputError, match="rating must be at most 4000, got 4001"):
+        values.as_rating(4001)
+
+
+def test_event_change_keeps_its_rated_games():
+    # reference §9: 2000, K 10, games vs 1950 (1), 2050 (0), 1810 (½) -> change -2.50;
+    # the rated games are worked out once, not on every read of N, W, ΣPD, ΣΔR
+    calc = rate_event(2000, [(1950, 1), (2050, 0), (1810, .5)], 10)
+    assert calc.rated_games is calc.rated_games
+    assert (calc.N, calc.change, calc.rating_change) == (3, -250, -3)
+
+
+def test_period_does_not_check_every_game_again(monkeypatch):
+    # the reader checked the games: build_period rates its ints without _game_pairs
+    def again(games):
+        raise AssertionError("the period's games were checked a second time")
+
+    monkeypatch.setattr(rating_module, "_game_pairs", again)
+    t = trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")
+    report = build_period([t])
+    assert any(p.change is not None and p.change.N for p in report.players)
+
+
+def test_reader_builds_no_checked_game_per_cell(monkeypatch):
+    # 40 players x 9 rounds = 360 round cells; the reader checks each cell once, while
+    # reading it, and does not build a checked Game (Game.__post_init__) for it again
+    calls = []
+    original = Game.__post_init__
+
+    def counted(self):
+        calls.append(self)
+        original(self)
+
+    monkeypatch.setattr(Game, "__post_init__", counted)
+    lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
+             for i in range(1, 41)]
+    t = parse_trf(trf({"012": "Cells", "XXR": "9"}, lines))
+    assert len(t.players) == 40 and all(len(p.games) == 9 for p in t.players)
+    assert len(calls) < 40          # a few for the scoring table, none per cell
+
+
+def test_escape_controls_with_line_breaks_needs_no_loop(monkeypatch):
+    # text with line breaks (every report) is not printable(); it is still returned as
+    # it is, found clean at C speed, without a look at each character
+    import unicodedata
+
+    def per_character(ch):
+        raise AssertionError("escape_controls looked at each character")
+
+    monkeypatch.setattr(unicodedata, "category", per_character)
+    text = "Rating period\nDvořák, Jiří\t2000\n" * 100
+    assert escape_controls(text) is text
+    assert escape_controls("a\x1b[31mb\u202ec\n") == "a\\x1b[31mb\\u202ec\n"
+
+
+def test_cli_rates_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, capsys):
+    # a CLI-level decision (documented in xl_fide/cli/_main.py): the rating phase of
+    # report/period runs with the cyclic collector paused; it is on again afterwards
+    import xl_fide.report
+    seen = []
+    original = xl_fide.report.build_report
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(xl_fide.report, "build_report", spy)
+    assert gc.isenabled()
+    code = main(["report", str(DATA / "mini_trf2026.trf"), "--format", "json", "-q"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["players"]
+    assert seen and seen[0] is False
+    assert gc.isenabled()
