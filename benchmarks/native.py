@@ -27,7 +27,7 @@ for p in (ROOT, ROOT / "benchmarks"):   # run as a script: the repository and it
         sys.path.insert(0, str(p))
 
 from tests.harness import lo_calc  # noqa: E402
-from fill import synthetic_swiss  # noqa: E402
+from tests.harness.synthetic import synthetic_swiss  # noqa: E402
 from openpyxl import load_workbook  # noqa: E402
 
 from xl_fide.cli import main as cli_main  # noqa: E402

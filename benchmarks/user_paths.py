@@ -123,7 +123,7 @@ sys.stdout.write("\n".join(f"{ids[i]} {new}" for i, new in enumerate(result.new_
 
 
 def swiss_file(folder: Path, players: int, rounds: int = 11) -> Path:
-    from benchmarks.fill import synthetic_swiss
+    from tests.harness.synthetic import synthetic_swiss
     path = folder / f"swiss_{players}x{rounds}.trf"
     path.write_bytes(encode_trf(synthetic_swiss(players, rounds)))
     return path

@@ -9,7 +9,6 @@ The events and their hand-computed values are described in test_workbook.py.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -28,6 +27,7 @@ from xl_fide.report import build_report
 from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import read_trf
 from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW
+from tests.harness.synthetic import synthetic_swiss
 from xl_fide.excel._fill import fill_workbook, save_workbook
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,13 +35,6 @@ RATING_NAMES = ("RatedGames", "RatedScore", "Expected", "ScoreMinusExpected", "K
                 "Change", "RatingChange", "NewRating", "Performance", "InitialRating")
 COMPUTED_NAMES = RATING_NAMES + ("KRule", "KFactor", "Points", "Ranking")
 EXPECTED_UDF_CALLS = {"FIDE_K": 1, "FIDE_VERSION": 1}
-
-
-def _load_benchmark():
-    spec = importlib.util.spec_from_file_location("bench_fill", ROOT / "benchmarks" / "fill.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def recalc(office, wb, tmp_path, name):
@@ -231,8 +224,7 @@ def test_empty_templates_stay_blank(office, filename, tmp_path):
 def test_big_swiss_costs_a_few_udf_calls(office, tmp_path, artifacts_dir):
     """500 players x 11 rounds: one full recalculation = FIDE_K once, FIDE_EVENT_SWISS once,
     FIDE_VERSION once (independent of the number of rounds and players)."""
-    bench = _load_benchmark()
-    t = bench.synthetic_swiss(500, 11)
+    t = synthetic_swiss(500, 11)
     report = build_report(t)
     res, values, formulas = recalc(office, fill_workbook(t, report=report), tmp_path, "big")
     assert res.errors == []
