@@ -14,6 +14,23 @@ import warnings
 from pathlib import Path
 
 from xl_fide._version import __version__
+from xl_fide.cli._common import (
+    EXIT_OK,
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    CliError,
+    _Parser,
+    _existing_file,
+    _check_output,
+    write_text_atomic,
+    _say,
+    _write_out,
+    _check_output_name,
+    _report_format,
+    _positive_k,
+    _whole_number,
+    _event_date,
+)
 from xl_fide.errors import XlFideError
 
 # Start-up: building the parser (and ``--help``) imports argparse and nothing of the
@@ -22,30 +39,13 @@ from xl_fide.errors import XlFideError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime as _dt
-    from typing import Any, NoReturn, Sequence
+    from typing import Any, Sequence
 
     from xl_fide.rules.editions import EventOptions, EventRules
-
-EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
-
-
-class CliError(XlFideError):
-    """A problem the user can fix; printed as one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:   # one line, exit 2 (argparse's convention)
-        raise CliError(f"{self.prog}: {message}")
-
 
 def _example_path() -> Path:
     from importlib import resources
     return Path(str(resources.files("xl_fide") / "data" / "example.trf"))
-
-
-def _date(text: str) -> _dt.date:
-    from xl_fide.rules.editions import parse_date
-    return parse_date(text)
 
 
 def _input_path(args: argparse.Namespace) -> Path:
@@ -56,16 +56,6 @@ def _input_path(args: argparse.Namespace) -> Path:
     if not getattr(args, "file", None):
         raise CliError("no input: give a FILE (.trf or .xlsx) or --example")
     return _existing_file(Path(args.file))
-
-
-def _existing_file(path: Path) -> Path:
-    if path.is_dir():
-        raise CliError(f"{path}: is a directory, not a file")
-    if path.exists() and not path.is_file():
-        raise CliError(f"{path}: not a regular file (a device or a pipe): give a file")
-    if not path.is_file():
-        raise CliError(f"{path}: no such file")
-    return path
 
 
 def _is_workbook(path: Path) -> bool:
@@ -151,25 +141,6 @@ def _players(args: argparse.Namespace, tournaments: Sequence[Any],
     return data
 
 
-def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
-    from xl_fide._files import OutputExistsError, check_output
-    try:
-        check_output(out, force=force, inputs=inputs)
-    except OutputExistsError:
-        raise CliError(f"{out} exists: not overwritten (use --force)") from None
-
-
-def write_text_atomic(path: Path, text: str | bytes, *, force: bool = False,
-                      inputs: Sequence[Path] = ()) -> None:
-    """Write ``text`` (str as UTF-8, or bytes) to ``path`` whole or not at all
-    (:func:`xl_fide._files.write_atomic`)."""
-    from xl_fide._files import write_atomic
-    try:
-        write_atomic(path, text, force=force, inputs=inputs)
-    except FileExistsError:
-        raise CliError(f"{path} exists: not overwritten (use --force)") from None
-
-
 def _save_book(wb: Any, path: Path, force: bool) -> None:
     from xl_fide.excel import save_workbook
     try:
@@ -178,63 +149,11 @@ def _save_book(wb: Any, path: Path, force: bool) -> None:
         raise CliError(f"{path} exists: not overwritten (use --force)") from None
 
 
-def _say(text: str, *, err: bool = False) -> None:
-    """Print to the terminal with control characters escaped (names come from files)."""
-    from xl_fide.cli._presenters import escape_controls
-    print(escape_controls(text), file=sys.stderr if err else sys.stdout)
-
-
-def _write_out(text: str) -> None:
-    from xl_fide.cli._presenters import escape_controls
-    sys.stdout.write(escape_controls(text))
-
-
 def _print_warnings(t, quiet: bool) -> None:
     if quiet:
         return
     for w in getattr(t, "warnings", ()):
         _say(f"warning: {w}", err=True)
-
-
-_TEXT_FORMATS = {".csv": "csv", ".json": "json", ".txt": "table"}
-_WORKBOOK_NAMES = (".xlsx", ".xlsm")
-#: what each command writes: (the names it accepts (None: any name not refused), the
-#: names refused, what it writes, where the refused kind is made)
-_OUTPUTS = {
-    "report": (None, _WORKBOOK_NAMES + (".xls", ".ods", ".trf"),
-               "the report is text (.csv, .json, .txt)",
-               "`xl-fide crosstable` for a workbook, `xl-fide trf` for a TRF"),
-    "workbook": (_WORKBOOK_NAMES, (), "the output must be an .xlsx file",
-                 "`xl-fide report -o` for .csv, .json or .txt, `xl-fide trf` for a TRF"),
-    "trf": (None, _WORKBOOK_NAMES + (".xls", ".ods", ".csv", ".json"),
-            "a TRF is text (.trf or .txt)",
-            "`xl-fide crosstable` for a workbook, `xl-fide report` for .csv or .json"),
-}
-
-
-def _check_output_name(out: Path, what: str) -> None:
-    """Refuse (one line) an output name whose extension says another kind of file than
-    the command writes (``what``: report, workbook or trf); every command that writes a
-    file asks this first."""
-    accepted, refused, says, use = _OUTPUTS[what]
-    suffix = out.suffix.lower()
-    if (accepted is not None and suffix not in accepted) or suffix in refused:
-        raise CliError(f"{out}: {says}: use {use}")
-
-
-def _report_format(args: argparse.Namespace) -> str:
-    """``--format``, else the format of ``-o``'s extension (.csv/.json/.txt), else table;
-    a workbook or TRF name for ``-o``, or a ``--format`` the extension contradicts, is
-    refused (one line)."""
-    if not args.output:
-        return args.format or "table"
-    suffix = Path(args.output).suffix.lower()
-    _check_output_name(Path(args.output), "report")
-    implied = _TEXT_FORMATS.get(suffix)
-    if args.format and implied and args.format != implied:
-        raise CliError(f"{args.output}: --format {args.format} but the name ends in {suffix} "
-                       f"({implied}): make them agree")
-    return args.format or implied or "table"
 
 
 class _RatingPhase:
@@ -473,29 +392,6 @@ def cmd_libreoffice(args: argparse.Namespace) -> int:
 def cmd_version(args: argparse.Namespace) -> int:
     print(f"xl-fide {__version__}")
     return EXIT_OK
-
-
-def _positive_k(text: str) -> int:
-    from xl_fide.rules.values import as_k
-    try:
-        return as_k(text, "K")
-    except XlFideError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _whole_number(text: str) -> int:
-    from xl_fide.rules.values import as_int
-    try:
-        return as_int(text, "the value")
-    except XlFideError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _event_date(text: str) -> _dt.date:
-    try:
-        return _date(text)
-    except XlFideError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _month(text: str) -> str:

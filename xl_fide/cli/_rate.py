@@ -10,29 +10,31 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib
 import datetime as _dt
 import io
 import json
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False      # `xl-fide --help` registers this module: no typing import
+if TYPE_CHECKING:
+    from typing import Any
 
 from xl_fide.errors import XlFideError
-from xl_fide.rules.rounding import hundredths_to_str
-from xl_fide.rules.values import as_int, as_rating
 
 EXAMPLE_GAME = "2025:1"
 
 
 def _cli() -> Any:
-    """The command-line module (imported by name: it registers this one)."""
-    return importlib.import_module("xl_fide.cli._main")
+    """The commands' shared parts (:mod:`xl_fide.cli._common`)."""
+    from xl_fide.cli import _common
+    return _common
 
 
 def _rating_or_unrated(text: str) -> int | str:
     if text.strip().lower() in ("unrated", "none", "u"):
         return "unrated"
     try:
+        from xl_fide.rules.values import as_rating
         return as_rating(text.strip(), "--rating")
     except XlFideError as e:
         raise argparse.ArgumentTypeError(f"{e} (or 'unrated')") from None
@@ -41,6 +43,7 @@ def _rating_or_unrated(text: str) -> int | str:
 def _int_option(name: str, minimum: int, maximum: int):
     def convert(text: str) -> int:
         try:
+            from xl_fide.rules.values import as_int
             return as_int(text, name, minimum=minimum, maximum=maximum)
         except XlFideError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
@@ -196,6 +199,7 @@ def to_dict(p: Any) -> dict[str, Any]:
 
 
 def to_table(p: Any) -> str:
+    from xl_fide.rules.rounding import hundredths_to_str
     h = hundredths_to_str
     lines = []
     if p.Ro is not None:
@@ -241,6 +245,7 @@ def to_csv(p: Any) -> str:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["event", "event_start", "event_end", "Ro", "K", "N", "W", "sum_delta_R",
                 "change", "rating_change", "new_rating", "published"])
+    from xl_fide.rules.rounding import hundredths_to_str
     h = (lambda v: "" if v is None else hundredths_to_str(v))
     for ev in p.events:
         w.writerow([_safe(ev.name), ev.start.isoformat(), ev.end.isoformat(),
