@@ -18,6 +18,7 @@ from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide._version import __version__
 from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
+from xl_fide.excel import _months as _m
 from xl_fide.excel._build import build_template
 from xl_fide.excel._cached import add_cached_values
 from xl_fide.excel._layout import (
@@ -42,6 +43,7 @@ from xl_fide.excel._layout import (
 )
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
+from xl_fide._interim import month_rounds
 from xl_fide.report import KSource, Report, build_report
 from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import (
@@ -100,7 +102,12 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
         report = build_report(tournament)
     if _native.check_formulas(formulas) == "native":
         _native.require(report.edition)
-    layout = layout or choose_layout(tournament)
+    if report.months and layout == "roundrobin":
+        raise InputError("this event runs over 30 days and is rated month by month (FIDE "
+                         "B.02 §8.3, interim reports): a round robin grid does not hold the "
+                         "rounds of each month; use the swiss layout")
+    # an event rated month by month: the Swiss layout, whose rounds the months split
+    layout = layout or ("swiss" if report.months else choose_layout(tournament))
     players = sorted(tournament.players, key=lambda p: p.start_rank)
     if order == "rank":
         ranked = all(p.rank for p in players)
@@ -120,7 +127,8 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     geo = _Geometry(layout, n_rows, n_rounds, formulas)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
-    if report.months:           # B.02 §8.3 interim reports: the sheet's formulas do not
+    months = _months_of(tournament, report)
+    if months:                  # B.02 §8.3 interim reports: one live block per month
         _monthly_note(ws, geo)
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
@@ -171,9 +179,50 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
                          f"{str(exc).replace('<workbook>: ', '')}") from None
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
+    if months:
+        _m.add_months(wb, geo, months)
     # the values the formulas compute, cached in the file by save_workbook
-    wb.__dict__["xl_fide_cached"] = _cached_sheets(wb, geo, report, players, layout)
+    cached = _cached_sheets(wb, geo, report, players, layout)
+    if months:
+        cached[CROSS].update(_cached_months(wb, geo, report, months, players))
+    wb.__dict__["xl_fide_cached"] = cached
     return wb
+
+
+def _months_of(tournament: Tournament, report: Report) -> list[_m.Month]:
+    """The months of an event the report rates month by month (``[]`` otherwise)."""
+    if not report.months:
+        return []
+    groups = month_rounds(tournament)
+    assert groups is not None and len(groups) == len(report.months)
+    out = []
+    for i, ((year, month), rounds) in enumerate(groups, 1):
+        days = [tournament.round_dates[r - 1] for r in rounds]
+        out.append(_m.Month(i, year, month, rounds, min(d for d in days if d is not None)))
+    return out
+
+
+def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequence[_m.Month],
+                   players: Sequence[Any]) -> dict[str, Any]:
+    """Cell -> value of the month blocks, from the report's monthly reports."""
+    out: dict[str, Any] = {}
+    rules_date = wb[EVENT].cell(EVENT_ROW["rules_date"], 2).value
+    for m, month in zip(months, report.months):
+        c0 = _m.month_col(geo, m.index, "m_ro")
+        out[f"{_L(c0)}2"] = rules_date or m.first_day
+        out[f"{_L(c0 + 2)}2"] = month.edition.id
+        by_rank = {row.result.start_rank: row.result for row in month.rows}
+        for r in range(geo.first, geo.last + 1):
+            i = r - geo.first
+            res = by_rank.get(players[i].start_rank) if i < len(players) else None
+            values: list[Any] = [""] * len(_m.MONTH_COLS)
+            if res is not None:
+                rated = res.rating is not None
+                values = ([res.rating if rated else "", res.K_given if rated else ""]
+                          + rating_values(res))
+            for spec, v in zip(_m.MONTH_COLS, values):
+                out[f"{_L(_m.month_col(geo, m.index, spec.key))}{r}"] = v
+    return out
 
 
 def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],
@@ -270,7 +319,7 @@ def _monthly_note(ws: Any, geo: _Geometry) -> None:
     cell = _text(ws, 1, n, MONTHLY_NOTE, "subtitle")
     cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
     ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
-    ws.row_dimensions[1].height = 36        # two lines of the note beside the title
+    ws.row_dimensions[1].height = 48        # three lines of the note beside the title
 
 
 def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
