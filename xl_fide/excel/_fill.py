@@ -102,12 +102,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
         report = build_report(tournament)
     if _native.check_formulas(formulas) == "native":
         _native.require(report.edition)
-    if report.months and layout == "roundrobin":
-        raise InputError("this event runs over 30 days and is rated month by month (FIDE "
-                         "B.02 §8.3, interim reports): a round robin grid does not hold the "
-                         "rounds of each month; use the swiss layout")
-    # an event rated month by month: the Swiss layout, whose rounds the months split
-    layout = layout or ("swiss" if report.months else choose_layout(tournament))
+    layout = _layout_for(tournament, layout, report)
     players = sorted(tournament.players, key=lambda p: p.start_rank)
     if order == "rank":
         ranked = all(p.rank for p in players)
@@ -127,9 +122,6 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     geo = _Geometry(layout, n_rows, n_rounds, formulas)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
-    months = _months_of(tournament, report)
-    if months:                  # B.02 §8.3 interim reports: one live block per month
-        _monthly_note(ws, geo)
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
@@ -179,14 +171,36 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
                          f"{str(exc).replace('<workbook>: ', '')}") from None
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
-    if months:
-        _m.add_months(wb, geo, months)
     # the values the formulas compute, cached in the file by save_workbook
     cached = _cached_sheets(wb, geo, report, players, layout)
-    if months:
-        cached[CROSS].update(_cached_months(wb, geo, report, months, players))
+    _add_months(wb, geo, tournament, report, players, cached)
     wb.__dict__["xl_fide_cached"] = cached
     return wb
+
+
+def _add_months(wb: Workbook, geo: _Geometry, tournament: Tournament, report: Report,
+                players: Sequence[Any], cached: dict[str, dict[str, Any]]) -> None:
+    """An event the report rates month by month (FIDE B.02 §8.3, interim reports): one
+    live rating block per month (:mod:`xl_fide.excel._months`), the one-period block
+    labelled as such, and the months' values added to ``cached``."""
+    months = _months_of(tournament, report)
+    if not months:
+        return
+    _monthly_note(wb[CROSS], geo)
+    _m.add_months(wb, geo, months)
+    cached[CROSS].update(_cached_months(wb, geo, report, months, players))
+
+
+def _layout_for(tournament: Tournament, layout: str | None, report: Report) -> str:
+    """``layout``, else :func:`choose_layout`; an event rated month by month (FIDE B.02
+    §8.3, interim reports) needs the Swiss layout, whose rounds the months split."""
+    if not report.months:
+        return layout or choose_layout(tournament)
+    if layout == "roundrobin":
+        raise InputError("this event runs over 30 days and is rated month by month (FIDE "
+                         "B.02 §8.3, interim reports): a round robin grid does not hold the "
+                         "rounds of each month; use the swiss layout")
+    return "swiss"
 
 
 def _months_of(tournament: Tournament, report: Report) -> list[_m.Month]:

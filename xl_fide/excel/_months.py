@@ -153,7 +153,7 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
     _define(wb, "NewRating", CROSS, _col_range(geo, month_col(geo, last.index, "new")))
     end = last_col(geo, len(months))
     ws.print_area = f"A1:{_L(end)}{geo.last}"
-    if not ws.sheet_properties.pageSetUpPr.fitToPage:
+    if not getattr(ws.sheet_properties.pageSetUpPr, "fitToPage", False):
         for m in months:        # each month's block on a page of its own
             ws.col_breaks.append(Break(id=month_col(geo, m.index, "m_ro") - 1))
     return helpers
