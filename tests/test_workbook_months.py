@@ -193,3 +193,73 @@ def test_the_example_recalculated_equals_the_monthly_reports(office, formulas, t
     one = {row.result.start_rank: row.result.new_rating for row in rep.rows}
     assert sum(one[k] != last[k].new_rating for k in order) > 10
     assert res.errors == []
+
+
+def feb_march_2024() -> str:
+    # two players, round 1 on 25 Feb 2024, round 2 on 27 Mar 2024 (31 days: over 30);
+    # R1: A-B 1-0; R2: B-A 1-0
+    head = {"012": "Leap", "042": "2024/02/25", "052": "2024/03/27", "122": "90 min"}
+    players = [player_line(1, "A", 1500, rounds=[(2, "w", "1"), (2, "b", "0")]),
+               player_line(2, "B", 1600, rounds=[(1, "b", "0"), (1, "w", "1")])]
+    return trf(head, players, ["132" + " " * 88 + "24/02/25  24/03/27"])
+
+
+def test_the_second_month_takes_the_march_2024_adjustment(tmp_path):
+    # K 20 (given). February 2024 (round 1), the file's ratings:
+    #   A 1500 beats B 1600: D -100 -> PD .36, +.64 x 20 = +12.80 -> +13 -> 1513
+    #   B 1600: D 100 -> .64, -.64 x 20 = -12.80 -> -13 (§8.3.4) -> 1587
+    # 1 March 2024 falls between the months: R + 0.4 x (2000 - R) below 2000
+    #   A 1513 + 0.4 x 487 (194.8 -> 195) = 1708;  B 1587 + 0.4 x 413 (165.2 -> 165) = 1752
+    # March 2024 (round 2): B 1752 beats A 1708: D 44 -> PD .56 (table 8.1.2, 40-46)
+    #   B +.44 x 20 = +8.80 -> +9 -> 1761;  A -8.80 -> -9 -> 1699
+    t = parse_trf(feb_march_2024(), source="leap.trf")
+    rep = build_report(t, EventOptions(k=20))
+    assert [r.result.new_rating for r in rep.months[-1].rows] == [1699, 1761]
+    src = tmp_path / "leap.xlsx"
+    save_workbook(fill_workbook(t, report=rep, formulas="udf"), src)
+    values, _ = xl_formulas.recalc(src)
+    wb = load_workbook(src)
+    blocks = month_blocks(wb)
+    feb, march = (sheet_month(values, blocks[i], range(5, 7)) for i in (1, 2))
+    assert [r[9] for r in feb] == [1513, 1587]
+    assert [r[0] for r in march] == [1708, 1752]
+    assert [r[4] for r in march] == pytest.approx([0.44, 0.56])
+    assert [r[9] for r in march] == [1699, 1761]
+    sheet, (c1, r1, _, _) = name_range(wb, "NewRating")
+    assert [values[sheet].cell(r, c1).value for r in (r1, r1 + 1)] == [1699, 1761]
+
+
+def below_the_floor() -> str:
+    # three players, rounds on 5 Oct, 12 Oct, 9 Nov 2025 (35 days): R1 A-C 0-1, B bye;
+    # R2 A-B 0-1, C bye; R3 A-C =, B bye (byes: Z, no game)
+    head = {"012": "Floor", "042": "2025/10/05", "052": "2025/11/09", "122": "90 min"}
+    players = [player_line(1, "A", 1405, rounds=[(3, "w", "0"), (2, "b", "0"), (3, "b", "=")]),
+               player_line(2, "B", 1800, rounds=[(0, "-", "Z"), (1, "w", "1"), (0, "-", "Z")]),
+               player_line(3, "C", 1700, rounds=[(1, "b", "1"), (0, "-", "Z"), (1, "w", "=")])]
+    return trf(head, players, ["132" + " " * 88 + "25/10/05  25/10/12  25/11/09"])
+
+
+@pytest.mark.parametrize("formulas", ["udf", "native"])
+def test_a_rating_below_the_floor_after_a_month_is_not_carried_on(formulas, tmp_path):
+    # K 40 given. October: A 1405 loses to C 1700 (D -295 -> PD .15, table 8.1.2 291-302)
+    #   and to B 1800 (D -395 -> PD .08, 392-411): ΣPD .23, W 0: -.23 x 40 = -9.20 -> -9
+    #   -> 1396, below the floor 1400: not published (B.02 §7.2.1), A is unrated in
+    #   November. November: A (unrated) draws C: not a rated game for C (N 0, no change);
+    #   A has one game against a rated player: no Ru (too few games).
+    t = parse_trf(below_the_floor(), source="floor.trf")
+    rep = build_report(t, EventOptions(k=40))
+    assert len(rep.months) == 2
+    src = tmp_path / f"floor_{formulas}.xlsx"
+    save_workbook(fill_workbook(t, report=rep, formulas=formulas), src)
+    values, _ = xl_formulas.recalc(src)
+    blocks = month_blocks(load_workbook(src))
+    october, november = (sheet_month(values, blocks[i], range(5, 8)) for i in (1, 2))
+    assert october[0][4] == pytest.approx(0.23)
+    assert october[0][9] == "not published: below 1400 (1396)"
+    assert november[0][0] is None and november[0][9] is None          # A: unrated
+    assert november[0][11].startswith("not published")
+    assert november[2][0] == rep.months[0].rows[2].result.new_rating and november[2][2] == 0
+    for i, month in enumerate(rep.months, 1):
+        for got, want in zip(sheet_month(values, blocks[i], range(5, 8)),
+                             expected_month(month.rows)):
+            same(got, want)

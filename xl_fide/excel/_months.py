@@ -12,7 +12,8 @@ right of the sheet's one-period block (which then says it is not published):
   when it was published (a number), else blank (unrated: a rating below the floor is
   not published, B.02 §7.2.1; a player unrated at the start stays unrated), raised by
   the 1 March 2024 adjustment when that date falls between the two months;
-* K: K set if given, else the K rule at that month's Ro and date (B.02 §8.3.3);
+* K: blank for an unrated Ro, else K set if given, else the K rule at that month's Ro
+  and date (B.02 §8.3.3);
 * the month's date (its first round, or the Event sheet's "Rules as on" when given)
   and rule edition above the block, from the same Tables as the Event sheet's;
 * UDF mode: one ``FIDE_K`` and one ``FIDE_EVENT_SWISS`` array formula per month;
@@ -177,8 +178,8 @@ def _udf_month(ws: Any, geo: _Geometry, m: Month, date: str) -> None:
     k = f"{_L(k_col)}{f}:{_L(k_col)}{last}"
     kset = geo.column("k_set")
     ws[f"{_L(k_col)}{f}"] = ArrayFormula(
-        k, f'=IF(ISNUMBER({kset}),{kset},FIDE_K({ro},{geo.column("born")},'
-           f'{geo.column("games")},{geo.column("peak")},"","",{_TC_ARG},{date}))')
+        k, f'=IF({ro}="","",IF(ISNUMBER({kset}),{kset},FIDE_K({ro},{geo.column("born")},'
+           f'{geo.column("games")},{geo.column("peak")},"","",{_TC_ARG},{date})))')
     opps = [_col_range(geo, geo.round_col(rnd, "opp")) for rnd in m.rounds]
     ress = [_col_range(geo, geo.round_col(rnd, "res")) for rnd in m.rounds]
     n_col, ru_col = month_col(geo, m.index, "n"), month_col(geo, m.index, "ru")

@@ -127,7 +127,8 @@ class Layout:
     #: the helper sheet of this block (one per month of an event over 30 days)
     calc: str = CALC
     #: a month's block: the column of the sheet's K set; the K rule is then written into
-    #: ``col["k"]`` as ``IF(ISNUMBER(K set),K set,K rule)`` (no K rule column of its own)
+    #: ``col["k"]`` as ``IF(ISNUMBER(K set),K set,K rule)``, blank for an unrated Ro (no
+    #: K rule column of its own)
     k_set: int = 0
 
     @property
@@ -455,6 +456,8 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
                   R.cross("peak", row), k20, year)
     if lay.k_set:               # a month's K: K set if given, else the rule at its Ro
         k_set = f"{R.x}${_L(lay.k_set)}{row}"
-        yield (lay.cross, row, lay.col["k"], f"=IF(ISNUMBER({k_set}),{k_set},{rule[1:]})")
+        ro = R.cross("ro", row)
+        yield (lay.cross, row, lay.col["k"],
+               f'=IF({ro}="","",IF(ISNUMBER({k_set}),{k_set},{rule[1:]}))')
     else:
         yield (lay.cross, row, lay.col["k_rule"], rule)
