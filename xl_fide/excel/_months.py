@@ -46,6 +46,7 @@ from xl_fide.excel._layout import (
     _TC_ARG,
     CROSS,
     HEADER_ROW,
+    HELP,
     RATING_COLS,
     _Col,
     _define,
@@ -150,6 +151,7 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
         else:
             _udf_month(ws, geo, m, _abs_cell(c0, 2))
         previous = m
+    _help_line(wb, len(months))
     last = months[-1]
     _define(wb, "NewRating", CROSS, _col_range(geo, month_col(geo, last.index, "new")))
     end = last_col(geo, len(months))
@@ -158,6 +160,20 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
         for m in months:        # each month's block on a page of its own
             ws.col_breaks.append(Break(id=month_col(geo, m.index, "m_ro") - 1))
     return helpers
+
+
+def _help_line(wb: Workbook, months: int) -> None:
+    """A paragraph on the Help sheet saying how the month blocks are computed."""
+    ws = wb[HELP]
+    _text(ws, ws.max_row + 2, 1, "Month by month", "label")
+    _text(ws, ws.max_row + 1, 1,
+          f"This event runs over 30 days: FIDE rates it month by month (interim reports, "
+          f"FIDE B.02 §8.3), so the Crosstable has {months} Month blocks right of the "
+          "rating block, each over its month's rounds. A later month's Ro is the previous "
+          "month's new rating when published (blank: unrated), K is K set or the K rule "
+          "at that Ro; the defined name NewRating covers the last month's New column. The "
+          "first rating block is the whole event as one period, for comparison only.",
+          "text")
 
 
 def _abs_cell(c: int, r: int) -> str:
