@@ -263,3 +263,31 @@ def test_a_rating_below_the_floor_after_a_month_is_not_carried_on(formulas, tmp_
         for got, want in zip(sheet_month(values, blocks[i], range(5, 8)),
                              expected_month(month.rows)):
             same(got, want)
+
+
+def test_a_round_typed_later_counts_in_the_month_its_header_names(tmp_path):
+    # The long event on a sheet of 4 rounds: round 4 (no date, not played) goes to the
+    # last month, November, whose header says so. Typed in: round 4 A-B 1-0.
+    # November, October's new ratings (K 20 given):
+    #   A 2002: loses to D 1688 (D 314 -> PD .86, -.86), beats B 1898 (D 104 -> .64,
+    #     +.36): -.50 x 20 = -10.00 -> 1992
+    #   B 1898: draws C 1812 (D 86 -> .62, -.12), loses to A (D -104 -> .36, -.36):
+    #     -.48 x 20 = -9.60 -> -10 (§8.3.4) -> 1888
+    t = parse_trf(long_event(), source="long.trf")
+    rep = build_report(t, EventOptions(k=20))
+    wb = fill_workbook(t, report=rep, rounds=4, formulas="native")
+    blocks = month_blocks(wb)
+    ws = wb[CROSS]
+    heads = [ws.cell(GROUP_ROW, min(cols.values())).value for cols in blocks.values()]
+    assert heads[0].startswith("Month 1 of 2: 2025-10 (rounds 1-2)")
+    assert heads[1].startswith("Month 2 of 2: 2025-11 (rounds 3-4)")
+    opp4 = max(c for c in range(1, ws.max_column + 1)
+               if ws.cell(GROUP_ROW, c).value == "Round 4")
+    for r, (opp, colour, res) in ((5, (2, "w", "1")), (6, (1, "b", "0"))):
+        ws.cell(r, opp4).value, ws.cell(r, opp4 + 1).value = opp, colour
+        ws.cell(r, opp4 + 2).value = res
+    src = tmp_path / "typed.xlsx"
+    save_workbook(wb, src)
+    values, _ = xl_formulas.recalc(src)
+    november = sheet_month(values, blocks[2], range(5, 9))
+    assert [r[9] for r in november[:2]] == [1992, 1888]

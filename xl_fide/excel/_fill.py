@@ -183,7 +183,7 @@ def _add_months(wb: Workbook, geo: _Geometry, tournament: Tournament, report: Re
     """An event the report rates month by month (FIDE B.02 §8.3, interim reports): one
     live rating block per month (:mod:`xl_fide.excel._months`), the one-period block
     labelled as such, and the months' values added to ``cached``."""
-    months = _months_of(tournament, report)
+    months = _months_of(tournament, report, geo.rounds)
     if not months:
         return
     _monthly_note(wb[CROSS], geo)
@@ -203,16 +203,29 @@ def _layout_for(tournament: Tournament, layout: str | None, report: Report) -> s
     return "swiss"
 
 
-def _months_of(tournament: Tournament, report: Report) -> list[_m.Month]:
-    """The months of an event the report rates month by month (``[]`` otherwise)."""
+def _months_of(tournament: Tournament, report: Report, n_rounds: int) -> list[_m.Month]:
+    """The months of an event the report rates month by month (``[]`` otherwise), each
+    with its played rounds (by their 132 dates) and the sheet's rounds not played yet:
+    a round dated in one of the months goes to it, any other (no date, a later month)
+    to the last month; the block's header lists its rounds."""
     if not report.months:
         return []
     groups = month_rounds(tournament)
     assert groups is not None and len(groups) == len(report.months)
+    keys = [key for key, _ in groups]
+    rounds: dict[tuple[int, int], list[int]] = {key: list(r) for key, r in groups}
+    played = {r for _, rs in groups for r in rs}
+    for rnd in range(1, n_rounds + 1):
+        if rnd in played:
+            continue
+        day = tournament.round_dates[rnd - 1] if rnd <= len(tournament.round_dates) else None
+        key = (day.year, day.month) if day is not None else keys[-1]
+        rounds[key if key in rounds else keys[-1]].append(rnd)
     out = []
-    for i, ((year, month), rounds) in enumerate(groups, 1):
-        days = [tournament.round_dates[r - 1] for r in rounds]
-        out.append(_m.Month(i, year, month, rounds, min(d for d in days if d is not None)))
+    for i, ((year, month), played_rounds) in enumerate(groups, 1):
+        days = [tournament.round_dates[r - 1] for r in played_rounds]
+        out.append(_m.Month(i, year, month, tuple(sorted(rounds[(year, month)])),
+                            min(d for d in days if d is not None)))
     return out
 
 

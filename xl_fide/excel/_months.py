@@ -7,7 +7,9 @@ month's ratings. :func:`xl_fide.report.build_report` gives those monthly reports
 right of the sheet's one-period block (which then says it is not published):
 
 * per month the columns ``Ro`` (the rating the month is rated with), ``K`` and the ten
-  columns of the rating block (N ... Ru), over that month's rounds only;
+  columns of the rating block (N ... Ru), over that month's rounds only (by the TRF's
+  132 dates; a round not played yet goes to the month of its date, else to the last
+  month; the block's header lists its rounds);
 * month 1's Ro is the sheet's Ro; a later month's Ro is the previous month's new rating
   when it was published (a number), else blank (unrated: a rating below the floor is
   not published, B.02 §7.2.1; a player unrated at the start stays unrated), raised by
@@ -94,22 +96,31 @@ def last_col(geo: _Geometry, months: int) -> int:
 
 
 def _span(rounds: Sequence[int]) -> str:
-    return f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {rounds[0]}-{rounds[-1]}"
+    """``round 3``, ``rounds 4-7`` or ``rounds 1-3, 8``."""
+    parts: list[list[int]] = []
+    for r in sorted(rounds):
+        if parts and r == parts[-1][-1] + 1:
+            parts[-1].append(r)
+        else:
+            parts.append([r])
+    text = ", ".join(str(p[0]) if len(p) == 1 else f"{p[0]}-{p[-1]}" for p in parts)
+    return ("round " if len(rounds) == 1 else "rounds ") + text
 
 
 def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int) -> str:
     """Month ``m``'s Ro of row ``r``: see the module's docstring (integers only; the
     1 Mar 2024 raise 0.4 x (2000 - R) is a multiple of 0.2, never a tie: rounded as
-    INT((4 (2000 - R) + 5) / 10))."""
+    INT((4 (2000 - R) + 5) / 10)). A Ro that is not a number is passed on, so the
+    month's block shows the same error as the one-period block."""
     ro = f"{_L(geo.col['ro'])}{r}"
     if previous is None:
-        return f'=IF(ISNUMBER({ro}),{ro},"")'
+        return f'=IF({ro}="","",{ro})'
     new = f"{_L(month_col(geo, previous.index, 'new'))}{r}"
     value = new
     if previous.first_day < ADJUST_2024_DATE <= m.first_day:
         value = (f"IF(AND({new}>={OLD_FLOOR},{new}<{ADJUST_2024_LIMIT}),"
                  f"{new}+INT((4*({ADJUST_2024_LIMIT}-{new})+5)/10),{new})")
-    return f'=IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},""),"")'
+    return f'=IF({ro}="","",IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},""),{ro}))'
 
 
 def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[str]:
