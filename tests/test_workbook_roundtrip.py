@@ -225,15 +225,16 @@ def note_cells(path):
 
 def test_an_event_rated_by_month_says_so_on_the_crosstable(tmp_path):
     # San Viator 2018: standard, rounds from one month into the next, over 30 days: the
-    # report is a set of monthly interim reports (B.02 §8.3) but the sheet's formulas
-    # rate the event as one period; the title area says so, as text
+    # report is a set of monthly interim reports (B.02 §8.3); the sheet has one block per
+    # month (issue 20 #5) beside the one-period block; the title area says so, as text,
+    # in at most three lines of the rating block's width
     trf = DATA / "san_viator_2018_swiss.trf"
     t, path = workbook_of(trf, tmp_path)
     assert build_report(t).months
     [cell] = note_cells(path)
     assert cell.data_type == "s" and not cell.value.startswith("=")
-    assert "see the Report sheet" in cell.value and "one period" in cell.value
-    assert len(cell.value) <= 120
+    assert "Month blocks" in cell.value and "one period" in cell.value
+    assert len(cell.value) <= 200
     # read back (the note is no input: the TRF comes back unchanged) and written again
     back = read_workbook(path)
     assert write_trf(back).split("\n")[:-1] == original_lines(trf)
