@@ -291,3 +291,27 @@ def test_a_round_typed_later_counts_in_the_month_its_header_names(tmp_path):
     values, _ = xl_formulas.recalc(src)
     november = sheet_month(values, blocks[2], range(5, 9))
     assert [r[9] for r in november[:2]] == [1992, 1888]
+
+
+@pytest.mark.parametrize("event,k", [("long", 20), ("floor", 40)])
+def test_gnumeric_computes_the_months_of_a_native_workbook(event, k, tmp_path):
+    # a third engine on the native month blocks (its own helper sheets per month): the
+    # hand-worked events above, every month cell against the report's monthly rows
+    from tests.harness import gnumeric
+    gnumeric.require()
+    text = {"long": long_event, "floor": below_the_floor}[event]()
+    t = parse_trf(text, source=f"{event}.trf")
+    rep = build_report(t, EventOptions(k=k))
+    src = tmp_path / f"{event}.xlsx"
+    save_workbook(fill_workbook(t, report=rep, formulas="native"), src)
+    values = gnumeric.recalc(src, tmp_path / f"{event}.gnumeric.xlsx")
+    blocks = month_blocks(load_workbook(src))
+    rows = range(5, 5 + len(t.players))
+    for i, month in enumerate(rep.months, 1):
+        for got, want in zip(sheet_month(values, blocks[i], rows), expected_month(month.rows)):
+            same(got, want)
+    sheet, (c1, r1, _, _) = name_range(load_workbook(src), "NewRating")
+    last = [new_rating_or_note(r.result.calc) if r.result.calc is not None else None
+            for r in rep.months[-1].rows]
+    got = [values[sheet].cell(r1 + i, c1).value for i in range(len(t.players))]
+    assert [None if blank(g) else g for g in got] == last
