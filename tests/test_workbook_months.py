@@ -315,3 +315,23 @@ def test_gnumeric_computes_the_months_of_a_native_workbook(event, k, tmp_path):
             for r in rep.months[-1].rows]
     got = [values[sheet].cell(r1 + i, c1).value for i in range(len(t.players))]
     assert [None if blank(g) else g for g in got] == last
+
+
+@pytest.mark.parametrize("formulas", ["udf", "native"])
+def test_without_round_dates_the_one_period_block_says_so(formulas, tmp_path):
+    # over 30 days (5 Oct - 9 Nov 2025) but no 132 line: nothing to split by, so the
+    # block is one period, and the note above it (a formula over the Event sheet's start
+    # and end dates, in the templates too) says FIDE rates the event month by month
+    from xl_fide.excel._layout import LONG_EVENT_NOTE
+    text = "\n".join(line for line in long_event().splitlines() if not line.startswith("132"))
+    t = parse_trf(text, source="nodates.trf")
+    rep = build_report(t, EventOptions(k=20))
+    assert rep.months == ()
+    src = tmp_path / f"nodates_{formulas}.xlsx"
+    save_workbook(fill_workbook(t, report=rep, formulas=formulas), src)
+    values, _ = xl_formulas.recalc(src)
+    wb = load_workbook(src)
+    _, (n, _, _, _) = name_range(wb, "RatedGames")
+    assert values[CROSS].cell(1, n).value == LONG_EVENT_NOTE
+    assert load_workbook(src, data_only=True)[CROSS].cell(1, n).value == LONG_EVENT_NOTE
+    assert month_blocks(wb) == {}

@@ -5,6 +5,7 @@ templates (``python -m xl_fide.excel._fill [DIRECTORY]``)."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
 import os
 from decimal import Decimal
@@ -30,6 +31,7 @@ from xl_fide.excel._layout import (
     EVENT_ROW,
     MAX_ROUND_ROBIN,
     GROUP_ROW,
+    LONG_EVENT_NOTE,
     MONTHLY_NOTE,
     ONE_PERIOD_HEADER,
     NATIVE_TEMPLATES,
@@ -38,12 +40,14 @@ from xl_fide.excel._layout import (
     TABLES,
     WorkbookExistsError,
     _Geometry,
+    _note_cell,
     _page_setup,
     _text,
+    safe_text,
 )
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
-from xl_fide._interim import month_rounds
+from xl_fide._interim import LONG_EVENT_DAYS, month_rounds
 from xl_fide.report import KSource, Report, build_report
 from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import (
@@ -187,6 +191,7 @@ def _add_months(wb: Workbook, geo: _Geometry, tournament: Tournament, report: Re
     if not months:
         return
     _monthly_note(wb[CROSS], geo)
+    cached[CROSS].pop(f"{_L(geo.col['n'])}1", None)   # the note is text, no formula
     _m.add_months(wb, geo, months)
     cached[CROSS].update(_cached_months(wb, geo, report, months, players))
 
@@ -280,6 +285,10 @@ def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequen
             points[cell.coordinate] = scoring.get(str(code.value), "#N/A")
     start = event("start")
     cross = _cached_cells(wb, geo, report, players, layout)
+    end = event("end")
+    long = (isinstance(start, _dt.date) and isinstance(end, _dt.date)
+            and (end - start).days >= LONG_EVENT_DAYS)
+    cross[f"{_L(geo.col['n'])}1"] = LONG_EVENT_NOTE if long else ""
     cross["A2"] = (f"Rules {report.edition.id}   ·   time control {tc}   ·   start "
                    f"{start.isoformat()[:10] if start else 'not given'}   ·   white cells are "
                    "input, grey cells are computed")
@@ -341,12 +350,8 @@ def _monthly_note(ws: Any, geo: _Geometry) -> None:
     """An event over 30 days (FIDE B.02 §8.3, interim reports): the rating block's header
     says it is the one-period figure, and above it the note says where the monthly
     figures are, wrapped in the block's width (never cut by the page edge)."""
-    n, ru = geo.col["n"], geo.col["ru"]
-    ws.cell(GROUP_ROW, n).value = ONE_PERIOD_HEADER
-    cell = _text(ws, 1, n, MONTHLY_NOTE, "subtitle")
-    cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
-    ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
-    ws.row_dimensions[1].height = 48        # three lines of the note beside the title
+    ws.cell(GROUP_ROW, geo.col["n"]).value = ONE_PERIOD_HEADER
+    safe_text(_note_cell(ws, geo), MONTHLY_NOTE)     # in place of the long-event formula
 
 
 def _fill_event(ws: Any, t: Tournament, report: Report) -> None:
