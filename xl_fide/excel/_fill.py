@@ -289,6 +289,8 @@ def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequen
     long = (isinstance(start, _dt.date) and isinstance(end, _dt.date)
             and (end - start).days >= LONG_EVENT_DAYS)
     cross[f"{_L(geo.col['n'])}1"] = LONG_EVENT_NOTE if long else ""
+    if long:                    # room for the whole note
+        _note_cell(wb[CROSS], geo)
     cross["A2"] = (f"Rules {report.edition.id}   ·   time control {tc}   ·   start "
                    f"{start.isoformat()[:10] if start else 'not given'}   ·   white cells are "
                    "input, grey cells are computed")

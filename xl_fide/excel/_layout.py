@@ -540,16 +540,18 @@ LONG_EVENT_NOTE = ("Over 30 days: FIDE rates this event month by month (interim 
                    "the TRF (with round dates) adds a block per month")
 
 
-def _note_cell(ws: Any, geo: _Geometry) -> Any:
+def _note_cell(ws: Any, geo: _Geometry, tall: bool = True) -> Any:
     """The note cell above the rating block (row 1, merged over the block's width,
-    wrapped in three lines: never cut by the page edge)."""
+    wrapped; ``tall``: row 1 three lines high, room for the whole note, never cut by the
+    page edge; else the row keeps its height and the note shows its first line)."""
     n, ru = geo.col["n"], geo.col["ru"]
     cell = ws.cell(1, n)
     _apply(cell, "subtitle")
     cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
     if not any(m.min_row == 1 and m.min_col == n for m in ws.merged_cells.ranges):
         ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
-    ws.row_dimensions[1].height = 48
+    if tall:
+        ws.row_dimensions[1].height = 48
     return cell
 
 
