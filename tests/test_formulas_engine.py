@@ -47,8 +47,10 @@ def test_filled_from_trf(trf, tmp_path):
     report = build_report(t)
     path = save_workbook(fill_workbook(t, report=report), tmp_path / f"{trf}.xlsx")
     values, calls = xl_formulas.recalc(path)
-    # one call each: the K column, the rating block, FIDE_VERSION()
-    assert sum(calls.values()) == 3 and calls["FIDE_K"] == 1
+    # one call each: the K column, the rating block, FIDE_VERSION(); over 30 days one
+    # FIDE_K and one block per month more (issue 20 #5)
+    months = len(report.months)
+    assert sum(calls.values()) == 3 + 2 * months and calls["FIDE_K"] == 1 + months
     assert_no_bad_cells(values)
     assert_matches_report(values, load_workbook(path), report)
     assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id

@@ -500,7 +500,7 @@ def assert_formulas_match(wb, report, tmp_path, name):
     for i, row in enumerate(report.rows):
         got = [values.get((CROSS.upper(), f"{wb[CROSS].cell(5 + i, c).column_letter}{5 + i}"))
                for c in cols]
-        assert got == engine_cells(row), f"row {5 + i}"
+        assert got == engine_cells(row, report), f"row {5 + i}"
 
 
 EXAMPLES = {"rr_example": lambda: (rr_example(), {"k": 10}),

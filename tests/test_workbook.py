@@ -241,7 +241,7 @@ def test_template_structure(layout, players, rounds, tmp_path):
     _, (ruc, _, _, _) = name_range(wb, "InitialRating")
     L = ws.cell(1, kc).column_letter
     assert arrays[f"{L}5:{L}{4 + players}"].startswith("=FIDE_K(")
-    block = f"{ws.cell(1, nc).column_letter}5:{ws.cell(1, ruc).column_letter}{4 + players}"
+    block = f"{ws.cell(5, nc).column_letter}5:{ws.cell(5, ruc).column_letter}{4 + players}"
     assert arrays[block].startswith("=FIDE_EVENT(" if layout == "roundrobin"
                                     else "=FIDE_EVENT_SWISS(")
     # the event's time control and start date go to the UDFs

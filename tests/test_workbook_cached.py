@@ -29,7 +29,7 @@ EVENTS = {"rr_example": lambda: (rr_example(), EventOptions(k=10)),
                               EventOptions()))
              for s in ("mini_trf2026", "gros_2010_swiss_after_round4",
                        "roundrobin_12_synthetic", "san_viator_2018_swiss")}}
-# san_viator: over 30 days; its block, like the report's rows, is the one-period figure
+# san_viator: over 30 days; its block is the one-period figure, NewRating the last month's
 
 
 def cached_sheet(path, sheet=CROSS):
@@ -54,7 +54,7 @@ def test_a_reader_that_does_not_calculate_sees_the_engines_numbers(name, formula
     cols = columns(load_workbook(path), RATING_NAMES)
     for i, row in enumerate(report.rows):
         got = [rows[4 + i][c - 1] if c - 1 < len(rows[4 + i]) else None for c in cols]
-        assert got == engine_cells(row), f"row {5 + i}"
+        assert got == engine_cells(row, report), f"row {5 + i}"
     blank = 4 + len(report.rows)                              # the spare row stays blank
     assert all(rows[blank][c - 1] is None for c in cols)
     assert cached_sheet(path, EVENT)[EVENT_ROW["edition"] - 1][1] == report.edition.id

@@ -54,14 +54,21 @@ def blank(v):
     return v is None or v == ""
 
 
-def engine_cells(row):
-    """The 10 rating-block values of a report row, as FIDE_EVENT lays them out."""
+def engine_cells(row, report=None):
+    """The 10 rating-block values of a report row, as FIDE_EVENT lays them out. With the
+    ``report`` of an event rated month by month (``report.months``), New is the rating
+    after the last month: NewRating then covers that month's column (issue 20 #5)."""
     r = row.result
     if r.rated:
-        return [r.N, r.W_half / 2, r.sum_PD / 100, r.calc.sum_delta_R / 100, r.K,
-                r.change / 100, r.rating_change, new_rating_or_note(r.calc), r.Rp, None]
-    ru = r.initial.Ru if r.initial.Ru is not None else f"not published: {r.initial.reason}"
-    return [r.N, r.W_half / 2, None, None, None, None, None, None, r.Rp, ru]
+        cells = [r.N, r.W_half / 2, r.sum_PD / 100, r.calc.sum_delta_R / 100, r.K,
+                 r.change / 100, r.rating_change, new_rating_or_note(r.calc), r.Rp, None]
+    else:
+        ru = r.initial.Ru if r.initial.Ru is not None else f"not published: {r.initial.reason}"
+        cells = [r.N, r.W_half / 2, None, None, None, None, None, None, r.Rp, ru]
+    if report is not None and report.months:
+        last = {m.result.start_rank: m.result for m in report.months[-1].rows}[r.start_rank]
+        cells[7] = new_rating_or_note(last.calc) if last.calc is not None else None
+    return cells
 
 
 def columns(formulas, names):
@@ -93,7 +100,7 @@ def assert_matches_report(values, formulas, report, first=5):
     ws = values[CROSS]
     for i, row in enumerate(report.rows):
         r = first + i
-        assert sheet_row(values, formulas, r) == engine_cells(row), f"row {r}"
+        assert sheet_row(values, formulas, r) == engine_cells(row, report), f"row {r}"
         assert float(ws.cell(r, pts).value) == float(row.points), f"points row {r}"
         if row.k_source in ("rating", "rating and birth year"):
             assert ws.cell(r, kr).value == row.result.K_given, f"K rule row {r}"
@@ -198,7 +205,8 @@ def test_filled_from_trf(office, trf, tmp_path):
     report = build_report(t)
     res, values, formulas = recalc(office, fill_workbook(t, report=report), tmp_path, trf.stem)
     assert res.errors == []
-    assert sum(res.calls.values()) == 3
+    # FIDE_K, the rating block, FIDE_VERSION; over 30 days FIDE_K and the block per month
+    assert sum(res.calls.values()) == 3 + 2 * len(report.months)
     assert_no_bad_cells(values)
     assert_matches_report(values, formulas, report)
     assert_checks_clean(values, formulas, len(t.players))

@@ -220,20 +220,22 @@ def test_a_round_robin_template_is_paired_by_the_berger_tables(tmp_path):
 def note_cells(path):
     ws = load_workbook(path)[CROSS]
     return [c for row in ws.iter_rows(min_row=1, max_row=2) for c in row
-            if isinstance(c.value, str) and "month by month" in c.value]
+            if isinstance(c.value, str) and "month by month" in c.value
+            and not c.value.startswith("=")]     # the long-event formula: a note when due
 
 
 def test_an_event_rated_by_month_says_so_on_the_crosstable(tmp_path):
     # San Viator 2018: standard, rounds from one month into the next, over 30 days: the
-    # report is a set of monthly interim reports (B.02 §8.3) but the sheet's formulas
-    # rate the event as one period; the title area says so, as text
+    # report is a set of monthly interim reports (B.02 §8.3); the sheet has one block per
+    # month (issue 20 #5) beside the one-period block; the title area says so, as text,
+    # in at most three lines of the rating block's width
     trf = DATA / "san_viator_2018_swiss.trf"
     t, path = workbook_of(trf, tmp_path)
     assert build_report(t).months
     [cell] = note_cells(path)
     assert cell.data_type == "s" and not cell.value.startswith("=")
-    assert "see the Report sheet" in cell.value and "one period" in cell.value
-    assert len(cell.value) <= 120
+    assert "Month blocks" in cell.value and "one period" in cell.value
+    assert len(cell.value) <= 200
     # read back (the note is no input: the TRF comes back unchanged) and written again
     back = read_workbook(path)
     assert write_trf(back).split("\n")[:-1] == original_lines(trf)

@@ -55,6 +55,8 @@ from xl_fide.excel._layout import (
     _group,
     _header,
     _k_formula,
+    _long_event_formula,
+    _note_cell,
     _native_layout,
     _page_setup,
     _pair_bad,
@@ -400,6 +402,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
         _header(ws, geo, geo.col[spec.key], spec)
     for spec in RATING_COLS:
         _header(ws, geo, geo.col[spec.key], spec)
+    _note_cell(ws, geo, tall=False).value = _long_event_formula()   # over 30 days: says so
     _group(ws, 1, len(PLAYER_COLS), "Players")
     if block_title:
         _group(ws, geo.block_first, geo.block_last, block_title)

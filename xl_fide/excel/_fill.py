@@ -5,6 +5,7 @@ templates (``python -m xl_fide.excel._fill [DIRECTORY]``)."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
 import os
 from decimal import Decimal
@@ -18,6 +19,7 @@ from xl_fide._files import OutputExistsError, write_atomic
 from xl_fide._version import __version__
 from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
+from xl_fide.excel import _months as _m
 from xl_fide.excel._build import build_template
 from xl_fide.excel._cached import add_cached_values
 from xl_fide.excel._layout import (
@@ -29,6 +31,7 @@ from xl_fide.excel._layout import (
     EVENT_ROW,
     MAX_ROUND_ROBIN,
     GROUP_ROW,
+    LONG_EVENT_NOTE,
     MONTHLY_NOTE,
     ONE_PERIOD_HEADER,
     NATIVE_TEMPLATES,
@@ -37,11 +40,14 @@ from xl_fide.excel._layout import (
     TABLES,
     WorkbookExistsError,
     _Geometry,
+    _note_cell,
     _page_setup,
     _text,
+    safe_text,
 )
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
+from xl_fide._interim import LONG_EVENT_DAYS, month_rounds
 from xl_fide.report import KSource, Report, build_report
 from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import (
@@ -100,7 +106,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
         report = build_report(tournament)
     if _native.check_formulas(formulas) == "native":
         _native.require(report.edition)
-    layout = layout or choose_layout(tournament)
+    layout = _layout_for(tournament, layout, report)
     players = sorted(tournament.players, key=lambda p: p.start_rank)
     if order == "rank":
         ranked = all(p.rank for p in players)
@@ -120,8 +126,6 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     geo = _Geometry(layout, n_rows, n_rounds, formulas)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
-    if report.months:           # B.02 §8.3 interim reports: the sheet's formulas do not
-        _monthly_note(ws, geo)
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
@@ -172,8 +176,85 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     replaced = list(getattr(wb, "xl_fide_replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
     # the values the formulas compute, cached in the file by save_workbook
-    wb.__dict__["xl_fide_cached"] = _cached_sheets(wb, geo, report, players, layout)
+    cached = _cached_sheets(wb, geo, report, players, layout)
+    _add_months(wb, geo, tournament, report, players, cached)
+    wb.__dict__["xl_fide_cached"] = cached
     return wb
+
+
+def _add_months(wb: Workbook, geo: _Geometry, tournament: Tournament, report: Report,
+                players: Sequence[Any], cached: dict[str, dict[str, Any]]) -> None:
+    """An event the report rates month by month (FIDE B.02 §8.3, interim reports): one
+    live rating block per month (:mod:`xl_fide.excel._months`), the one-period block
+    labelled as such, and the months' values added to ``cached``."""
+    months = _months_of(tournament, report, geo.rounds)
+    if not months:
+        return
+    _monthly_note(wb[CROSS], geo)
+    cached[CROSS].pop(f"{_L(geo.col['n'])}1", None)   # the note is text, no formula
+    _m.add_months(wb, geo, months)
+    cached[CROSS].update(_cached_months(wb, geo, report, months, players))
+
+
+def _layout_for(tournament: Tournament, layout: str | None, report: Report) -> str:
+    """``layout``, else :func:`choose_layout`; an event rated month by month (FIDE B.02
+    §8.3, interim reports) needs the Swiss layout, whose rounds the months split."""
+    if not report.months:
+        return layout or choose_layout(tournament)
+    if layout == "roundrobin":
+        raise InputError("this event runs over 30 days and is rated month by month (FIDE "
+                         "B.02 §8.3, interim reports): a round robin grid does not hold the "
+                         "rounds of each month; use the swiss layout")
+    return "swiss"
+
+
+def _months_of(tournament: Tournament, report: Report, n_rounds: int) -> list[_m.Month]:
+    """The months of an event the report rates month by month (``[]`` otherwise), each
+    with its played rounds (by their 132 dates) and the sheet's rounds not played yet:
+    a round dated in one of the months goes to it, any other (no date, a later month)
+    to the last month; the block's header lists its rounds."""
+    if not report.months:
+        return []
+    groups = month_rounds(tournament)
+    assert groups is not None and len(groups) == len(report.months)
+    keys = [key for key, _ in groups]
+    rounds: dict[tuple[int, int], list[int]] = {key: list(r) for key, r in groups}
+    played = {r for _, rs in groups for r in rs}
+    for rnd in range(1, n_rounds + 1):
+        if rnd in played:
+            continue
+        day = tournament.round_dates[rnd - 1] if rnd <= len(tournament.round_dates) else None
+        key = (day.year, day.month) if day is not None else keys[-1]
+        rounds[key if key in rounds else keys[-1]].append(rnd)
+    out = []
+    for i, ((year, month), played_rounds) in enumerate(groups, 1):
+        days = [tournament.round_dates[r - 1] for r in played_rounds]
+        out.append(_m.Month(i, year, month, tuple(sorted(rounds[(year, month)])),
+                            min(d for d in days if d is not None)))
+    return out
+
+
+def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequence[_m.Month],
+                   players: Sequence[Any]) -> dict[str, Any]:
+    """Cell -> value of the month blocks, from the report's monthly reports."""
+    out: dict[str, Any] = {}
+    rules_date = wb[EVENT].cell(EVENT_ROW["rules_date"], 2).value
+    for m, month in zip(months, report.months):
+        c0 = _m.month_col(geo, m.index, "m_ro")
+        out[f"{_L(c0)}2"] = rules_date or m.first_day
+        out[f"{_L(c0 + 2)}2"] = month.edition.id
+        by_rank = {row.result.start_rank: row.result for row in month.rows}
+        for r in range(geo.first, geo.last + 1):
+            i = r - geo.first
+            res = by_rank.get(players[i].start_rank) if i < len(players) else None
+            values: list[Any] = [""] * len(_m.MONTH_COLS)
+            if res is not None:
+                rated = res.rating is not None
+                values = ([res.rating if rated else "", res.K_given if rated else ""]
+                          + rating_values(res))
+            for spec, v in zip(_m.MONTH_COLS, values):
+                out[f"{_L(_m.month_col(geo, m.index, spec.key))}{r}"] = v
+    return out
 
 
 def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],
@@ -204,6 +285,12 @@ def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequen
             points[cell.coordinate] = scoring.get(str(code.value), "#N/A")
     start = event("start")
     cross = _cached_cells(wb, geo, report, players, layout)
+    end = event("end")
+    long = (isinstance(start, _dt.date) and isinstance(end, _dt.date)
+            and (end - start).days >= LONG_EVENT_DAYS)
+    cross[f"{_L(geo.col['n'])}1"] = LONG_EVENT_NOTE if long else ""
+    if long:                    # room for the whole note
+        _note_cell(wb[CROSS], geo)
     cross["A2"] = (f"Rules {report.edition.id}   ·   time control {tc}   ·   start "
                    f"{start.isoformat()[:10] if start else 'not given'}   ·   white cells are "
                    "input, grey cells are computed")
@@ -265,12 +352,8 @@ def _monthly_note(ws: Any, geo: _Geometry) -> None:
     """An event over 30 days (FIDE B.02 §8.3, interim reports): the rating block's header
     says it is the one-period figure, and above it the note says where the monthly
     figures are, wrapped in the block's width (never cut by the page edge)."""
-    n, ru = geo.col["n"], geo.col["ru"]
-    ws.cell(GROUP_ROW, n).value = ONE_PERIOD_HEADER
-    cell = _text(ws, 1, n, MONTHLY_NOTE, "subtitle")
-    cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
-    ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
-    ws.row_dimensions[1].height = 36        # two lines of the note beside the title
+    ws.cell(GROUP_ROW, geo.col["n"]).value = ONE_PERIOD_HEADER
+    safe_text(_note_cell(ws, geo), MONTHLY_NOTE)     # in place of the long-event formula
 
 
 def _fill_event(ws: Any, t: Tournament, report: Report) -> None:

@@ -26,6 +26,7 @@ from openpyxl.styles import (
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
+from xl_fide._interim import LONG_EVENT_DAYS
 from xl_fide.errors import InputError, XlFideError
 from xl_fide.excel import _native as _native
 from xl_fide.rules import results as _results
@@ -526,10 +527,38 @@ def _group(ws: Any, first: int, last: int, text: str) -> None:
 
 #: On the Crosstable sheet (row 1, above the rounds) of a standard event over 30 days
 #: that the report rates month by month (FIDE B.02 §8.3, interim reports).
-MONTHLY_NOTE = ("Rated month by month (interim reports): see the Report sheet; the live "
-                "formulas show the whole event as one period")
+MONTHLY_NOTE = ("Rated month by month (interim reports, FIDE B.02 §8.3): the Month blocks "
+                "to the right are what FIDE publishes, NewRating the last month's; this "
+                "block is the whole event as one period")
 #: The rating block's header then: the figure is not what FIDE publishes.
 ONE_PERIOD_HEADER = "Whole event as one period (not published)"
+#: On every cross-table (a formula over the Event sheet's start and end dates): shown
+#: when the event runs over 30 days and the sheet has no month blocks (a template, or
+#: a TRF without round dates).
+LONG_EVENT_NOTE = ("Over 30 days: FIDE rates this event month by month (interim reports, "
+                   "B.02 §8.3); this block rates it as one period. xl-fide crosstable on "
+                   "the TRF (with round dates) adds a block per month")
+
+
+def _note_cell(ws: Any, geo: _Geometry, tall: bool = True) -> Any:
+    """The note cell above the rating block (row 1, merged over the block's width,
+    wrapped; ``tall``: row 1 three lines high, room for the whole note, never cut by the
+    page edge; else the row keeps its height and the note shows its first line)."""
+    n, ru = geo.col["n"], geo.col["ru"]
+    cell = ws.cell(1, n)
+    _apply(cell, "subtitle")
+    cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
+    if not any(m.min_row == 1 and m.min_col == n for m in ws.merged_cells.ranges):
+        ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
+    if tall:
+        ws.row_dimensions[1].height = 48
+    return cell
+
+
+def _long_event_formula() -> str:
+    start, end = _event_ref("start"), _event_ref("end")
+    return (f'=IF(AND(ISNUMBER({start}),ISNUMBER({end})),IF({end}-{start}>={LONG_EVENT_DAYS},'
+            f'"{LONG_EVENT_NOTE}",""),"")')
 
 
 

@@ -124,6 +124,12 @@ class Layout:
     header_row: int = 4
     block_first: int = 0
     block_last: int = 0
+    #: the helper sheet of this block (one per month of an event over 30 days)
+    calc: str = CALC
+    #: a month's block: the column of the sheet's K set; the K rule is then written into
+    #: ``col["k"]`` as ``IF(ISNUMBER(K set),K set,K rule)``, blank for an unrated Ro (no
+    #: K rule column of its own)
+    k_set: int = 0
 
     @property
     def n(self) -> int:
@@ -166,7 +172,7 @@ class _Refs:
     def __init__(self, lay: Layout) -> None:
         self.lay = lay
         self.x = f"{_q(lay.cross)}!"
-        self.c = f"{_q(CALC)}!"
+        self.c = f"{_q(lay.calc)}!"
 
     def cross(self, key: str, row: int, absolute_col: bool = True) -> str:
         d = "$" if absolute_col else ""
@@ -285,10 +291,10 @@ def cells(lay: Layout) -> Iterator[Cell]:
 
 
 def _calc_header(lay: Layout, R: _Refs) -> Iterator[Cell]:
-    yield (CALC, 1, 1, "Native rating formulas: per player and per game integers "
+    yield (lay.calc, 1, 1, "Native rating formulas: per player and per game integers "
                        "(FIDE B.02 §8.1-§8.3). Computed; do not edit.")
     for i, label in enumerate(SWITCHES, 1):
-        yield (CALC, SWITCH_ROW - 1, i, label)
+        yield (lay.calc, SWITCH_ROW - 1, i, label)
     table_first = lay.last + 4
     rows = edition_rows()
     table_last = table_first + len(rows) - 1
@@ -298,29 +304,29 @@ def _calc_header(lay: Layout, R: _Refs) -> Iterator[Cell]:
         return f"${c}${table_first}:${c}${table_last}"
 
     match = f"MATCH({_L(S_ED)}{SWITCH_ROW},{col(1)},0)"
-    yield (CALC, SWITCH_ROW, S_ED, f"={lay.edition}")
+    yield (lay.calc, SWITCH_ROW, S_ED, f"={lay.edition}")
     for i in range(S_OK, S_MSG + 1):
         if i == S_YEAR:
-            yield (CALC, SWITCH_ROW, i,
+            yield (lay.calc, SWITCH_ROW, i,
                    f"=IF(ISNUMBER({lay.date}),YEAR({lay.date}),YEAR(TODAY()))")
         elif i == S_MSG:
-            yield (CALC, SWITCH_ROW, i, f'=IFERROR(INDEX({col(i)},{match}),"no rule edition '
+            yield (lay.calc, SWITCH_ROW, i, f'=IFERROR(INDEX({col(i)},{match}),"no rule edition '
                                         f"for the Event sheet's date and time control\")")
         else:
-            yield (CALC, SWITCH_ROW, i, f"=IFERROR(INDEX({col(i)},{match}),0)")
-    yield (CALC, table_first - 1, 1, "Rule editions (switches of the native formulas)")
+            yield (lay.calc, SWITCH_ROW, i, f"=IFERROR(INDEX({col(i)},{match}),0)")
+    yield (lay.calc, table_first - 1, 1, "Rule editions (switches of the native formulas)")
     for r, values in enumerate(rows, table_first):
         for i, v in enumerate(values, 1):
             if v != "":
-                yield (CALC, r, i, v)
+                yield (lay.calc, r, i, v)
     for i, head in enumerate(PLAYER_HEADS, 1):
-        yield (CALC, lay.header_row, i, head)
+        yield (lay.calc, lay.header_row, i, head)
     for b, what in enumerate(("R_opp of a rated game (0 = not rated)",
                               "score (half points)", "PD (hundredths)")):
         c1, _ = R.block(b)
         for g in range(lay.games):
             label = f"{what} vs {g + 1}" if lay.kind == "roundrobin" else f"{what} r{g + 1}"
-            yield (CALC, lay.header_row, c1 + g, label if g == 0 else g + 1)
+            yield (lay.calc, lay.header_row, c1 + g, label if g == 0 else g + 1)
 
 
 def _results_count(lay: Layout, R: _Refs, row: int) -> str:
@@ -336,27 +342,27 @@ def _player(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
     me = R.me
     ro = R.cross("ro", row)
     floor = R.switch(S_FLOOR)
-    yield (CALC, row, C_NO, f"={R.cross('no', row)}")
-    yield (CALC, row, C_RO, f'=IF(ISNUMBER({ro}),IF(OR({ro}<>INT({ro}),{ro}<0,{ro}>4000),NA(),'
+    yield (lay.calc, row, C_NO, f"={R.cross('no', row)}")
+    yield (lay.calc, row, C_RO, f'=IF(ISNUMBER({ro}),IF(OR({ro}<>INT({ro}),{ro}<0,{ro}>4000),NA(),'
                             f'IF({ro}>={floor},{ro},0)),IF({ro}="",0,NA()))')
     check = R.cross("check", row)
-    yield (CALC, row, C_STATE, f'=IF(AND({ro}="",{_results_count(lay, R, row)}=0),0,'
+    yield (lay.calc, row, C_STATE, f'=IF(AND({ro}="",{_results_count(lay, R, row)}=0),0,'
                                f"IF({R.switch(S_OK)}<>1,2,IF({number_or_zero(check)}>0,3,1)))")
     B = me(C_RO, row)
-    yield (CALC, row, C_CAP, f"=IF(AND({R.switch(S_EXEMPT)}=1,{B}>={EXEMPT_RATING}),0,1)")
-    yield (CALC, row, C_N, f'=COUNTIF({R.block_row(0, row)},">0")')
-    yield (CALC, row, C_W, f"=SUM({R.block_row(1, row)})")
-    yield (CALC, row, C_PD, f"=SUM({R.block_row(2, row)})")
-    yield (CALC, row, C_SR, f"=SUM({R.block_row(0, row)})")
+    yield (lay.calc, row, C_CAP, f"=IF(AND({R.switch(S_EXEMPT)}=1,{B}>={EXEMPT_RATING}),0,1)")
+    yield (lay.calc, row, C_N, f'=COUNTIF({R.block_row(0, row)},">0")')
+    yield (lay.calc, row, C_W, f"=SUM({R.block_row(1, row)})")
+    yield (lay.calc, row, C_PD, f"=SUM({R.block_row(2, row)})")
+    yield (lay.calc, row, C_SR, f"=SUM({R.block_row(0, row)})")
     N, W, PD, SR = me(C_N, row), me(C_W, row), me(C_PD, row), me(C_SR, row)
     K = R.cross("k", row)
-    yield (CALC, row, C_K, f'=IF({B}>0,IF({K}*{N}>{K_CAP_PRODUCT},INT({K_CAP_PRODUCT}/{N}),{K}),"")')
-    yield (CALC, row, C_CHG, f'=IF({B}>0,{me(C_K, row)}*(50*{W}-{PD}),"")')
+    yield (lay.calc, row, C_K, f'=IF({B}>0,IF({K}*{N}>{K_CAP_PRODUCT},INT({K_CAP_PRODUCT}/{N}),{K}),"")')
+    yield (lay.calc, row, C_CHG, f'=IF({B}>0,{me(C_K, row)}*(50*{W}-{PD}),"")')
     P = me(C_P, row)
-    yield (CALC, row, C_P, f'=IF({N}>0,{_p_hundredths(W, N)},"")')
-    yield (CALC, row, C_RP, f'=IF({N}>0,{_half_up_ratio(f"{SR}+{N}*{_dp(P, lay.dp)}", N)},"")')
-    yield (CALC, row, C_RUV, f'=IF(OR({B}>0,{N}=0),"",{_initial_value(lay, N, W, SR, P)})')
-    yield (CALC, row, C_RU, f"={_initial_shown(B, N, W, me(C_RUV, row))}")
+    yield (lay.calc, row, C_P, f'=IF({N}>0,{_p_hundredths(W, N)},"")')
+    yield (lay.calc, row, C_RP, f'=IF({N}>0,{_half_up_ratio(f"{SR}+{N}*{_dp(P, lay.dp)}", N)},"")')
+    yield (lay.calc, row, C_RUV, f'=IF(OR({B}>0,{N}=0),"",{_initial_value(lay, N, W, SR, P)})')
+    yield (lay.calc, row, C_RU, f"={_initial_shown(B, N, W, me(C_RUV, row))}")
 
 
 def _initial_value(lay: Layout, N: str, W: str, SR: str, P: str) -> str:
@@ -405,18 +411,18 @@ def _games(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
             x = (f'IF(AND({res}<>"",{o}>=1,{o}<={lay.n},{o}=INT({o})),'
                  f"IF(AND({_played(res, lay.codes)},{opp}>0,{_rb_ok(B, opp)}),{opp},0),0)")
         X = f"{_L(x1 + g)}{row}"
-        yield (CALC, row, x1 + g, f"={x}" if res else 0)
-        yield (CALC, row, y1 + g,
+        yield (lay.calc, row, x1 + g, f"={x}" if res else 0)
+        yield (lay.calc, row, y1 + g,
                f"=IF({X}>0,2*VLOOKUP({res},{lay.codes},2,FALSE),0)" if res else 0)
-        yield (CALC, row, z1 + g,
+        yield (lay.calc, row, z1 + g,
                f"=IF(AND({X}>0,{B}>0),{pd_hundredths(B, X, cap, lay.pd_from, lay.pd_high)},0)"
                if res else 0)
 
 
-def _new_shown(new: str) -> str:
+def _new_shown(new: str, calc: str = CALC) -> str:
     """The new rating, or below the floor ``not published: below 1400 (1390)`` as
     FIDE_NEW_RATING shows it (FIDE B.02 §7.2.1: the player is listed as unrated)."""
-    floor = f"{_q(CALC)}!{_Refs.switch(S_FLOOR)}"
+    floor = f"{_q(calc)}!{_Refs.switch(S_FLOOR)}"
     return (f'IF({new}<{floor},"not published: below "&{floor}&" ("&({new})&")",{new})')
 
 
@@ -438,7 +444,7 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
         "k_used": calc(C_K),
         "change": f'IF({rated},{CHG}/100,"")',
         "chg": f'IF({rated},{round_half_away(CHG)},"")',
-        "new": f'IF({rated},{_new_shown(f"{B}+{chg_cell}")},"")',
+        "new": f'IF({rated},{_new_shown(f"{B}+{chg_cell}", lay.calc)},"")',
         "rp": calc(C_RP),
     }
     for key, value in values.items():
@@ -446,6 +452,12 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
     msg = f"{c}{R.switch(S_MSG)}"
     yield (lay.cross, row, lay.col["ru"], "=" + _shown(st, calc(C_RU), msg))
     year, k20 = f"{c}{R.switch(S_YEAR)}", f"{c}{R.switch(S_K20)}"
-    yield (lay.cross, row, lay.col["k_rule"],
-           k_rule(R.cross("ro", row), R.cross("born", row), R.cross("games", row),
-                  R.cross("peak", row), k20, year))
+    rule = k_rule(R.cross("ro", row), R.cross("born", row), R.cross("games", row),
+                  R.cross("peak", row), k20, year)
+    if lay.k_set:               # a month's K: K set if given, else the rule at its Ro
+        k_set = f"{R.x}${_L(lay.k_set)}{row}"
+        ro = R.cross("ro", row)
+        yield (lay.cross, row, lay.col["k"],
+               f'=IF({ro}="","",IF(ISNUMBER({k_set}),{k_set},{rule[1:]}))')
+    else:
+        yield (lay.cross, row, lay.col["k_rule"], rule)

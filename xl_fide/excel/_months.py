@@ -1,0 +1,239 @@
+"""An event over 30 days on the cross-table: one live rating block per month.
+
+FIDE rates a standard event that runs over 30 days month by month (interim reports,
+FIDE B.02 §8.3: a rating period is one calendar month): each month's games with that
+month's ratings. :func:`xl_fide.report.build_report` gives those monthly reports
+(``report.months``); this module writes the same calculation as live formulas, to the
+right of the sheet's one-period block (which then says it is not published):
+
+* per month the columns ``Ro`` (the rating the month is rated with), ``K`` and the ten
+  columns of the rating block (N ... Ru), over that month's rounds only (by the TRF's
+  132 dates; a round not played yet goes to the month of its date, else to the last
+  month; the block's header lists its rounds);
+* month 1's Ro is the sheet's Ro; a later month's Ro is the previous month's new rating
+  when it was published (a number), else blank (unrated: a rating below the floor is
+  not published, B.02 §7.2.1; a player unrated at the start stays unrated), raised by
+  the 1 March 2024 adjustment when that date falls between the two months;
+* K: blank for an unrated Ro, else K set if given, else the K rule at that month's Ro
+  and date (B.02 §8.3.3);
+* the month's date (its first round, or the Event sheet's "Rules as on" when given)
+  and rule edition above the block, from the same Tables as the Event sheet's;
+* UDF mode: one ``FIDE_K`` and one ``FIDE_EVENT_SWISS`` array formula per month;
+  native mode: a hidden helper sheet per month (``Calc M1`` ...), the same native
+  formulas as the one-period block (:mod:`xl_fide.excel._native`).
+
+The defined name ``NewRating`` then covers the last month's New column: the rating
+after the event, as FIDE publishes it. Only the Swiss layout holds rounds; a round robin
+grid does not, so such an event is refused in that layout.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.worksheet.formula import ArrayFormula
+from openpyxl.worksheet.pagebreak import Break
+
+from xl_fide.excel import _native as _native
+from xl_fide.excel._layout import (
+    _PD_FROM,
+    _PD_HIGH,
+    _DP_VALUES,
+    _CODES,
+    _L,
+    _TC_ARG,
+    CROSS,
+    HEADER_ROW,
+    HELP,
+    RATING_COLS,
+    _Col,
+    _define,
+    _event_ref,
+    _Geometry,
+    _group,
+    _header,
+    _text,
+    _apply,
+)
+from xl_fide.rules.adjustments import ADJUST_2024_DATE, ADJUST_2024_LIMIT, OLD_FLOOR
+
+MONTH_COLS: tuple[_Col, ...] = (
+    _Col("m_ro", "Ro", None, 6, "calc_int",
+         "The rating this month is rated with: month 1 the sheet's Ro; a later month the "
+         "previous month's new rating when published (else unrated), adjusted on 1 Mar 2024."),
+    _Col("m_k", "K", None, 5, "calc_int",
+         "K set if given, else K by FIDE B.02 §8.3.3 at this month's Ro and date."),
+) + RATING_COLS
+WIDTH = len(MONTH_COLS)
+
+
+@dataclass(frozen=True)
+class Month:
+    """One month of the event: its number (1-based), year and month, its rounds and
+    the date of its first round."""
+
+    index: int
+    year: int
+    month: int
+    rounds: tuple[int, ...]
+    first_day: _dt.date
+
+
+def month_col(geo: _Geometry, index: int, key: str) -> int:
+    """The column of ``key`` (``m_ro``, ``m_k``, ``n`` ... ``ru``) in month ``index``'s
+    block (1-based), to the right of the sheet's other columns."""
+    first = geo.check_last + 1 + (index - 1) * WIDTH
+    return first + [c.key for c in MONTH_COLS].index(key)
+
+
+def last_col(geo: _Geometry, months: int) -> int:
+    """The last column of the month blocks (``geo.last_col`` without months)."""
+    return geo.check_last + months * WIDTH if months else geo.last_col
+
+
+def _span(rounds: Sequence[int]) -> str:
+    """``round 3``, ``rounds 4-7`` or ``rounds 1-3, 8``."""
+    parts: list[list[int]] = []
+    for r in sorted(rounds):
+        if parts and r == parts[-1][-1] + 1:
+            parts[-1].append(r)
+        else:
+            parts.append([r])
+    text = ", ".join(str(p[0]) if len(p) == 1 else f"{p[0]}-{p[-1]}" for p in parts)
+    return ("round " if len(rounds) == 1 else "rounds ") + text
+
+
+def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int) -> str:
+    """Month ``m``'s Ro of row ``r``: see the module's docstring (integers only; the
+    1 Mar 2024 raise 0.4 x (2000 - R) is a multiple of 0.2, never a tie: rounded as
+    INT((4 (2000 - R) + 5) / 10)). A Ro that is not a number is passed on, so the
+    month's block shows the same error as the one-period block."""
+    ro = f"{_L(geo.col['ro'])}{r}"
+    if previous is None:
+        return f'=IF({ro}="","",{ro})'
+    new = f"{_L(month_col(geo, previous.index, 'new'))}{r}"
+    value = new
+    if previous.first_day < ADJUST_2024_DATE <= m.first_day:
+        value = (f"IF(AND({new}>={OLD_FLOOR},{new}<{ADJUST_2024_LIMIT}),"
+                 f"{new}+INT((4*({ADJUST_2024_LIMIT}-{new})+5)/10),{new})")
+    return f'=IF({ro}="","",IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},""),{ro}))'
+
+
+def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[str]:
+    """Write one rating block per month of ``months`` (at least two) on the cross-table
+    of ``wb`` (a Swiss layout) and point ``NewRating`` at the last month's New column.
+    Returns the names of the helper sheets written (native mode)."""
+    ws = wb[CROSS]
+    rules_date = _event_ref("rules_date")
+    edition_of = (f"IF(ISNUMBER({{d}}),IFERROR(LOOKUP(2,1/((EditionTC={_TC_ARG})*"
+                  f"(EditionFrom<={{d}})),EditionId),INDEX(EditionId,MATCH({_TC_ARG},"
+                  f"EditionTC,0))),LOOKUP(2,1/(EditionTC={_TC_ARG}),EditionId))")
+    helpers = []
+    previous: Month | None = None
+    for m in months:
+        c0, c_last = month_col(geo, m.index, "m_ro"), month_col(geo, m.index, "ru")
+        _group(ws, c0, c_last, f"Month {m.index} of {len(months)}: {m.year}-{m.month:02d} "
+                               f"({_span(m.rounds)}), as FIDE rates it (B.02 §8.3)")
+        for spec in MONTH_COLS:
+            _header(ws, geo, month_col(geo, m.index, spec.key), spec)
+        # row 2: the month's date and rule edition (the one-period block's come from Event)
+        date_cell, ed_cell = f"{_L(c0)}2", f"{_L(c0 + 2)}2"
+        _text(ws, 2, c0 + 1, "date", "subtitle")
+        day = (f"DATE({m.first_day.year},{m.first_day.month},{m.first_day.day})")
+        ws[date_cell] = f"=IF(ISNUMBER({rules_date}),{rules_date},{day})"
+        _apply(ws[date_cell], "calc_date")
+        ws.column_dimensions[_L(c0)].width = 11
+        ws[ed_cell] = ArrayFormula(ed_cell, "=" + edition_of.format(d=_abs_cell(c0, 2)))
+        _apply(ws[ed_cell], "calc_text")
+        ws.cell(2, c0 + 2).comment = Comment(
+            "The rule edition of this month (from its date, as on the Event sheet).",
+            "xl-fide", width=220, height=60)
+        styles = [(month_col(geo, m.index, s.key), s.style) for s in MONTH_COLS]
+        for r in range(geo.first, geo.last + 1):
+            for c, style in styles:
+                _apply(ws.cell(r, c), style)
+            ws.cell(r, c0).value = _ro_formula(geo, m, previous, r)
+        if geo.formulas == "native":
+            helpers.append(_native_month(wb, geo, m, _abs_cell(c0, 2), _abs_cell(c0 + 2, 2)))
+        else:
+            _udf_month(ws, geo, m, _abs_cell(c0, 2))
+        previous = m
+    _help_line(wb, len(months))
+    last = months[-1]
+    _define(wb, "NewRating", CROSS, _col_range(geo, month_col(geo, last.index, "new")))
+    end = last_col(geo, len(months))
+    ws.print_area = f"A1:{_L(end)}{geo.last}"
+    if not getattr(ws.sheet_properties.pageSetUpPr, "fitToPage", False):
+        for m in months:        # each month's block on a page of its own
+            ws.col_breaks.append(Break(id=month_col(geo, m.index, "m_ro") - 1))
+    return helpers
+
+
+def _help_line(wb: Workbook, months: int) -> None:
+    """A paragraph on the Help sheet saying how the month blocks are computed."""
+    ws = wb[HELP]
+    _text(ws, ws.max_row + 2, 1, "Month by month", "label")
+    _text(ws, ws.max_row + 1, 1,
+          f"This event runs over 30 days: FIDE rates it month by month (interim reports, "
+          f"FIDE B.02 §8.3), so the Crosstable has {months} Month blocks right of the "
+          "rating block, each over its month's rounds. A later month's Ro is the previous "
+          "month's new rating when published (blank: unrated), K is K set or the K rule "
+          "at that Ro; the defined name NewRating covers the last month's New column. The "
+          "first rating block is the whole event as one period, for comparison only.",
+          "text")
+
+
+def _abs_cell(c: int, r: int) -> str:
+    return f"${_L(c)}${r}"
+
+
+def _col_range(geo: _Geometry, c: int) -> str:
+    return f"${_L(c)}${geo.first}:${_L(c)}${geo.last}"
+
+
+def _udf_month(ws: Any, geo: _Geometry, m: Month, date: str) -> None:
+    """K and the rating block of month ``m`` as two array formulas (FIDE_K,
+    FIDE_EVENT_SWISS over the month's rounds)."""
+    from xl_fide.excel._build import _choose
+    f, last = geo.first, geo.last
+    ro = _col_range(geo, month_col(geo, m.index, "m_ro"))
+    k_col = month_col(geo, m.index, "m_k")
+    k = f"{_L(k_col)}{f}:{_L(k_col)}{last}"
+    kset = geo.column("k_set")
+    ws[f"{_L(k_col)}{f}"] = ArrayFormula(
+        k, f'=IF({ro}="","",IF(ISNUMBER({kset}),{kset},FIDE_K({ro},{geo.column("born")},'
+           f'{geo.column("games")},{geo.column("peak")},"","",{_TC_ARG},{date})))')
+    opps = [_col_range(geo, geo.round_col(rnd, "opp")) for rnd in m.rounds]
+    ress = [_col_range(geo, geo.round_col(rnd, "res")) for rnd in m.rounds]
+    n_col, ru_col = month_col(geo, m.index, "n"), month_col(geo, m.index, "ru")
+    block = f"{_L(n_col)}{f}:{_L(ru_col)}{last}"
+    ws[f"{_L(n_col)}{f}"] = ArrayFormula(
+        block, f"=FIDE_EVENT_SWISS({ro},{_col_range(geo, k_col)},{_choose(opps)},"
+               f"{_choose(ress)},{_TC_ARG},{date})")
+
+
+def _native_month(wb: Workbook, geo: _Geometry, m: Month, date: str, edition: str) -> str:
+    """Month ``m``'s block in native formulas, its helpers on a hidden sheet of its own."""
+    name = f"Calc M{m.index}"
+    col = dict(geo.col)
+    for spec in MONTH_COLS:
+        col[spec.key] = month_col(geo, m.index, spec.key)
+    col["ro"], col["k"] = col["m_ro"], col["m_k"]
+    lay = _native.Layout(
+        kind="swiss", first=geo.first, last=geo.last, cross=CROSS, col=col,
+        edition=f"{CROSS}!{edition}", date=f"{CROSS}!{date}", pd_from=_PD_FROM,
+        pd_high=_PD_HIGH, dp=_DP_VALUES, codes=_CODES,
+        opp_cols=[geo.round_col(k, "opp") for k in m.rounds],
+        res_cols=[geo.round_col(k, "res") for k in m.rounds],
+        header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last,
+        calc=name, k_set=geo.col["k_set"])
+    ws, calc = wb[CROSS], wb.create_sheet(name)
+    for sheet, r, c, value in _native.cells(lay):
+        (ws if sheet == CROSS else calc).cell(r, c).value = value
+    calc.sheet_state = "hidden"
+    calc.protection.sheet = True
+    return name
