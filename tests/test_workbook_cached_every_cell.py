@@ -65,33 +65,41 @@ def formula_cells(path):
     return out
 
 
-def without_value(path):
-    """The formula cells whose saved XML holds no value (an empty ``<v/>`` that is not
-    the empty text ``t="str"``), per sheet."""
+def _saved_cells(path):
+    """{sheet: {A1: (t attribute, text of <v> or None)}} as the package holds them."""
     pkg = zipfile.ZipFile(path)
     book = load_workbook(path, read_only=True)
     titles = book.sheetnames
     book.close()
-    wanted = formula_cells(path)
     out = {}
     for i, title in enumerate(titles, 1):
-        if title not in wanted:
-            continue
         root = ET.fromstring(pkg.read(f"xl/worksheets/sheet{i}.xml"))
-        valued = set()
+        out[title] = {}
         for c in root.iter(f"{_MAIN}c"):
             v = c.find(f"{_MAIN}v")
-            if v is not None and (v.text or c.get("t") == "str"):
-                valued.add(c.get("r"))
-        missing = sorted(wanted[title] - valued)
+            out[title][c.get("r")] = (c.get("t"), None if v is None else v.text)
+    return out
+
+
+def without_value(path):
+    """The formula cells whose saved XML holds no value (an empty ``<v/>`` that is not
+    the empty text ``t="str"``), per sheet."""
+    saved = _saved_cells(path)
+    out = {}
+    for title, cells in formula_cells(path).items():
+        missing = sorted(ref for ref in cells
+                         if not (saved[title].get(ref, (None, None))[1]
+                                 or saved[title].get(ref, (None, None))[0] == "str"))
         if missing:
             out[title] = missing
     return out
 
 
 def cached(path):
-    """{(sheet, A1): value} of every formula cell as calamine reads it (no calculation)."""
+    """{(sheet, A1): value} of every formula cell as calamine reads it (no calculation);
+    an error value (which calamine reads as "") as its text from the package."""
     book = calamine.CalamineWorkbook.from_path(str(path))
+    saved = _saved_cells(path)
     out = {}
     for title, cells in formula_cells(path).items():
         rows = book.get_sheet_by_name(title).to_python(skip_empty_area=False)
@@ -99,6 +107,9 @@ def cached(path):
             c1, r1, _, _ = range_boundaries(f"{ref}:{ref}")
             row = rows[r1 - 1] if r1 - 1 < len(rows) else []
             out[(title, ref)] = row[c1 - 1] if c1 - 1 < len(row) else None
+            t, text = saved[title].get(ref, (None, None))
+            if t == "e":
+                out[(title, ref)] = text
     return out
 
 
@@ -176,3 +187,63 @@ def test_the_saved_package_is_well_formed(tmp_path):
     for name in zipfile.ZipFile(path).namelist():
         if name.endswith(".xml"):
             ET.parse(io.BytesIO(zipfile.ZipFile(path).read(name)))
+
+
+def _typed(ws, r, c, value):
+    cell = ws.cell(r, c)
+    cell.value = value
+    if isinstance(value, str):
+        cell.data_type = "s"            # "=" is a draw, not a formula
+
+
+def _typed_in_template(start, tc):
+    """A native Swiss template typed in by hand: a player over 2650, a junior, an unrated
+    player, a rating under the floor, a blank row, a bye, and one game whose two sides
+    disagree (both claim the win: Check > 0, the rating cells show #N/A)."""
+    from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW
+    wb = build_template("swiss", 6, 3, formulas="native")
+    geo = wb.xl_fide_geo
+    ev = wb[EVENT]
+    ev.cell(EVENT_ROW["start"], 2).value = start
+    _typed(ev, EVENT_ROW["tc"], 2, tc)
+    ws = wb[CROSS]
+    players = [("A", 2700, 1990, 100), ("B", 1500, 2012, None), ("C", None, 1980, None),
+               ("D", 1390, 1970, 50), ("E", 2000, 1985, 12)]
+    for i, (name, ro, born, games) in enumerate(players):
+        r = geo.first + i
+        _typed(ws, r, geo.col["name"], name)
+        for key, v in (("ro", ro), ("born", born), ("games", games)):
+            if v is not None:
+                ws.cell(r, geo.col[key]).value = v
+    rounds = {1: [(1, 2, "w", "1", "0"), (3, 5, "w", "=", "=")],
+              2: [(1, 3, "b", "0", "1"), (2, 5, "w", "1", "1")],
+              3: [(1, 5, "w", "1", "0"), (3, 2, "b", "½", "½"), (4, None, None, "U", None)]}
+    for k, games in rounds.items():
+        for a, b, colour, ra, rb in games:
+            ra_row = geo.first + a - 1
+            if b is not None:
+                ws.cell(ra_row, geo.round_col(k, "opp")).value = b
+                ws.cell(geo.first + b - 1, geo.round_col(k, "opp")).value = a
+                _typed(ws, ra_row, geo.round_col(k, "col"), colour)
+                _typed(ws, geo.first + b - 1, geo.round_col(k, "col"),
+                       "b" if colour == "w" else "w")
+                _typed(ws, geo.first + b - 1, geo.round_col(k, "res"), rb)
+            _typed(ws, ra_row, geo.round_col(k, "res"), ra)
+    return wb
+
+
+TYPED = [("2025-06-01", "standard"), ("2023-06-01", "standard"), ("2025-06-01", "rapid")]
+
+
+@pytest.mark.parametrize("start, tc", TYPED)
+def test_a_template_typed_in_by_hand_caches_what_the_spreadsheets_compute(start, tc, office,
+                                                                           tmp_path):
+    import datetime as dt
+    path = save_workbook(_typed_in_template(dt.date.fromisoformat(start), tc),
+                         tmp_path / "typed.xlsx")
+    assert without_value(path) == {}
+    office.recalc(path, tmp_path / "lo.xlsx")
+    assert _differences(path, load_workbook(tmp_path / "lo.xlsx", data_only=True)) == {}
+    gnumeric.require()
+    values = gnumeric.recalc(path, tmp_path / "gnumeric.xlsx")
+    assert _differences(path, values, blank_index_is_blank=True) == {}

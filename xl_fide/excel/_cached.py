@@ -102,7 +102,7 @@ def _encoded(value: object) -> tuple[str | None, str]:
 # the Check, Sonneborn-Berger and rank columns) are worked out here from the workbook's
 # own input cells, each as its formula computes it (the formula text is beside each).
 
-_Cells = dict[str, dict[str, object]]
+_Cells = dict[str, dict[str, Any]]
 
 
 class _Sheets:
@@ -113,7 +113,7 @@ class _Sheets:
         self.wb = wb
         self.out: _Cells = {s: dict(v) for s, v in known.items()}
 
-    def get(self, sheet: str, r: int, c: int) -> object:
+    def get(self, sheet: str, r: int, c: int) -> Any:
         ref = f"{_col(c)}{r}"
         got = self.out.get(sheet, {})
         if ref in got:
@@ -128,15 +128,16 @@ class _Sheets:
         if not (keep and ref in cells):
             cells[ref] = value
 
-    def name(self, defined: str) -> list[list[object]]:
+    def name(self, defined: str) -> list[list[Any]]:
         """The rows of a defined name (one range on one sheet)."""
         dn = self.wb.defined_names[defined]
         (sheet, ref), = dn.destinations
         return self.range(sheet, ref)
 
-    def range(self, sheet: str, ref: str) -> list[list[object]]:
+    def range(self, sheet: str, ref: str) -> list[list[Any]]:
         from openpyxl.utils import range_boundaries
         c1, r1, c2, r2 = range_boundaries(ref.replace("$", ""))
+        assert r1 is not None and r2 is not None and c1 is not None and c2 is not None
         return [[self.get(sheet, r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]
 
 
@@ -156,7 +157,7 @@ def _is_num(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _vlookup(key: object, table: list[list[object]], col: int) -> object:
+def _vlookup(key: object, table: list[list[Any]], col: int) -> Any:
     """VLOOKUP(key, table, col, FALSE): text matches text without regard to case, a
     number a number; no match: ``#N/A`` (as :class:`LookupError`)."""
     for row in table:
@@ -198,11 +199,14 @@ def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
         _calc_sheet(s, geo, lay, day)
     else:
         for r in range(geo.first, geo.last + 1):     # FIDE_K / FIDE_EVENT on a blank row
-            if _blank(s.get(CROSS, r, geo.col["ro"])):
-                s.put(CROSS, r, geo.col["k_rule"], "")
-            for key in ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new", "rp",
-                        "ru"):
-                s.put(CROSS, r, geo.col[key], "")
+            if not _blank(s.get(CROSS, r, geo.col["ro"])):
+                continue                             # (a filled row's: the engine's)
+            s.put(CROSS, r, geo.col["k_rule"], "")
+            if all(_blank(s.get(CROSS, r, c))
+                   for c in range(geo.block_first, geo.block_last + 1)):
+                for key in ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new",
+                            "rp", "ru"):
+                    s.put(CROSS, r, geo.col[key], "")
         _k_cells(s, geo, CROSS)
     return s.out
 
@@ -252,7 +256,7 @@ def _scoring_first(s: _Sheets, event: str) -> int:
     return SCORING_FIRST_ROW
 
 
-def _result(s: _Sheets, v: object, col: int) -> object:
+def _result(s: _Sheets, v: object, col: int) -> Any:
     """``VLOOKUP(v, ResultCodes, col, FALSE)`` (LookupError for #N/A)."""
     return _vlookup(v, s.name("ResultCodes"), col)
 
@@ -295,8 +299,8 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
     grid = {r: [s.get(cross, r, c) for c in cols] for r in rows}
     for r in rows:
         s.put(cross, r, geo.col["pts"], "" if _blank(name[r]) else _points(s, grid[r]))
-    pts = {r: s.out[cross][f"{_col(geo.col['pts'])}{r}"] for r in rows}
-    sb: dict[int, object] = {}
+    pts: dict[int, Any] = {r: s.out[cross][f"{_col(geo.col['pts'])}{r}"] for r in rows}
+    sb: dict[int, Any] = {}
     if rr:
         for r in rows:
             total = 0.0
@@ -308,7 +312,7 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
                 except LookupError:
                     score = 0
                 p = pts[geo.first + j]
-                total += float(score) * (p if _is_num(p) else 0)  # type: ignore[arg-type]
+                total += float(score) * (p if _is_num(p) else 0)
             s.put(cross, r, geo.col["sb"], "" if _blank(name[r]) else _num(total))
             sb[r] = s.out[cross][f"{_col(geo.col['sb'])}{r}"]
     nums = [(pts[q], sb.get(q)) for q in rows if _is_num(pts[q])]
@@ -317,9 +321,9 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
         if _blank(p):
             s.put(cross, r, geo.col["rank"], "")
             continue
-        above = sum(1 for q, _ in nums if q > p)                 # type: ignore[operator]
+        above = sum(1 for q, _ in nums if q > p)
         if rr:
-            above += sum(1 for q, b in nums if q == p and _is_num(b) and b > sb[r])  # type: ignore
+            above += sum(1 for q, b in nums if q == p and _is_num(b) and b > sb[r])
         s.put(cross, r, geo.col["rank"], 1 + above)
     if rr:
         for i, r in enumerate(rows):
@@ -343,9 +347,9 @@ def _swiss_bad(s: _Sheets, geo: Any, cross: str, k: int, r: int) -> int:
     opp = s.get(cross, r, oc)
     if _blank(opp):
         return 0
-    if not _is_num(opp) or not 1 <= int(opp) <= geo.n:   # type: ignore[call-overload]
+    if not _is_num(opp) or not 1 <= int(opp) <= geo.n:
         return 1                                         # INDEX: #REF! / #VALUE!
-    o = geo.first + int(opp) - 1                         # type: ignore[call-overload]
+    o = geo.first + int(opp) - 1
     back = s.get(cross, o, oc)
     me = s.get(cross, r, geo.col["no"])
     if _blank(back) or back != me:
@@ -360,10 +364,10 @@ class _Error(Exception):
     """A formula's error value (its text, ``#N/A``...)."""
 
 
-def _int(v: object) -> int:
+def _int(v: Any) -> Any:
     """A number a native formula computes with (an error or text: :class:`_Error`)."""
     if _is_num(v):
-        return v  # type: ignore[return-value]
+        return v
     if v is None:
         return 0
     raise _Error(v if isinstance(v, str) and v in _ERRORS else "#VALUE!")
@@ -380,7 +384,7 @@ def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object) -> None:
     s.put(calc, n.SWITCH_ROW, n.S_ED, edition)
     table = s.range(calc, f"A{lay.last + 4}:K{lay.last + 3 + len(n.edition_rows())}")
     row_of = next((row for row in table if row[0] == edition), None)
-    sw: dict[int, object] = {}
+    sw: dict[int, Any] = {}
     for i in range(n.S_OK, n.S_MSG + 1):
         if i == n.S_YEAR:
             d = _day(day)
@@ -395,7 +399,7 @@ def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object) -> None:
     for r in range(lay.first, lay.last + 1):
         s.put(cross, r, lay.col["k_rule"], _or_error(lambda: _k_rule(s, lay, r, sw)))
     _k_cells(s, geo, cross)
-    ro_used = {}
+    ro_used: dict[int, Any] = {}
     for r in range(lay.first, lay.last + 1):
         ro_used[r] = _or_error(lambda: _ro_used(s.get(cross, r, lay.col["ro"]), sw))
         s.put(calc, r, n.C_RO, ro_used[r])
@@ -410,16 +414,16 @@ def _or_error(work: Any) -> object:
         return str(exc)
 
 
-def _ro_used(ro: object, sw: Mapping[int, object]) -> int:
+def _ro_used(ro: Any, sw: Mapping[int, Any]) -> int:
     from xl_fide.excel import _native as n
     if _blank(ro):
         return 0
-    if not _is_num(ro) or ro != int(ro) or not 0 <= ro <= 4000:  # type: ignore[call-overload,operator]
+    if not _is_num(ro) or ro != int(ro) or not 0 <= ro <= 4000:
         raise _Error("#N/A")
-    return int(ro) if ro >= _int(sw[n.S_FLOOR]) else 0   # type: ignore[call-overload,operator]
+    return int(ro) if ro >= _int(sw[n.S_FLOOR]) else 0
 
 
-def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object]) -> object:
+def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any]) -> object:
     """:func:`xl_fide.excel._native.k_rule` (FIDE B.02 §8.3.3)."""
     from xl_fide.excel import _native as n
     from xl_fide.rules.rating import (JUNIOR_AGE, JUNIOR_RATING, K10_RATING, K_CAP_PRODUCT,
@@ -433,14 +437,14 @@ def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object]) -> object:
         raise _Error("#N/A")
     if sw[n.S_K20] == 1:
         return K_DEFAULT
-    highest = max(ro, peak if _is_num(peak) else 0)     # type: ignore[type-var]
+    highest = max(ro, peak if _is_num(peak) else 0)
     if highest >= K10_RATING:
         return K_TOP
     year = _int(sw[n.S_YEAR])
-    if _is_num(born) and (born > year or year - born > MAX_AGE):   # type: ignore[operator]
+    if _is_num(born) and (born > year or year - born > MAX_AGE):
         raise _Error("#N/A")
-    junior = _is_num(born) and year - born <= JUNIOR_AGE and highest < JUNIOR_RATING  # type: ignore
-    new = _is_num(games) and games < NEW_PLAYER_GAMES    # type: ignore[operator]
+    junior = _is_num(born) and year - born <= JUNIOR_AGE and highest < JUNIOR_RATING
+    new = _is_num(games) and games < NEW_PLAYER_GAMES
     return K_NEW if junior or new else K_DEFAULT
 
 
@@ -452,18 +456,18 @@ def _pd(s: _Sheets, lay: Any, ro: int, r_opp: int, cap: int) -> int:
     froms = [row[0] for row in s.range(sheet, ref)]
     sheet, ref = lay.pd_high.split("!")
     highs = [row[0] for row in s.range(sheet, ref)]
-    h = next(h for f, h in reversed(list(zip(froms, highs))) if f <= capped)  # type: ignore
+    h = next(h for f, h in reversed(list(zip(froms, highs))) if f <= capped)
     sign = (ro > r_opp) - (ro < r_opp)
-    return 50 + sign * (int(h) - 50)     # type: ignore[call-overload]
+    return 50 + sign * (int(h) - 50)
 
 
 def _dp(s: _Sheets, lay: Any, p: int) -> int:
     sheet, ref = lay.dp.split("!")
-    return int(s.range(sheet, ref)[p][0])  # type: ignore[call-overload]
+    return int(s.range(sheet, ref)[p][0])
 
 
-def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object],
-              ro_used: Mapping[int, object]) -> list[tuple[object, object, object]]:
+def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
+              ro_used: Mapping[int, Any]) -> list[tuple[object, object, object]]:
     """(R_opp, score in half points, PD in hundredths) per game column of row ``r``."""
     from xl_fide.excel import _native as n
     from xl_fide.rules.rating import RB_600_DIFFERENCE, RB_600_TOP
@@ -485,8 +489,8 @@ def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object],
                 except ValueError:
                     o = 0
             o = 0 if o is None else o
-            o_row = (lay.first + int(o) - 1   # type: ignore[call-overload]
-                     if _is_num(o) and 1 <= o <= lay.n and o == int(o) else None)  # type: ignore
+            o_row = (lay.first + int(o) - 1
+                     if _is_num(o) and 1 <= o <= lay.n and o == int(o) else None)
         try:
             x: object = 0
             if not _blank(res) and o_row is not None:
@@ -503,7 +507,7 @@ def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object],
             y: object = 0
             if xi > 0:
                 try:
-                    y = _num(2 * float(_result(s, res, 2)))  # type: ignore[arg-type]
+                    y = _num(2 * float(_result(s, res, 2)))
                 except LookupError:
                     y = "#N/A"
             z: object = (_pd(s, lay, _int(B), xi, _int(s.get(n.CALC, r, n.C_CAP)))
@@ -518,8 +522,8 @@ def _half_up(num: int, den: int) -> int:
     return (2 * num + den) // (2 * den)
 
 
-def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object],
-              ro_used: Mapping[int, object]) -> None:
+def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
+              ro_used: Mapping[int, Any]) -> None:
     """One player's row of the helper sheet and of the rating block."""
     from xl_fide.excel import _native as n
     from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
@@ -535,7 +539,7 @@ def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object],
         count = sum(1 for c in lay.res_cols if not _blank(s.get(cross, r, c)))
     check = s.get(cross, r, lay.col["check"])
     state = (0 if _blank(ro) and count == 0 else 2 if sw[n.S_OK] != 1
-             else 3 if _is_num(check) and check > 0 else 1)  # type: ignore[operator]
+             else 3 if _is_num(check) and check > 0 else 1)
     s.put(calc, r, n.C_STATE, state)
     B = ro_used[r]
     cap = _or_error(lambda: 0 if sw[n.S_EXEMPT] == 1 and _int(B) >= EXEMPT_RATING else 1)
@@ -569,7 +573,7 @@ def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object],
             p2 = (200 * w2 + 2 * n2) // (4 * n2)
             value = _half_up(SR + 2 * HYPOTHETICAL_OPPONENT + n2 * _dp(s, lay, p2), n2)
         else:
-            d = _dp(s, lay, p) if W <= N else HALF_POINT_BONUS * (W - N)  # type: ignore
+            d = _dp(s, lay, p or 0) if W <= N else HALF_POINT_BONUS * (W - N)
             value = _half_up(SR + N * d, N)
         out[n.C_RUV] = value
         out[n.C_RU] = _ru_shown(b, N, W, value, sw)
@@ -584,7 +588,7 @@ def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, object],
     _block(s, lay, r, state, B, values, sw)
 
 
-def _ru_shown(b: int, N: int, W: int, value: object, sw: Mapping[int, object]) -> object:
+def _ru_shown(b: int, N: int, W: int, value: object, sw: Mapping[int, Any]) -> object:
     """:func:`xl_fide.excel._native._initial_shown` (FIDE B.02 §8.2)."""
     from xl_fide.excel import _native as n
     floor, mx, ming = sw[n.S_FLOOR], sw[n.S_MAX], sw[n.S_MING]
@@ -605,7 +609,7 @@ def _ru_shown(b: int, N: int, W: int, value: object, sw: Mapping[int, object]) -
 
 
 def _block(s: _Sheets, lay: Any, r: int, state: int, B: object,
-           v: Mapping[int, object], sw: Mapping[int, object]) -> None:
+           v: Mapping[int, object], sw: Mapping[int, Any]) -> None:
     """The rating block of row ``r`` (:func:`xl_fide.excel._native._rating_cells`)."""
     from xl_fide.excel import _native as n
 
