@@ -130,10 +130,13 @@ def _same(a, b):
 BLANK_INDEX = {("Calc", "K3")}
 
 
-def _differences(path, recalculated, *, blank_index_is_blank=False):
+def _differences(path, recalculated, *, blank_index_is_blank=False,
+                 dateless_template=False):
     """{(sheet, A1): (cached, recalculated)} where they differ."""
     out = {k: (v, recalculated[k[0]][k[1]].value) for k, v in cached(path).items()
            if not _same(v, recalculated[k[0]][k[1]].value)}
+    if dateless_template:       # YEAR(TODAY()): cached as the year the template was built
+        out.pop(("Calc", "J3"), None)
     if blank_index_is_blank:
         out = {k: v for k, v in out.items() if not (k in BLANK_INDEX and v == (0, None))}
     return out
@@ -164,7 +167,8 @@ def test_gnumeric_computes_the_cached_values_native(source, tmp_path):
         layout, players, rounds = next(t for t in TEMPLATES if t[0] == source)
         path = _template(layout, players, rounds, "native", tmp_path)
     values = gnumeric.recalc(path, tmp_path / "gnumeric.xlsx")
-    assert _differences(path, values, blank_index_is_blank=True) == {}
+    assert _differences(path, values, blank_index_is_blank=True,
+                        dateless_template=source not in TRFS) == {}
 
 
 @pytest.mark.parametrize("source, formulas", [
@@ -179,7 +183,8 @@ def test_libreoffice_computes_the_cached_values(office, source, formulas, tmp_pa
         path = _template(layout, players, rounds, formulas, tmp_path)
     office.recalc(path, tmp_path / "lo.xlsx")
     assert len(cached(path)) > 100
-    assert _differences(path, load_workbook(tmp_path / "lo.xlsx", data_only=True)) == {}
+    assert _differences(path, load_workbook(tmp_path / "lo.xlsx", data_only=True),
+                        dateless_template=source not in TRFS) == {}
 
 
 def test_the_saved_package_is_well_formed(tmp_path):

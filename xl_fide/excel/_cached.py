@@ -196,7 +196,11 @@ def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
     _standings(s, geo, CROSS)
     lay = _native_layout(geo)
     if geo.formulas == "native":
-        _calc_sheet(s, geo, lay, day)
+        # a blank template's year (no date: YEAR(TODAY())) is the year of its build, so
+        # the shipped templates are the same file whenever they are written again
+        from xl_fide.excel._layout import _FIXED_TIME
+        this_year = _FIXED_TIME.year if not any(known.values()) else _dt.date.today().year
+        _calc_sheet(s, geo, lay, day, this_year)
     else:
         for r in range(geo.first, geo.last + 1):     # FIDE_K / FIDE_EVENT on a blank row
             if not _blank(s.get(CROSS, r, geo.col["ro"])):
@@ -373,7 +377,7 @@ def _int(v: Any) -> Any:
     raise _Error(v if isinstance(v, str) and v in _ERRORS else "#VALUE!")
 
 
-def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object) -> None:
+def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object, this_year: int) -> None:
     """The native helper sheet (:mod:`xl_fide.excel._native`), the K rule, K and the
     rating block of the cross-table, as the native formulas compute them."""
     from xl_fide.excel import _native as n
@@ -388,7 +392,7 @@ def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object) -> None:
     for i in range(n.S_OK, n.S_MSG + 1):
         if i == n.S_YEAR:
             d = _day(day)
-            sw[i] = (d or _dt.date.today()).year
+            sw[i] = d.year if d else this_year
         elif row_of is None:
             sw[i] = ("no rule edition for the Event sheet's date and time control"
                      if i == n.S_MSG else 0)
