@@ -91,6 +91,7 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
     geo = _Geometry(layout, players, rounds, _native.check_formulas(formulas))
     wb = Workbook()
     wb.properties.creator = "xl-fide"
+    wb.__dict__["xl_fide_geo"] = geo          # for the cached values (save_workbook)
     wb.properties.created = _FIXED_TIME
     wb.properties.modified = _FIXED_TIME
     _register_styles(wb)

@@ -20,7 +20,7 @@ import datetime as _dt
 import io
 import posixpath
 import zipfile
-from typing import Mapping
+from typing import Any, Mapping
 from xml.etree import ElementTree as ET
 
 _MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -94,3 +94,568 @@ def _encoded(value: object) -> tuple[str | None, str]:
         return None, repr(value)
     text = "" if value is None else str(value)
     return ("e" if text in _ERRORS else "str"), text
+
+
+# ============================================================ values worked out from the sheet
+#
+# The cells the engine's report does not give (a blank template; the native helper sheet;
+# the Check, Sonneborn-Berger and rank columns) are worked out here from the workbook's
+# own input cells, each as its formula computes it (the formula text is beside each).
+
+_Cells = dict[str, dict[str, Any]]
+
+
+class _Sheets:
+    """Cell values of an openpyxl workbook: the values worked out so far, else the
+    constants the cells hold (a formula not worked out reads as blank)."""
+
+    def __init__(self, wb: Any, known: CachedValues) -> None:
+        self.wb = wb
+        self.out: _Cells = {s: dict(v) for s, v in known.items()}
+
+    def get(self, sheet: str, r: int, c: int) -> Any:
+        ref = f"{_col(c)}{r}"
+        got = self.out.get(sheet, {})
+        if ref in got:
+            return got[ref]
+        cell = self.wb[sheet].cell(r, c)
+        v = cell.value
+        return None if cell.data_type == "f" or v == "" else v
+
+    def put(self, sheet: str, r: int, c: int, value: object, *, keep: bool = True) -> None:
+        cells = self.out.setdefault(sheet, {})
+        ref = f"{_col(c)}{r}"
+        if not (keep and ref in cells):
+            cells[ref] = value
+
+    def name(self, defined: str) -> list[list[Any]]:
+        """The rows of a defined name (one range on one sheet)."""
+        dn = self.wb.defined_names[defined]
+        (sheet, ref), = dn.destinations
+        return self.range(sheet, ref)
+
+    def range(self, sheet: str, ref: str) -> list[list[Any]]:
+        from openpyxl.utils import range_boundaries
+        c1, r1, c2, r2 = range_boundaries(ref.replace("$", ""))
+        assert r1 is not None and r2 is not None and c1 is not None and c2 is not None
+        return [[self.get(sheet, r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]
+
+
+def _col(c: int) -> str:
+    out = ""
+    while c:
+        c, rem = divmod(c - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def _blank(v: object) -> bool:
+    return v is None or v == ""
+
+
+def _is_num(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _vlookup(key: object, table: list[list[Any]], col: int) -> Any:
+    """VLOOKUP(key, table, col, FALSE): text matches text without regard to case, a
+    number a number; no match: ``#N/A`` (as :class:`LookupError`)."""
+    for row in table:
+        k = row[0]
+        if isinstance(key, str) and isinstance(k, str) and key.casefold() == k.casefold():
+            return row[col - 1]
+        if _is_num(key) and _is_num(k) and key == k:
+            return row[col - 1]
+    raise LookupError(key)
+
+
+def _num(v: float) -> object:
+    return int(v) if float(v).is_integer() else v
+
+
+def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
+    """``known`` (sheet -> cell -> value, the engine's figures) with the value of every
+    other formula cell of a cross-table workbook built on geometry ``geo`` (filled or a
+    blank template, ``udf`` or ``native``), worked out from its input cells."""
+    from xl_fide._version import __version__
+    from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW, TABLES, _native_layout
+
+    s = _Sheets(wb, known)
+    _event_cells(s, EVENT, EVENT_ROW, TABLES)
+    if geo.formulas == "udf":
+        s.put(EVENT, EVENT_ROW["version"], 2, __version__)
+    ev = s.out[EVENT]
+    tc, day = ev[f"B{EVENT_ROW['tc_arg']}"], ev[f"B{EVENT_ROW['date_arg']}"]
+    start = s.get(EVENT, EVENT_ROW["start"], 2)
+    name = s.get(EVENT, EVENT_ROW["name"], 2)
+    s.put(CROSS, 1, 1, name if not _blank(name) else "FIDE rating cross-table")
+    when = (start.isoformat()[:10] if isinstance(start, _dt.date) else "not given")
+    edition = ev[f"B{EVENT_ROW['edition']}"]
+    s.put(CROSS, 2, 1, (f"Rules {edition}   ·   time control {tc}   ·   "
+                        f"start {when}   ·   white cells are input, grey cells are computed"))
+    _standings(s, geo, CROSS)
+    _long_event_note(s, geo, CROSS, EVENT)
+    lay = _native_layout(geo)
+    if geo.formulas == "native":
+        # a blank template's year (no date: YEAR(TODAY())) is the year of its build, so
+        # the shipped templates are the same file whenever they are written again
+        from xl_fide.excel._layout import _FIXED_TIME
+        this_year = _FIXED_TIME.year if not any(known.values()) else _dt.date.today().year
+        _calc_sheet(s, geo, lay, day, this_year)
+    else:
+        for r in range(geo.first, geo.last + 1):     # FIDE_K / FIDE_EVENT on a blank row
+            if not _blank(s.get(CROSS, r, geo.col["ro"])):
+                continue                             # (a filled row's: the engine's)
+            s.put(CROSS, r, geo.col["k_rule"], "")
+            if all(_blank(s.get(CROSS, r, c))
+                   for c in range(geo.block_first, geo.block_last + 1)):
+                for key in ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new",
+                            "rp", "ru"):
+                    s.put(CROSS, r, geo.col[key], "")
+        _k_cells(s, geo, CROSS)
+    return s.out
+
+
+def _long_event_note(s: _Sheets, geo: Any, cross: str, event: str) -> None:
+    """The note above the rating block when it holds the long-event formula
+    (:func:`~xl_fide.excel._layout._long_event_formula`): its text when the Event
+    sheet's dates are 30 days or more apart, else ""."""
+    from xl_fide.excel._layout import EVENT_ROW, LONG_EVENT_DAYS, LONG_EVENT_NOTE
+    formula = s.wb[cross].cell(1, geo.col["n"]).value
+    if not (isinstance(formula, str) and formula.startswith("=IF(AND(ISNUMBER(")):
+        return
+    start = _day(s.get(event, EVENT_ROW["start"], 2))
+    end = _day(s.get(event, EVENT_ROW["end"], 2))
+    long = start is not None and end is not None and (end - start).days >= LONG_EVENT_DAYS
+    s.put(cross, 1, geo.col["n"], LONG_EVENT_NOTE if long else "")
+
+
+def _k_cells(s: _Sheets, geo: Any, cross: str) -> None:
+    """K: ``=IF(ISNUMBER(K set),K set,IF(ISNUMBER(K rule),K rule,""))``."""
+    for r in range(geo.first, geo.last + 1):
+        kset, krule = s.get(cross, r, geo.col["k_set"]), s.get(cross, r, geo.col["k_rule"])
+        s.put(cross, r, geo.col["k"], kset if _is_num(kset) else krule if _is_num(krule) else "")
+
+
+def _day(v: object) -> _dt.date | None:
+    if isinstance(v, _dt.datetime):
+        return v.date()
+    return v if isinstance(v, _dt.date) else None
+
+
+def _event_cells(s: _Sheets, event: str, rows: Mapping[str, int], tables: str) -> None:
+    """The Event sheet's computed cells and the Tables sheet's points per code."""
+    tc = s.get(event, rows["tc"], 2)
+    text = " ".join(str(tc).split()) if not _blank(tc) else ""      # TRIM
+    s.put(event, rows["tc_arg"], 2, text.lower() or "standard")
+    rules, start = s.get(event, rows["rules_date"], 2), s.get(event, rows["start"], 2)
+    s.put(event, rows["date_arg"], 2, rules if _day(rules) else start if _day(start) else "")
+    tc_arg = s.out[event][f"B{rows['tc_arg']}"]
+    day = _day(s.out[event][f"B{rows['date_arg']}"])
+    editions = list(zip(*(sum(s.name(n), []) for n in ("EditionId", "EditionFrom",
+                                                       "EditionTC"))))
+    same = [(e, _day(f)) for e, f, t in editions if t == tc_arg]
+    # LOOKUP(2,1/(...)): the last row that qualifies; a date before all: the first of the tc
+    fit = [e for e, f in same if day is None or (f is not None and f <= day)]
+    edition = fit[-1] if fit else same[0][0] if same else "#N/A"
+    s.put(event, rows["edition"], 2, edition)
+    scoring = s.range(event, f"A{_scoring_first(s, event)}:B{_scoring_first(s, event) + 11}")
+    ws = s.wb[tables]
+    for r in range(5, ws.max_row + 1):
+        f = ws.cell(r, 13).value
+        if isinstance(f, str) and f.startswith("=VLOOKUP(L"):
+            try:
+                s.put(tables, r, 13, _vlookup(s.get(tables, r, 12), scoring, 2))
+            except LookupError:
+                s.put(tables, r, 13, "#N/A")
+
+
+def _scoring_first(s: _Sheets, event: str) -> int:
+    from xl_fide.excel._layout import SCORING_FIRST_ROW
+    return SCORING_FIRST_ROW
+
+
+def _result(s: _Sheets, v: object, col: int) -> Any:
+    """``VLOOKUP(v, ResultCodes, col, FALSE)`` (LookupError for #N/A)."""
+    return _vlookup(v, s.name("ResultCodes"), col)
+
+
+def _pair_bad(s: _Sheets, a: object, b: object) -> int:
+    """The formula of :func:`xl_fide.excel._layout._pair_bad` on two results."""
+    if _blank(a):
+        return 0 if _blank(b) else 1
+    if _blank(b):
+        return 1
+    try:
+        codes = [row[0] for row in s.name("GameCodes")]
+        key = ((codes.index(_result(s, a, 4)) + 1) * 100 + codes.index(_result(s, b, 4)) + 1)
+    except (LookupError, ValueError):
+        return 1
+    return 0 if key in [row[0] for row in s.name("GamePairs")] else 1
+
+
+def _points(s: _Sheets, cells: list[object]) -> object:
+    total = 0.0
+    for v in cells:
+        if not _blank(v):
+            try:
+                p = _result(s, v, 5)
+            except LookupError:
+                continue
+            total += p if _is_num(p) else 0       # SUM ignores text
+    return _num(total)
+
+
+def _standings(s: _Sheets, geo: Any, cross: str) -> None:
+    """Pts, SB, Rank and Check (and the Swiss per-round checks) of every row."""
+    rows = range(geo.first, geo.last + 1)
+    name = {r: s.get(cross, r, geo.col["name"]) for r in rows}
+    rr = geo.layout == "roundrobin"
+    if rr:
+        cols = [geo.grid_col(j) for j in range(1, geo.n + 1)]
+    else:
+        cols = [geo.round_col(k, "res") for k in range(1, geo.rounds + 1)]
+    grid = {r: [s.get(cross, r, c) for c in cols] for r in rows}
+    for r in rows:
+        s.put(cross, r, geo.col["pts"], "" if _blank(name[r]) else _points(s, grid[r]))
+    pts: dict[int, Any] = {r: s.out[cross][f"{_col(geo.col['pts'])}{r}"] for r in rows}
+    sb: dict[int, Any] = {}
+    if rr:
+        for r in rows:
+            total = 0.0
+            for j, v in enumerate(grid[r]):
+                if _blank(v):
+                    continue
+                try:
+                    score = _result(s, v, 2)
+                except LookupError:
+                    score = 0
+                p = pts[geo.first + j]
+                total += float(score) * (p if _is_num(p) else 0)
+            s.put(cross, r, geo.col["sb"], "" if _blank(name[r]) else _num(total))
+            sb[r] = s.out[cross][f"{_col(geo.col['sb'])}{r}"]
+    nums = [(pts[q], sb.get(q)) for q in rows if _is_num(pts[q])]
+    for r in rows:
+        p = pts[r]
+        if _blank(p):
+            s.put(cross, r, geo.col["rank"], "")
+            continue
+        above = sum(1 for q, _ in nums if q > p)
+        if rr:
+            above += sum(1 for q, b in nums if q == p and _is_num(b) and b > sb[r])
+        s.put(cross, r, geo.col["rank"], 1 + above)
+    if rr:
+        for i, r in enumerate(rows):
+            mine = grid[r]
+            theirs = [grid[q][i] for q in rows]
+            s.put(cross, r, geo.col["check"], sum(_pair_bad(s, a, b)
+                                                  for a, b in zip(mine, theirs)))
+        return
+    for r in rows:
+        total = 0
+        for k in range(1, geo.rounds + 1):
+            bad = _swiss_bad(s, geo, cross, k, r)
+            s.put(cross, r, geo.check_col(k), bad)
+            total += bad
+        s.put(cross, r, geo.col["check"], total)
+
+
+def _swiss_bad(s: _Sheets, geo: Any, cross: str, k: int, r: int) -> int:
+    """The check of round ``k`` of row ``r`` (``_build._swiss_term``)."""
+    oc, cc, rc = (geo.round_col(k, p) for p in ("opp", "col", "res"))
+    opp = s.get(cross, r, oc)
+    if _blank(opp):
+        return 0
+    if not _is_num(opp) or not 1 <= int(opp) <= geo.n:
+        return 1                                         # INDEX: #REF! / #VALUE!
+    o = geo.first + int(opp) - 1
+    back = s.get(cross, o, oc)
+    me = s.get(cross, r, geo.col["no"])
+    if _blank(back) or back != me:
+        return 1
+    colour = s.get(cross, r, cc)
+    if colour in ("w", "b") and s.get(cross, o, cc) == colour:
+        return 1
+    return _pair_bad(s, s.get(cross, r, rc), s.get(cross, o, rc))
+
+
+class _Error(Exception):
+    """A formula's error value (its text, ``#N/A``...)."""
+
+
+def _int(v: Any) -> Any:
+    """A number a native formula computes with (an error or text: :class:`_Error`)."""
+    if _is_num(v):
+        return v
+    if v is None:
+        return 0
+    raise _Error(v if isinstance(v, str) and v in _ERRORS else "#VALUE!")
+
+
+def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object, this_year: int) -> None:
+    """The native helper sheet (:mod:`xl_fide.excel._native`), the K rule, K and the
+    rating block of the cross-table, as the native formulas compute them."""
+    from xl_fide.excel import _native as n
+    from xl_fide.excel._layout import EVENT, EVENT_ROW
+
+    calc, cross = n.CALC, lay.cross
+    edition = s.get(EVENT, EVENT_ROW["edition"], 2)
+    s.put(calc, n.SWITCH_ROW, n.S_ED, edition)
+    table = s.range(calc, f"A{lay.last + 4}:K{lay.last + 3 + len(n.edition_rows())}")
+    row_of = next((row for row in table if row[0] == edition), None)
+    sw: dict[int, Any] = {}
+    for i in range(n.S_OK, n.S_MSG + 1):
+        if i == n.S_YEAR:
+            d = _day(day)
+            sw[i] = d.year if d else this_year
+        elif row_of is None:
+            sw[i] = ("no rule edition for the Event sheet's date and time control"
+                     if i == n.S_MSG else 0)
+        else:
+            v = row_of[i - 1]
+            sw[i] = 0 if v is None else v      # INDEX of a blank cell: 0 (Excel, LibreOffice)
+        s.put(calc, n.SWITCH_ROW, i, sw[i])
+    for r in range(lay.first, lay.last + 1):
+        s.put(cross, r, lay.col["k_rule"], _or_error(lambda: _k_rule(s, lay, r, sw)))
+    _k_cells(s, geo, cross)
+    ro_used: dict[int, Any] = {}
+    for r in range(lay.first, lay.last + 1):
+        ro_used[r] = _or_error(lambda: _ro_used(s.get(cross, r, lay.col["ro"]), sw))
+        s.put(calc, r, n.C_RO, ro_used[r])
+    for r in range(lay.first, lay.last + 1):
+        _calc_row(s, lay, r, sw, ro_used)
+
+
+def _or_error(work: Any) -> object:
+    try:
+        return work()
+    except _Error as exc:
+        return str(exc)
+
+
+def _ro_used(ro: Any, sw: Mapping[int, Any]) -> int:
+    from xl_fide.excel import _native as n
+    if _blank(ro):
+        return 0
+    if not _is_num(ro) or ro != int(ro) or not 0 <= ro <= 4000:
+        raise _Error("#N/A")
+    return int(ro) if ro >= _int(sw[n.S_FLOOR]) else 0
+
+
+def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any]) -> object:
+    """:func:`xl_fide.excel._native.k_rule` (FIDE B.02 §8.3.3)."""
+    from xl_fide.excel import _native as n
+    from xl_fide.rules.rating import (JUNIOR_AGE, JUNIOR_RATING, K10_RATING, K_CAP_PRODUCT,
+                                      K_DEFAULT, K_NEW, K_TOP, MAX_AGE, NEW_PLAYER_GAMES)
+    del K_CAP_PRODUCT
+    ro, born, games, peak = (s.get(lay.cross, r, lay.col[k])
+                             for k in ("ro", "born", "games", "peak"))
+    if _blank(ro):
+        return ""
+    if not _is_num(ro):
+        raise _Error("#N/A")
+    if sw[n.S_K20] == 1:
+        return K_DEFAULT
+    highest = max(ro, peak if _is_num(peak) else 0)
+    if highest >= K10_RATING:
+        return K_TOP
+    year = _int(sw[n.S_YEAR])
+    if _is_num(born) and (born > year or year - born > MAX_AGE):
+        raise _Error("#N/A")
+    junior = _is_num(born) and year - born <= JUNIOR_AGE and highest < JUNIOR_RATING
+    new = _is_num(games) and games < NEW_PLAYER_GAMES
+    return K_NEW if junior or new else K_DEFAULT
+
+
+def _pd(s: _Sheets, lay: Any, ro: int, r_opp: int, cap: int) -> int:
+    """:func:`xl_fide.excel._native.pd_hundredths` (FIDE B.02 §8.1.2, §8.3.1)."""
+    a = abs(ro - r_opp)
+    capped = a - cap * (a > 400) * (a - 400)
+    sheet, ref = lay.pd_from.split("!")
+    froms = [row[0] for row in s.range(sheet, ref)]
+    sheet, ref = lay.pd_high.split("!")
+    highs = [row[0] for row in s.range(sheet, ref)]
+    h = next(h for f, h in reversed(list(zip(froms, highs))) if f <= capped)
+    sign = (ro > r_opp) - (ro < r_opp)
+    return 50 + sign * (int(h) - 50)
+
+
+def _dp(s: _Sheets, lay: Any, p: int) -> int:
+    sheet, ref = lay.dp.split("!")
+    return int(s.range(sheet, ref)[p][0])
+
+
+def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
+              ro_used: Mapping[int, Any]) -> list[tuple[object, object, object]]:
+    """(R_opp, score in half points, PD in hundredths) per game column of row ``r``."""
+    from xl_fide.excel import _native as n
+    from xl_fide.rules.rating import RB_600_DIFFERENCE, RB_600_TOP
+    B = ro_used[r]
+    out: list[tuple[object, object, object]] = []
+    for g in range(lay.games):
+        if lay.kind == "roundrobin":
+            if lay.first + g == r:
+                out.append((0, 0, 0))
+                continue
+            res = s.get(lay.cross, r, lay.grid_first + g)
+            o_row: int | None = lay.first + g
+        else:
+            res = s.get(lay.cross, r, lay.res_cols[g])
+            o = s.get(lay.cross, r, lay.opp_cols[g])
+            if isinstance(o, str):
+                try:
+                    o = float(o)
+                except ValueError:
+                    o = 0
+            o = 0 if o is None else o
+            o_row = (lay.first + int(o) - 1
+                     if _is_num(o) and 1 <= o <= lay.n and o == int(o) else None)
+        try:
+            x: object = 0
+            if not _blank(res) and o_row is not None:
+                try:
+                    played = _result(s, res, 3) == 1
+                except LookupError:
+                    played = False
+                opp = _int(ro_used[o_row])
+                b = _int(B)
+                rb_bad = (sw[n.S_RB] == 1 and b > 0 and abs(b - opp) >= RB_600_DIFFERENCE
+                          and (b > RB_600_TOP or opp > RB_600_TOP))
+                x = opp if played and opp > 0 and not rb_bad else 0
+            xi = _int(x)
+            y: object = 0
+            if xi > 0:
+                try:
+                    y = _num(2 * float(_result(s, res, 2)))
+                except LookupError:
+                    y = "#N/A"
+            z: object = (_pd(s, lay, _int(B), xi, _int(s.get(n.CALC, r, n.C_CAP)))
+                         if xi > 0 and _int(B) > 0 else 0)
+        except _Error as exc:       # bad input (a rating not a number): the error
+            x = y = z = str(exc)
+        out.append((x, y, z))
+    return out
+
+
+def _half_up(num: int, den: int) -> int:
+    return (2 * num + den) // (2 * den)
+
+
+def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
+              ro_used: Mapping[int, Any]) -> None:
+    """One player's row of the helper sheet and of the rating block."""
+    from xl_fide.excel import _native as n
+    from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
+    from xl_fide.rules.rating import EXEMPT_RATING, K_CAP_PRODUCT
+    calc, cross = n.CALC, lay.cross
+    no = s.get(cross, r, lay.col["no"])
+    s.put(calc, r, n.C_NO, 0 if _blank(no) else no)
+    ro = s.get(cross, r, lay.col["ro"])
+    if lay.kind == "roundrobin":
+        count = sum(1 for g in range(lay.games)
+                    if not _blank(s.get(cross, r, lay.grid_first + g)))
+    else:
+        count = sum(1 for c in lay.res_cols if not _blank(s.get(cross, r, c)))
+    check = s.get(cross, r, lay.col["check"])
+    state = (0 if _blank(ro) and count == 0 else 2 if sw[n.S_OK] != 1
+             else 3 if _is_num(check) and check > 0 else 1)
+    s.put(calc, r, n.C_STATE, state)
+    B = ro_used[r]
+    cap = _or_error(lambda: 0 if sw[n.S_EXEMPT] == 1 and _int(B) >= EXEMPT_RATING else 1)
+    s.put(calc, r, n.C_CAP, cap)
+    games = _games_of(s, lay, r, sw, ro_used)
+    x1 = n.X_FIRST
+    g1 = lay.games + 1
+    for g, (x, y, z) in enumerate(games):
+        s.put(calc, r, x1 + g, x)
+        s.put(calc, r, x1 + g1 + g, y)
+        s.put(calc, r, x1 + 2 * g1 + g, z)
+
+    def row() -> dict[int, object]:
+        xs, ys, zs = ([_int(t[i]) for t in games] for i in range(3))
+        N, W, PD, SR = sum(1 for x in xs if x > 0), sum(ys), sum(zs), sum(xs)
+        b = _int(B)
+        out: dict[int, object] = {n.C_N: N, n.C_W: W, n.C_PD: PD, n.C_SR: SR}
+        if b > 0:
+            k = _int(s.get(cross, r, lay.col["k"]))
+            out[n.C_K] = K_CAP_PRODUCT // N if k * N > K_CAP_PRODUCT else k
+            out[n.C_CHG] = _int(out[n.C_K]) * (50 * W - PD)
+        else:
+            out[n.C_K] = out[n.C_CHG] = ""
+        p = (200 * W + 2 * N) // (4 * N) if N > 0 else None
+        out[n.C_P] = "" if p is None else p
+        out[n.C_RP] = "" if p is None else _half_up(SR + N * _dp(s, lay, p), N)
+        if b > 0 or N == 0:
+            value: object = ""
+        elif sw[n.S_I24] == 1:
+            n2, w2 = N + 2, W + 2
+            p2 = (200 * w2 + 2 * n2) // (4 * n2)
+            value = _half_up(SR + 2 * HYPOTHETICAL_OPPONENT + n2 * _dp(s, lay, p2), n2)
+        else:
+            d = _dp(s, lay, p or 0) if W <= N else HALF_POINT_BONUS * (W - N)
+            value = _half_up(SR + N * d, N)
+        out[n.C_RUV] = value
+        out[n.C_RU] = _ru_shown(b, N, W, value, sw)
+        return out
+
+    try:
+        values = row()
+    except _Error as exc:
+        values = {c: str(exc) for c in range(n.C_N, n.C_RU + 1)}
+    for c, v in values.items():
+        s.put(calc, r, c, v)
+    _block(s, lay, r, state, B, values, sw)
+
+
+def _ru_shown(b: int, N: int, W: int, value: object, sw: Mapping[int, Any]) -> object:
+    """:func:`xl_fide.excel._native._initial_shown` (FIDE B.02 §8.2)."""
+    from xl_fide.excel import _native as n
+    floor, mx, ming = sw[n.S_FLOOR], sw[n.S_MAX], sw[n.S_MING]
+    no = "not published: "
+    if b > 0:
+        return ""
+    if N == 0:
+        return no + "no games against rated opponents"
+    if W == 0:
+        return (no + "zero score against rated opponents: a first event without a point "
+                "is ignored (FIDE B.02 §8.2)")
+    if N < _int(ming):
+        return (f"{no}only {N} game{'' if N == 1 else 's'} against rated opponents; at least "
+                f"{ming} are needed")
+    if _int(value) < _int(floor):
+        return f"{no}{value} is below the rating floor {floor}"
+    return mx if _int(mx) > 0 and _int(value) > _int(mx) else value
+
+
+def _block(s: _Sheets, lay: Any, r: int, state: int, B: object,
+           v: Mapping[int, object], sw: Mapping[int, Any]) -> None:
+    """The rating block of row ``r`` (:func:`xl_fide.excel._native._rating_cells`)."""
+    from xl_fide.excel import _native as n
+
+    def shown(value: Any, message: object = "") -> object:
+        if state == 1:
+            return _or_error(value)
+        return "#N/A" if state == 3 else message if state == 2 else ""
+
+    def rated(value: Any) -> Any:
+        return lambda: value() if _int(B) > 0 else ""
+
+    def chg() -> int:
+        c = _int(v[n.C_CHG])                 # .5 away from zero (FIDE B.02 §8.3.4)
+        return ((c > 0) - (c < 0)) * ((abs(c) + 50) // 100)
+
+    def new() -> object:
+        total = _int(B) + chg()
+        floor = _int(sw[n.S_FLOOR])
+        return f"not published: below {floor} ({total})" if total < floor else total
+
+    values = {
+        "n": lambda: v[n.C_N], "w": lambda: _num(_int(v[n.C_W]) / 2),
+        "sum_pd": rated(lambda: _num(_int(v[n.C_PD]) / 100)),
+        "w_pd": rated(lambda: _num((50 * _int(v[n.C_W]) - _int(v[n.C_PD])) / 100)),
+        "k_used": lambda: v[n.C_K], "change": rated(lambda: _num(_int(v[n.C_CHG]) / 100)),
+        "chg": rated(chg), "new": rated(new), "rp": lambda: v[n.C_RP],
+    }
+    for key, value in values.items():
+        s.put(lay.cross, r, lay.col[key], shown(value))
+    s.put(lay.cross, r, lay.col["ru"], shown(lambda: v[n.C_RU], sw[n.S_MSG]))

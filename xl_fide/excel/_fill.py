@@ -21,7 +21,7 @@ from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
 from xl_fide.excel import _months as _m
 from xl_fide.excel._build import build_template
-from xl_fide.excel._cached import add_cached_values
+from xl_fide.excel._cached import add_cached_values, complete_values
 from xl_fide.excel._layout import (
     _L,
     _SCORING_CODES,
@@ -470,7 +470,11 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
     buffer = io.BytesIO()
     wb.save(buffer)
-    data = add_cached_values(buffer.getvalue(), getattr(wb, "xl_fide_cached", {}))
+    cached = getattr(wb, "xl_fide_cached", {})
+    geo = getattr(wb, "xl_fide_geo", None)
+    if geo is not None:                 # a workbook built here: every formula's value
+        cached = complete_values(wb, geo, cached)
+    data = add_cached_values(buffer.getvalue(), cached)
     try:
         return write_atomic(path, data, force=force)
     except OutputExistsError:
