@@ -139,7 +139,8 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
         _text(ws, r, geo.col["name"], p.name or None)
         _text(ws, r, geo.col["fed"], p.federation or None)
         ws.cell(r, geo.col["fide_id"]).value = p.fide_id
-        ws.cell(r, geo.col["ro"]).value = (p.rating if p.rating is not None
+        ws.cell(r, geo.col["ro"]).value = (_rating_for_rules(p.rating, tournament, report)
+                                           if p.rating is not None
                                            else rating_by_rank.get(p.start_rank))
         ws.cell(r, geo.col["born"]).value = p.birth_year
         ws.cell(r, geo.col["k_set"]).value = k_by_rank.get(p.start_rank)
@@ -295,6 +296,18 @@ def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequen
                    f"{start.isoformat()[:10] if start else 'not given'}   ·   white cells are "
                    "input, grey cells are computed")
     return {CROSS: cross, EVENT: events, TABLES: points}
+
+
+def _rating_for_rules(rating: int, tournament: Tournament, report: Report) -> int:
+    """The file's rating as the report rates it: adjusted as FIDE adjusted its lists when
+    the rules date is past a one-off adjustment after the event's start (1 Oct 2022,
+    1 Mar 2024; :func:`~xl_fide.rules.adjustments.adjusted_for_rules`), so the live
+    formulas compute what the report does. The TRF keeps the file's rating (the round
+    trip reads it from ``TRF_original``)."""
+    from xl_fide.rules.adjustments import adjusted_for_rules
+    adjusted, _note = adjusted_for_rules(rating, tournament.start_date, report.event_date,
+                                         report.time_control)
+    return adjusted if adjusted is not None else rating
 
 
 def rating_values(res: Any) -> list[Any]:
