@@ -13,6 +13,7 @@ LibreOffice (see tests/harness/lo_calc.py):
   Skipped when LibreOffice/python3-uno is missing, except with ``CI=true``
   (then the test fails).
 * ``artifacts_dir``: ``<repo>/artifacts`` (gitignored), for PNGs a person looks at.
+* ``store``: the path of a fresh FIDE list store (``XL_FIDE_STORE``), per test.
 """
 from __future__ import annotations
 
@@ -57,6 +58,14 @@ def office(tmp_path_factory):
     o.startup_seconds = time.perf_counter() - t0
     yield o
     o.close()
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """A fresh list store for the test (``XL_FIDE_STORE``), not created yet."""
+    path = tmp_path / "store" / "lists.sqlite"
+    monkeypatch.setenv("XL_FIDE_STORE", str(path))
+    return path
 
 
 @pytest.fixture(scope="session")

@@ -44,13 +44,6 @@ def write_list(path, *lines):
     return path
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    path = tmp_path / "store" / "lists.sqlite"
-    monkeypatch.setenv("XL_FIDE_STORE", str(path))
-    return path
-
-
 def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()

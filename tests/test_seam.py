@@ -91,64 +91,6 @@ def test_escape_controls():
     assert escape_controls("a\x1b[31mb\rc\x9bd\u202ee\tf\n") == "a\\x1b[31mb\\x0dc\\x9bd\\u202ee\tf\n"
 
 
-def test_222_reaches_the_period():
-    period = build_period([read_trf(BLITZ)])
-    assert period.events[0][2] == "FIDE-2024-12-01-blitz"
-    assert [p.change.N for p in period.players if p.Ro is not None] == [0, 0]
-
-
-def test_given_time_control_beats_the_file():
-    report = build_report(read_trf(BLITZ), EventOptions(time_control="standard"))
-    assert report.time_control is TimeControl.STANDARD
-    # standard: 2700 - 2000 = 700, 400-point rule: D 400 -> PD .92; the 2650 exemption
-    # (from 1 Oct 2025) uses the real 700 -> PD .99 for the GM; the 2000 gets 1 - .92 = .08
-    assert [r.result.N for r in report.rows] == [1, 1, 0]
-    assert [r.result.sum_PD for r in report.rows] == [99, 8, None]
-
-
-_EVENT = """012 Mini
-042 2025/11/01
-001    1      Alpha, Anna                       2000 SUI     1000001 2012        1.0    1     2 w 1
-001    2      Beta, Bert                        1900 GER     2000002 1980        0.0    2     1 b 0
-"""
-
-
-def test_k_source_is_an_enum_with_precedence():
-    t = parse_trf(_EVENT)
-    # rule: player 1 born 2012, 2025 - 2012 = 13 <= 18 and below 2300 -> K 40 (B.02 §8.3.3);
-    # player 2 born 1980, no games known -> 20
-    table = crosstable(t)
-    assert [(pk.K, pk.source) for pk in table.k] == [(40, KSource.RULE), (20, KSource.RULE)]
-    listed = PlayerDirectory([PlayerData(2000002, "Beta, Bert", rating=1900, k=10)])
-    table = crosstable(t, players=listed)
-    assert [(pk.K, pk.source) for pk in table.k] == [(40, KSource.RULE), (10, KSource.LIST)]
-    sheet = {1: PlayerData(None, "Alpha, Anna", k=20)}
-    table = crosstable(t, players=listed, inputs=sheet)
-    assert [pk.source for pk in table.k] == [KSource.SHEET, KSource.LIST]
-    table = crosstable(t, EventOptions(k=15), players=listed, inputs=sheet)
-    assert [(pk.K, pk.source) for pk in table.k] == [(15, KSource.GIVEN), (15, KSource.GIVEN)]
-
-
-def test_no_date_no_clock_in_the_library():
-    # without a date and without today, birth years are not used (no hidden clock)
-    t = parse_trf(_EVENT.replace("042 2025/11/01\n", ""))
-    assert [pk.K for pk in crosstable(t).k] == [20, 20]
-    assert any("birth years not used" in n for n in crosstable(t).notes)
-    import datetime
-    assert [pk.K for pk in crosstable(t, EventOptions(today=datetime.date(2025, 6, 1))).k] == [40, 20]
-
-
-def test_library_notes_name_no_cli_option():
-    t = parse_trf(_EVENT.replace("042 2025/11/01\n", ""))
-    notes = " ".join(build_report(t).notes)
-    assert "--" not in notes
-
-
-def test_escape_controls():
-    assert escape_controls("Dvořák, Jiří") == "Dvořák, Jiří"
-    assert escape_controls("a\x1b[31mb\rc\x9bd\u202ee\tf\n") == "a\\x1b[31mb\\x0dc\\x9bd\\u202ee\tf\n"
-
-
 def test_222_reaches_the_player_list(tmp_path, capsys):
     # combined_foa.txt: 9900011 SRtng 2612, BRtng 2601; 9900033 SRtng 1720, BRtng 1650.
     # The event is blitz by its 222 only (180+2): the blitz ratings are the ones used.
