@@ -361,9 +361,13 @@ class _TxtState:
         if scan.rows:
             self.make_row = _row_maker(self.layouts, scan, self.columns)
         wanted = scan.wanted
-        if wanted is not None and wanted.any_keys:
-            self.slow_names = "" in wanted.any_keys
-            for key in wanted.any_keys:
+        # The blocks searched whole hold only lines with a readable id: there a name
+        # can only be one of a player without an id (:meth:`_Wanted.wants_name`), so
+        # only those players' names are looked for (the names of players with an id
+        # are looked for on the lines without one, read line by line).
+        if wanted is not None and wanted.keys:
+            self.slow_names = "" in wanted.keys
+            for key in wanted.keys:
                 if key and key.isascii():
                     self.keys_by_size.setdefault(len(key), set()).add(key.encode())
 
@@ -423,7 +427,7 @@ def _txt_block(lines: list[bytes], ascii: bool, number: int,
             found.add(ids.index(fid))
         else:                       # the id twice, or inside a longer one
             found.update(i for i, token in enumerate(ids) if token == fid)
-    if wanted.any_keys:
+    if wanted.keys:
         found.update(_named_lines(lines, ascii, state))
     for i in sorted(found):
         yield _txt_record(lines[i], number + i + 1, state)
@@ -478,8 +482,8 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
             yield _txt_record(raw, number, state)
             continue
         readable = fid.isdigit() and fid.isascii()
-        if readable and raw.isascii() and not wanted.any_keys:
-            continue
+        if readable and not wanted.names:
+            continue                    # only a player without an id may have no id here
         if wanted.wants_name(_decode(raw[n0:n1]).strip(), readable):
             yield _txt_record(raw, number, state)   # raises when unreadable
         elif not readable:
