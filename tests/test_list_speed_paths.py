@@ -116,3 +116,25 @@ def test_lists_show_still_escapes_control_characters(tmp_path, monkeypatch, caps
     assert _safe("Alvarez, Bruno") == "Alvarez, Bruno"
     assert _safe("Evil\x1b[31m, Name") == "Evil\\x1b[31m, Name"
     assert _safe("Bidi\u202eName") == "Bidi\\u202eName"
+
+
+@pytest.mark.parametrize("shift", [0, 1])
+def test_event_players_found_in_blocks_of_any_id_column(tmp_path, shift):
+    # the id columns are read as a whole when FIDE-shaped (digits, then blanks), else
+    # word by word: both find the same players as reading every line. Ids of several
+    # lengths, one inside another; ``shift`` puts a blank
+    # before some ids (not FIDE's shape: the other way)
+    ids = [5, 50, 5_000_001, 50_000_012, 500_000_123, 1_234_567_890]
+    lines = [_line(fide_id, f"Name{n}, Ana") for n, fide_id in enumerate(ids)]
+    lines += [_line(6_000_000 + n, f"Other{n}, Ben") for n in range(200)]
+    if shift:
+        lines = [" " + line[:14] + line[15:] if n % 3 == 0 else line
+                 for n, line in enumerate(lines)]
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text("\r\n".join([HEADER, *lines]) + "\r\n", encoding="ascii")
+    everyone = {p.fide_id: p for p in read_player_file(path)}
+    for wanted in ([5], [50, 500_000_123], [5_000_001, 1_234_567_890, 6_000_199],
+                   [7, 50_000_012], ids):
+        found = read_player_file(path, only=[(i, None) for i in wanted])
+        assert sorted(p.fide_id for p in found) == sorted(i for i in wanted if i in everyone)
+        assert all(p == everyone[p.fide_id] for p in found)
