@@ -138,3 +138,13 @@ def test_event_players_found_in_blocks_of_any_id_column(tmp_path, shift):
         found = read_player_file(path, only=[(i, None) for i in wanted])
         assert sorted(p.fide_id for p in found) == sorted(i for i in wanted if i in everyone)
         assert all(p == everyone[p.fide_id] for p in found)
+
+
+def test_xml_list_normalises_no_name_when_every_event_player_has_an_id(monkeypatch):
+    # each <player> not wanted by id had its name normalised, though with an id it can
+    # only match a player without one, and the event has none
+    xml = PLAYERS / "combined.xml"
+    seen = _counting_names(monkeypatch)
+    found = read_player_file(xml, only=[(9900011, "Alvarez, Bruno")])
+    assert [p.fide_id for p in found] == [9900011]
+    assert seen == ["Alvarez, Bruno"]       # the event's own name (to match it later)
