@@ -528,7 +528,7 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
             continue
         readable = fid.isdigit() and fid.isascii()
         if readable and not wanted.names:
-            continue                    # only a player without an id may have no id here
+            continue                    # by name, a line with an id is only a player's without one
         if wanted.wants_name(_decode(raw[n0:n1]).strip(), readable):
             yield _txt_record(raw, number, state)   # raises when unreadable
         elif not readable:
