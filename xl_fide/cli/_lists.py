@@ -8,11 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from xl_fide.cli._presenters import escape_controls
 from xl_fide.errors import InputError
-from xl_fide.lists._download import FIDE_DOWNLOADS, download_lists
 from xl_fide.lists._model import RATING_KINDS
 from xl_fide.lists._store import ImportResult, ListStore, StoreError, StoredList
+
+# Imported when used (issue 23, start-up): the download (http.client, ssl) by
+# 'lists download' only, the presenters (json, decimal, the engine's rounding) only for
+# a text with control characters.
 
 __all__ = ["Progress", "cmd_lists", "cmd_lists_download", "cmd_lists_import", "cmd_lists_show"]
 
@@ -119,7 +121,11 @@ def _cell(value: Any) -> str:
 def _safe(value: object) -> str:
     """Text from a list or a file name, its control characters shown escaped (a name
     cannot drive the terminal)."""
-    return escape_controls(str(value), keep="")
+    text = str(value)
+    if text.isprintable():          # no control character: escape_controls leaves it as is
+        return text
+    from xl_fide.cli._presenters import escape_controls
+    return escape_controls(text, keep="")
 
 
 def cmd_lists_show(args: argparse.Namespace) -> int:
@@ -142,6 +148,7 @@ def cmd_lists_show(args: argparse.Namespace) -> int:
 
 def cmd_lists_download(args: argparse.Namespace) -> int:
     """``xl-fide lists download [--month YYYY-MM] [--time-control KIND ...] [--base-url URL]``."""
+    from xl_fide.lists._download import FIDE_DOWNLOADS, download_lists
     quiet = getattr(args, "quiet", False)
     with _store(args) as store:
         results = download_lists(args.month, tuple(args.time_control or RATING_KINDS),

@@ -1,22 +1,61 @@
 """FIDE rating lists: reading FIDE's TXT/XML downloads and a player CSV, the local
 SQLite store of monthly lists, the download, and the look-up of an event's players
 by its resolved rules (FIDE B.02 §8.3.3: the list in force at the start; K from the
-list before the rating period)."""
+list before the rating period).
 
-from xl_fide.lists._budget import BUDGETS
-from xl_fide.lists._csv import read_player_csv
-from xl_fide.lists._download import FIDE_DOWNLOADS, DownloadError, download_lists, list_file_name
-from xl_fide.lists._lookup import event_list_data, event_player_data
-from xl_fide.lists._model import RATING_KINDS, PlayerData, PlayerDirectory
-from xl_fide.lists._read import ListReader, read_player_file
-from xl_fide.lists._store import STORE_ENV, ListStore, StoreError, default_store
-from xl_fide.lists._txt import read_fide_txt
-from xl_fide.lists._xml import read_fide_xml
-from xl_fide.errors import PlayerFileError
+Each name is imported on first use (as :mod:`xl_fide` does), so a command imports
+only the part it runs: ``report --player-data`` neither the store (sqlite3) nor the
+download (http.client, ssl); ``lists show`` neither the readers nor the download.
+"""
 
-__all__ = [
-    "BUDGETS", "FIDE_DOWNLOADS", "RATING_KINDS", "STORE_ENV", "DownloadError", "ListReader",
-    "ListStore", "PlayerData", "PlayerDirectory", "PlayerFileError", "StoreError",
-    "default_store", "download_lists", "event_list_data", "event_player_data",
-    "list_file_name", "read_fide_txt", "read_fide_xml", "read_player_csv", "read_player_file",
-]
+from __future__ import annotations
+
+import importlib
+
+TYPE_CHECKING = False     # not typing's: importing the package does not import typing
+
+#: Public name -> the module that defines it.
+_EXPORTS = {
+    "BUDGETS": "xl_fide.lists._budget",
+    "read_player_csv": "xl_fide.lists._csv",
+    "FIDE_DOWNLOADS": "xl_fide.lists._download", "DownloadError": "xl_fide.lists._download",
+    "download_lists": "xl_fide.lists._download", "list_file_name": "xl_fide.lists._download",
+    "event_list_data": "xl_fide.lists._lookup", "event_player_data": "xl_fide.lists._lookup",
+    "RATING_KINDS": "xl_fide.lists._model", "PlayerData": "xl_fide.lists._model",
+    "PlayerDirectory": "xl_fide.lists._model",
+    "ListReader": "xl_fide.lists._read", "read_player_file": "xl_fide.lists._read",
+    "STORE_ENV": "xl_fide.lists._store", "ListStore": "xl_fide.lists._store",
+    "StoreError": "xl_fide.lists._store", "default_store": "xl_fide.lists._store",
+    "read_fide_txt": "xl_fide.lists._txt",
+    "read_fide_xml": "xl_fide.lists._xml",
+    "PlayerFileError": "xl_fide.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'xl_fide.lists' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from xl_fide.errors import PlayerFileError
+    from xl_fide.lists._budget import BUDGETS
+    from xl_fide.lists._csv import read_player_csv
+    from xl_fide.lists._download import (FIDE_DOWNLOADS, DownloadError, download_lists,
+                                         list_file_name)
+    from xl_fide.lists._lookup import event_list_data, event_player_data
+    from xl_fide.lists._model import RATING_KINDS, PlayerData, PlayerDirectory
+    from xl_fide.lists._read import ListReader, read_player_file
+    from xl_fide.lists._store import STORE_ENV, ListStore, StoreError, default_store
+    from xl_fide.lists._txt import read_fide_txt
+    from xl_fide.lists._xml import read_fide_xml

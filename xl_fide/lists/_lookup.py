@@ -19,7 +19,10 @@ from xl_fide.rules.editions import EventRules
 from xl_fide.lists._model import PlayerData, PlayerDirectory
 from xl_fide.lists._months import _months_back, month_of_date
 from xl_fide.lists._read import read_player_file
-from xl_fide.lists._store import ListStore, StoreError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from xl_fide.lists._store import ListStore
 
 __all__ = ["event_list_data", "event_player_data"]
 
@@ -69,6 +72,7 @@ def _in_force(store: ListStore, kind: str, month: str) -> str | None:
 def _need(store: ListStore, kind: str, month: str, what: str) -> str:
     found = _in_force(store, kind, month)
     if found is None:
+        from xl_fide.lists._store import StoreError
         raise StoreError(
             f"no {kind} list of {month} in the store {store.path} ({what}): import it with "
             f"'xl-fide lists download --month {month} --time-control {kind}' or "
@@ -104,7 +108,9 @@ def event_list_data(tournaments: Sequence[Any], rules: Sequence[EventRules],
     Raises :class:`StoreError` naming the month to import when a list is missing,
     :class:`InputError` when an event has no date.
     """
-    store = store or ListStore()
+    if store is None:               # the store (sqlite3) only for --lists
+        from xl_fide.lists._store import ListStore
+        store = ListStore()
     start, end = _event_dates(rules)
     kind = _event_kind(rules)
     ro_month = _need(store, kind, month_of_date(start), "in force at the event's start")

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import zipfile
-import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -23,12 +21,28 @@ from xl_fide._filekind import wrong_kind_of_stream
 from xl_fide._names import normalise_name
 from xl_fide.lists._budget import (_CHUNK, _RATIO_FLOOR, BUDGETS, MAX_LIST_BYTES, MAX_ZIP_RATIO,
                                   _cannot_read, _open_source)
-from xl_fide.lists._csv import _scan_csv, read_player_csv
 from xl_fide.lists._model import RATING_KINDS, PlayerData, PlayerDirectory
 from xl_fide.lists._months import month_of
 from xl_fide.lists._scan import _Scan, _Wanted, _check_kind, _hint, _stream
 from xl_fide.lists._txt import ListRow, _is_txt_header, _row_of, _scan_txt, read_fide_txt
-from xl_fide.lists._xml import _scan_xml, read_fide_xml
+
+# The XML and CSV readers (defusedxml, csv) and zipfile are imported when a file needs
+# them: a TXT list does not (issue 23, start-up).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import zipfile
+
+    from xl_fide.lists._csv import read_player_csv
+    from xl_fide.lists._xml import read_fide_xml
+_LAZY = {"read_player_csv": "xl_fide.lists._csv", "read_fide_xml": "xl_fide.lists._xml"}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(module), name)
 
 __all__ = [
     "PlayerData",
@@ -57,12 +71,22 @@ def _scan_stream(raw, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
     budget.unread(head)
     start = head[:1 << 16].removeprefix(_BOM).lstrip()
     if start.startswith(b"<"):
+        from xl_fide.lists._xml import _scan_xml
         return _scan_xml(io.BufferedReader(budget, _CHUNK), scan)
     first = start.split(b"\n", 1)[0].split(b"\r", 1)[0].decode("latin-1")
     if _is_txt_header(first):
         return _scan_txt(budget, scan)          # _blocks bounds the lines
     budget.limit_lines(head)
+    from xl_fide.lists._csv import _scan_csv
     return _scan_csv(io.BufferedReader(budget, _CHUNK), scan)
+
+
+def _zip_errors() -> tuple[type[BaseException], ...]:
+    """What a damaged zip raises (zipfile imported only when there is one)."""
+    import zipfile
+    import zlib
+    return (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
+            EOFError, zlib.error)
 
 
 def _zip_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
@@ -196,6 +220,7 @@ class ListReader:
                                               "the limit for a player list", file=scan.file)
                     yield from _scan_stream(stream, scan)
                     return
+                import zipfile
                 with zipfile.ZipFile(stream) as archive:
                     info = _zip_member(archive, scan.file)
                     scan.file = f"{self.file}!{info.filename}"
@@ -206,11 +231,12 @@ class ListReader:
                         yield from _scan_stream(member, scan)
         except XlFideError:
             raise
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
-                EOFError, zlib.error) as exc:
-            raise PlayerFileError(f"cannot read the zip file: {exc}", file=scan.file) from None
         except (OSError, ValueError) as exc:
             raise _cannot_read(scan.file, exc) from None
+        except Exception as exc:
+            if not isinstance(exc, _zip_errors()):
+                raise
+            raise PlayerFileError(f"cannot read the zip file: {exc}", file=scan.file) from None
 
 
 def read_player_file(path: str | os.PathLike[str] | bytes, rating_kind: str = "standard",

@@ -56,6 +56,8 @@ class _Wanted:
         return key in self.names or (fide_id is None and key in self.id_names)
 
     def wants_name(self, name: str, has_id: bool) -> bool:
+        if has_id and not self.names:   # only a player without an id can match: none
+            return False
         key = normalise_name(name)
         return key in self.names or (not has_id and key in self.id_names)
 

@@ -18,8 +18,10 @@ from typing import Any, NoReturn
 from xl_fide.errors import InputError, PlayerFileError, XlFideError
 from xl_fide.lists._model import RATING_KINDS
 from xl_fide.lists._months import _month_number, _month_text
-from xl_fide.lists._read import ListReader
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from xl_fide.lists._read import ListReader     # imported by import_file (not by 'show')
 
 __all__ = ["ImportResult", "ListEntry", "ListStore", "STORE_ENV", "StoreError", "StoredList",
            "default_store"]
@@ -378,6 +380,7 @@ class ListStore:
         if time_control is not None and time_control not in RATING_KINDS:
             raise InputError(f"time control must be one of {', '.join(RATING_KINDS)}, "
                              f"got {time_control!r}")
+        from xl_fide.lists._read import ListReader
         reader = ListReader(path, RATING_KINDS, lenient=True)
         records = reader.rows()
         first = next(records, None)

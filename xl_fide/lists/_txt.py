@@ -344,6 +344,7 @@ class _TxtState:
     keys_by_size: dict = field(default_factory=dict)    # name prefixes by their length
     slow_names: bool = False        # a name without a prefix: every line is looked at
     make_row: Any = None            # store rows instead of PlayerData (ListReader.rows)
+    padded_ids: set = field(default_factory=set)    # the event's ids as id columns
 
     def blank(self, number: int) -> None:
         self.blanks += 1
@@ -361,9 +362,16 @@ class _TxtState:
         if scan.rows:
             self.make_row = _row_maker(self.layouts, scan, self.columns)
         wanted = scan.wanted
-        if wanted is not None and wanted.any_keys:
-            self.slow_names = "" in wanted.any_keys
-            for key in wanted.any_keys:
+        if wanted is not None:
+            self.padded_ids = {fid.ljust(self.id_end) for fid in wanted.id_bytes
+                               if len(fid) < self.id_end}
+        # The blocks searched whole hold only lines with a readable id: there a name
+        # can only be one of a player without an id (:meth:`_Wanted.wants_name`), so
+        # only those players' names are looked for (the names of players with an id
+        # are looked for on the lines without one, read line by line).
+        if wanted is not None and wanted.keys:
+            self.slow_names = "" in wanted.keys
+            for key in wanted.keys:
                 if key and key.isascii():
                     self.keys_by_size.setdefault(len(key), set()).add(key.encode())
 
@@ -412,21 +420,56 @@ def _txt_block(lines: list[bytes], ascii: bool, number: int,
     scan = state.scan
     wanted = scan.wanted
     assert wanted is not None
-    heads = b"\n".join(map(operator.itemgetter(slice(0, state.id_end)), lines))
-    ids = heads.split()
-    if len(ids) != len(lines) or not b"".join(ids).isdigit():
-        yield from _txt_lines(lines, number, state)
-        return
-    found = set()
-    for fid in wanted.id_bytes.intersection(ids):
-        if heads.count(fid) == 1:
-            found.add(ids.index(fid))
-        else:                       # the id twice, or inside a longer one
-            found.update(i for i, token in enumerate(ids) if token == fid)
-    if wanted.any_keys:
+    found = _padded_ids(lines, state)
+    if found is None:
+        heads = b"\n".join(map(operator.itemgetter(slice(0, state.id_end)), lines))
+        ids = heads.split()
+        if len(ids) != len(lines) or not b"".join(ids).isdigit():
+            yield from _txt_lines(lines, number, state)
+            return
+        found = set()
+        for fid in wanted.id_bytes.intersection(ids):
+            if heads.count(fid) == 1:
+                found.add(ids.index(fid))
+            else:                       # the id twice, or inside a longer one
+                found.update(i for i, token in enumerate(ids) if token == fid)
+    if wanted.keys:
         found.update(_named_lines(lines, ascii, state))
     for i in sorted(found):
         yield _txt_record(lines[i], number + i + 1, state)
+
+
+#: The shape of an id column: a digit "1", a space "0", anything else "x".
+_SHAPE = bytes(ord("1") if c in b"0123456789" else ord("0") if c == ord(" ") else ord("x")
+               for c in range(256))
+
+
+def _padded_ids(lines: list[bytes], state: _TxtState) -> set[int] | None:
+    """The lines (indexes) holding one of the event's ids, when every line's id column
+    is as FIDE writes it: digits from the first column, then blanks to the column's
+    end (else None: :func:`_txt_block` splits the columns into words).
+
+    In C, without a word per line: the columns, joined, mapped to their shape
+    (digit, blank, other); every column starting with a digit, ending with a blank and
+    changing from blank to digit nowhere inside is exactly one id. The event's ids,
+    padded with blanks to the column's width, are then looked up in the columns.
+    """
+    width = state.id_end
+    if width < 2:
+        return None
+    heads = list(map(operator.itemgetter(slice(0, width)), lines))
+    shape = b"".join(heads).translate(_SHAPE)
+    n = len(heads)
+    if (len(shape) != width * n or b"x" in shape or shape[0::width].strip(b"1")
+            or shape[width - 1::width].strip(b"0") or shape.count(b"01") != n - 1):
+        return None
+    found = set()
+    for value in state.padded_ids.intersection(heads):
+        i = -1
+        for _ in range(heads.count(value)):
+            i = heads.index(value, i + 1)
+            found.add(i)
+    return found
 
 
 def _named_lines(lines: list[bytes], ascii: bool, state: _TxtState) -> Iterator[int]:
@@ -436,7 +479,13 @@ def _named_lines(lines: list[bytes], ascii: bool, state: _TxtState) -> Iterator[
     n0, n1 = state.name_span
     candidates: set[int] = set()
     for size, keys in state.keys_by_size.items():
-        heads = list(map(bytes.lower, map(operator.itemgetter(slice(n0, n0 + size)), lines)))
+        # the first letters of every name, lower case, in one string (no line holds a
+        # line break): most blocks hold none of the keys, seen by a search in C
+        joined = b"\n".join(map(operator.itemgetter(slice(n0, n0 + size)), lines)).lower()
+        present = [key for key in keys if key in joined]
+        if not present:
+            continue
+        heads = joined.split(b"\n")
         for key in keys.intersection(heads):
             i = -1
             for _ in range(heads.count(key)):
@@ -478,8 +527,8 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
             yield _txt_record(raw, number, state)
             continue
         readable = fid.isdigit() and fid.isascii()
-        if readable and raw.isascii() and not wanted.any_keys:
-            continue
+        if readable and not wanted.names:
+            continue                    # by name, a line with an id is only a player's without one
         if wanted.wants_name(_decode(raw[n0:n1]).strip(), readable):
             yield _txt_record(raw, number, state)   # raises when unreadable
         elif not readable:
