@@ -148,3 +148,22 @@ def test_xml_list_normalises_no_name_when_every_event_player_has_an_id(monkeypat
     found = read_player_file(xml, only=[(9900011, "Alvarez, Bruno")])
     assert [p.fide_id for p in found] == [9900011]
     assert seen == ["Alvarez, Bruno"]       # the event's own name (to match it later)
+
+
+def test_a_block_with_two_words_in_one_id_column_and_none_in_another(tmp_path):
+    # The word-by-word way matched the event's ids against the block's words, which
+    # stand for its lines only when every id column holds exactly one word. A column
+    # of two words ("777 5000003") and a blank one elsewhere in the block kept the
+    # count equal and moved every id after them to the wrong line (here: 5000003 to
+    # the line with no id). The players found must be those a full read finds.
+    lines = [_line(5_000_001, "First, Ann"),
+             _line(0, "Twice, Tom").replace("0              ", "777 5000003    ", 1),
+             _line(0, "Blank, Bob").replace("0              ", " " * 15, 1),
+             _line(5_000_003, "Real, Three")]
+    lines += [_line(6_000_000 + n, f"Other{n}, Ben") for n in range(20)]
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text("\r\n".join([HEADER, *lines]) + "\r\n", encoding="ascii")
+    names = {5_000_001: "First, Ann", 5_000_003: "Real, Three", 6_000_019: "Other19, Ben"}
+    for wanted in ([5_000_003], [5_000_001, 5_000_003], [6_000_019]):
+        found = read_player_file(path, only=[(i, None) for i in wanted])
+        assert sorted((p.fide_id, p.name) for p in found) == [(i, names[i]) for i in wanted]

@@ -412,8 +412,8 @@ def _txt_block(lines: list[bytes], ascii: bool, number: int,
     """The event's players in a block of ``lines`` (``number`` lines before them;
     ``ascii``: they are all ASCII).
 
-    All in C, per block: the id column of every line, split into words; when each
-    line has exactly one word of digits there, the event's ids are looked up in
+    All in C, per block: the id column of every line (:func:`_padded_ids`, else each
+    column stripped); when each line has exactly one word of digits there, the event's ids are looked up in
     them (a set), and names by their first letters at the name column. Any other
     block (a blank line, a line without a readable id) is read line by line.
     """
@@ -422,17 +422,18 @@ def _txt_block(lines: list[bytes], ascii: bool, number: int,
     assert wanted is not None
     found = _padded_ids(lines, state)
     if found is None:
-        heads = b"\n".join(map(operator.itemgetter(slice(0, state.id_end)), lines))
-        ids = heads.split()
-        if len(ids) != len(lines) or not b"".join(ids).isdigit():
+        # one word a line, each line's own: a column of two words and a blank one
+        # elsewhere would keep the count of a split of the whole block
+        ids = list(map(bytes.strip, map(operator.itemgetter(slice(0, state.id_end)), lines)))
+        if not all(ids) or not b"".join(ids).isdigit():
             yield from _txt_lines(lines, number, state)
             return
         found = set()
         for fid in wanted.id_bytes.intersection(ids):
-            if heads.count(fid) == 1:
-                found.add(ids.index(fid))
-            else:                       # the id twice, or inside a longer one
-                found.update(i for i, token in enumerate(ids) if token == fid)
+            i = -1
+            for _ in range(ids.count(fid)):
+                i = ids.index(fid, i + 1)
+                found.add(i)
     if wanted.keys:
         found.update(_named_lines(lines, ascii, state))
     for i in sorted(found):
