@@ -258,8 +258,7 @@ def format_period(report: PeriodReport) -> str:
             lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
                                                         if c.K != c.K_given else ""))
             for i, ev in enumerate(c.events):
-                opps = " ".join([f"{g.R_opp}:{_SCORE_MARKS[g.score_half]}"
-                                 for g in ev.games if g.rated])
+                opps = " ".join([f"{r}:{_SCORE_MARKS[h]}" for r, h in ev.rated_results()])
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
                              f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
                              f"K·chg {hundredths_to_str(c.event_change(i))}")

@@ -23,7 +23,8 @@ from xl_fide.errors import InputError
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.rules.rounding import round_half_up
 from xl_fide.rules.tables import dp_for_p, p_hundredths
-from xl_fide.rules.rating import EventChange, cap_k, game_lines
+from xl_fide.rules.rating import EventChange, cap_k, checked_pairs, rated_sums
+from xl_fide.rules.values import RATING_MAX, as_rating
 from xl_fide.rules.results import GameResult
 
 
@@ -155,6 +156,9 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     rating_of = {e.start_rank: e.rating for e in entrants}
     if len(rating_of) != len(entrants):
         raise InputError("start ranks must be unique")
+    # plain int ratings and half points 0..2 (the usual case) need no check per game
+    plain = all(r is None or (type(r) is int and 0 <= r <= RATING_MAX)
+                for r in rating_of.values())
     out = []
     for e in entrants:
         games: list[tuple[int, int]] = []     # (R_opp, half points) vs rated opponents
@@ -173,20 +177,26 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
                 raise InputError(
                     f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
             games.append((R_opp, half))
+            if type(half) is not int or not 0 <= half <= 2:
+                plain = False
         if e.points_half is not None:
             points = e.points_half
         if e.rating is not None:
             if e.K is None:
                 raise InputError(f"player {e.start_rank} is rated but has no K")
-            lines = game_lines(e.rating, games, edition)
-            calc = EventChange(e.rating, e.K, e.K, lines, edition.id)
-            if apply_cap and cap_k(e.K, calc.N) != e.K:    # K x n <= 700 (B.02 §8.3.3)
-                calc = EventChange(e.rating, e.K, cap_k(e.K, calc.N), lines, edition.id)
-            Rp = _performance(sum(g.R_opp for g in calc.rated_games), calc.N,
-                              calc.W_half) if calc.N else None
+            Ro = e.rating
+            if not plain:       # checked as game_lines checks them, the same errors
+                Ro = as_rating(Ro, "Ro")
+                games = checked_pairs(games)
+            sums = rated_sums(Ro, games, edition)
+            N, W_half, _, sum_R = sums
+            # K x n <= 700 (B.02 §8.3.3)
+            calc = EventChange.of_pairs(e.rating, e.K, cap_k(e.K, N) if apply_cap else e.K, games,
+                                        edition, sums)
+            Rp = _performance(sum_R, N, W_half) if N else None
             out.append(PlayerResult(
                 start_rank=e.start_rank, name=e.name, rating=e.rating, points_half=points,
-                N=calc.N, W_half=calc.W_half, Rp=Rp, calc=calc))
+                N=N, W_half=W_half, Rp=Rp, calc=calc))
         else:
             init = initial_rating([[(r, s / 2) for r, s in games]], edition)
             N = len(games)
