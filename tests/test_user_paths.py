@@ -144,3 +144,67 @@ def test_cli_rates_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, capsys
     assert code == 0 and json.loads(capsys.readouterr().out)["players"]
     assert seen and seen[0] is False
     assert gc.isenabled()
+
+
+def _no_lines(monkeypatch):
+    """Make building a calculation line (a GameCalc) fail."""
+    def line(*args):
+        raise AssertionError("a calculation line was built")
+
+    monkeypatch.setattr(rating_module, "_line", line)
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_report_builds_no_calculation_line_it_does_not_print(monkeypatch, fmt):
+    # the report prints each player's sums (N, W, ΣPD, K x ΣΔR, Rp), never a game's
+    # line: the engine rates from the sums and makes the lines only when read
+    from xl_fide.cli._presenters import format_report
+    from xl_fide.report import build_report
+    t = trf_module.read_trf(DATA / "san_viator_2018_swiss.trf")
+    with monkeypatch.context() as m:
+        _no_lines(m)
+        report = build_report(t)
+        assert format_report(report, fmt)
+    # read afterwards, the lines are those of the engine's one-by-one path
+    from xl_fide.rules.editions import edition
+    from xl_fide.rules.rating import EventChange, game_lines
+    rated = [r.result for r in report.rows if r.result.calc is not None and r.result.N]
+    assert len(rated) > 20
+    for res in rated:
+        calc = res.calc
+        ed = edition(calc.edition_id)
+        lines = calc.games
+        full = EventChange(calc.Ro, calc.K_given, calc.K,
+                           game_lines(calc.Ro, [(g.R_opp, g.score_half) for g in lines], ed),
+                           calc.edition_id)
+        assert calc == full
+        assert (calc.N, calc.W_half, calc.sum_PD, calc.sum_delta_R) == \
+            (full.N, full.W_half, full.sum_PD, full.sum_delta_R)
+
+
+def test_period_page_builds_no_calculation_line(monkeypatch):
+    # the period's page lists each rated game's opponent and score, not its line
+    from xl_fide.cli._presenters import format_period
+    t = trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")
+    _no_lines(monkeypatch)
+    text = format_period(build_period([t]))
+    assert "games [" in text and "new rating" in text
+
+
+def test_period_works_out_event_identities_only_for_events_that_could_match(monkeypatch):
+    # the same event twice has the same name, dates and players; the same games the
+    # same players and results: events that differ there are never compared in full
+    import xl_fide.period as period_module
+    calls = []
+    for name in ("event_identity", "games_identity", "_games_by_rank"):
+        original = getattr(period_module, name)
+        monkeypatch.setattr(period_module, name,
+                            lambda t, _f=original, _n=name: calls.append(_n) or _f(t))
+    events = [trf_module.read_trf(DATA / name) for name in (
+        "gros_2010_swiss_after_round4.trf", "san_viator_2018_swiss.trf",
+        "roundrobin_12_synthetic.trf", "swissmanager_cp1252.trf")]
+    assert build_period(events, span=True).players
+    assert calls == []
+    with pytest.raises(values.InputError, match="the same event as"):
+        build_period([events[0], trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")],
+                     span=True)
