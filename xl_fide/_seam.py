@@ -15,7 +15,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide.rules.editions import (
@@ -164,12 +164,20 @@ def norm_games(tournament: Tournament, start_rank: int,
 def game_cell(game: Game) -> tuple[int | None, GameResult]:
     """The engine's ``(opponent, GameResult)`` of one round cell; an unplayed cell
     counts points only (forfeits, byes, unrated short games)."""
-    if game.is_played:
-        return game.opponent, _PLAYED[game.code]
-    result = _UNPLAYED.get(game.code)
-    if result is None:
-        result = _UNPLAYED[game.code] = GameResult(0, False, game.code)
-    return None, result
+    return game_cells((game,))[0]
+
+
+def game_cells(games: Iterable[Game]) -> tuple[tuple[int | None, GameResult], ...]:
+    """:func:`game_cell` of each of ``games`` (a played game: ``1 = 0`` with an
+    opponent, :attr:`~xl_fide.trf.Game.is_played`)."""
+    return tuple([(g.opponent, played)
+                  if (played := _PLAYED.get(g.code)) is not None and g.opponent is not None
+                  else (None, _UNPLAYED.get(g.code) or _unplayed(g.code)) for g in games])
+
+
+def _unplayed(code: str) -> GameResult:
+    result = _UNPLAYED[code] = GameResult(0, False, code)
+    return result
 
 
 # One (frozen) GameResult per code, shared by every cell (a cell costs a look-up)
@@ -257,7 +265,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
                 notes.append(f"player {p.start_rank}: {pk.note}")
         games = counted_games(tournament, p)
         entrants.append(Entrant(p.start_rank, rating, pk.K if pk else None,
-                                tuple(game_cell(g) for g in games), p.name))
+                                game_cells(games), p.name))
         ks.append(pk)
         points.append(tournament.points_of(games))
     if players is not None:

@@ -133,15 +133,21 @@ def _cells(row: ReportRow) -> list[str]:
         ru = str(r.initial.Ru) if r.initial.Ru is not None else "-"
     else:
         ru = blank
+    calc = r.calc      # the rated player's numbers (PlayerResult.K ... read it too)
+    if calc is None:
+        K = sum_PD = change = rating_change = new_rating = None
+    else:
+        K, sum_PD, change = calc.K, calc.sum_PD, calc.change
+        rating_change, new_rating = calc.rating_change, calc.new_rating
     return [
         str(r.start_rank), r.name, str(r.rating) if r.rating is not None else "unrated",
-        str(r.K) if r.K is not None else blank, _fmt_points(row.points),
+        str(K) if K is not None else blank, _fmt_points(row.points),
         str(r.N), _fmt_points(Decimal(r.W_half) / 2),
-        hundredths_to_str(r.sum_PD) if r.sum_PD is not None else blank,
-        ("+" if r.change and r.change > 0 else "") + hundredths_to_str(r.change)
-        if r.change is not None else blank,
-        (f"{r.rating_change:+d}" if r.rating_change else "0") if r.rating_change is not None else blank,
-        str(r.new_rating) if r.new_rating is not None else blank,
+        hundredths_to_str(sum_PD) if sum_PD is not None else blank,
+        ("+" if change and change > 0 else "") + hundredths_to_str(change)
+        if change is not None else blank,
+        (f"{rating_change:+d}" if rating_change else "0") if rating_change is not None else blank,
+        str(new_rating) if new_rating is not None else blank,
         str(r.Rp) if r.Rp is not None else blank,
         ru,
     ]

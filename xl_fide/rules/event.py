@@ -142,6 +142,22 @@ def _performance(sum_R: int, N: int, W_half: int) -> int:
     return round_half_up(sum_R + N * dp_for_p(p_hundredths(W_half, N)), N)
 
 
+def _result(start_rank: int, name: str, rating: int | None, points_half: int, N: int,
+            W_half: int, Rp: int | None, initial: InitialRating | None,
+            calc: EventChange | None) -> PlayerResult:
+    """``PlayerResult(...)`` of values the engine computed, built in one step (the
+    dataclass's ``__init__`` sets its ten frozen fields one at a time)."""
+    r = _new(PlayerResult)
+    _set(r, "__dict__", {"start_rank": start_rank, "name": name, "rating": rating,
+                         "points_half": points_half, "N": N, "W_half": W_half, "Rp": Rp,
+                         "initial": initial, "calc": calc, "notes": ()})
+    return r
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
 def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = None,
                     *, apply_cap: bool = True) -> tuple[PlayerResult, ...]:
     """Rate every player of one event (FIDE B.02 §8.2-§8.3).
@@ -194,15 +210,12 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
             calc = EventChange.of_pairs(e.rating, e.K, cap_k(e.K, N) if apply_cap else e.K, games,
                                         edition, sums)
             Rp = _performance(sum_R, N, W_half) if N else None
-            out.append(PlayerResult(
-                start_rank=e.start_rank, name=e.name, rating=e.rating, points_half=points,
-                N=N, W_half=W_half, Rp=Rp, calc=calc))
+            out.append(_result(e.start_rank, e.name, e.rating, points, N, W_half, Rp, None,
+                               calc))
         else:
             init = initial_rating([[(r, s / 2) for r, s in games]], edition)
             N = len(games)
             W_half = sum(s for _, s in games)
             Rp = _performance(sum(r for r, _ in games), N, W_half) if N else None
-            out.append(PlayerResult(
-                start_rank=e.start_rank, name=e.name, rating=None, points_half=points,
-                N=N, W_half=W_half, Rp=Rp, initial=init))
+            out.append(_result(e.start_rank, e.name, None, points, N, W_half, Rp, init, None))
     return tuple(out)

@@ -238,8 +238,20 @@ class _RoundedChange:
     def publication(self) -> str:
         """``""``, or ``"not published: below 1400"`` when the new rating is under the
         floor of the edition (FIDE B.02 §7.2.1); no edition id means today's rules."""
-        ed = edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
-        return publication_note(self.new_rating, ed)
+        return publication_note(self.new_rating, self._floor_edition())
+
+    def _floor_edition(self) -> RuleEdition:
+        return edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
+
+    def _settle(self) -> None:
+        """Work out the change, its rounding, the new rating and the publication now,
+        where the cached properties keep them (the engine's own changes: a report reads
+        each of them; four lookups of a cached property cost more than the arithmetic)."""
+        d = self.__dict__
+        change = d["change"] = self.K * d["sum_delta_R"]
+        rounded = d["rating_change"] = round_half_away(change, 100)
+        new = d["new_rating"] = self.Ro + rounded
+        d["publication"] = publication_note(new, self._floor_edition())
 
     @property
     def published(self) -> bool:
@@ -311,6 +323,7 @@ class EventChange(_RoundedChange):
                              "N": N, "W_half": W_half, "sum_PD": sum_PD,
                              "sum_delta_R": 50 * W_half - sum_PD, "_pairs": pairs,
                              "_edition": edition})
+        c._settle()
         return c
 
 
@@ -615,7 +628,9 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
     K_used = cap_k(K, n)
     if edition_id is None:
         edition_id = newest.id if newest else ""
-    return PeriodChange(Ro, K, K_used, tuple(built), edition_id)
+    change = PeriodChange(Ro, K, K_used, tuple(built), edition_id)
+    change._settle()
+    return change
 
 
 # the lines of a change the engine built from checked ints, made when first read
