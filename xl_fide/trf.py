@@ -1108,7 +1108,7 @@ class _Reader:
             self._record("comment", tag, line, lineno)
             self.trf2026 = True
             return
-        if _is_ruler(line):
+        if tag != "001" and _is_ruler(line):   # a line starting 001 is never a ruler
             self._record("ruler", "", line, lineno)
             return
         if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
@@ -1152,7 +1152,10 @@ class _Reader:
                           "read as U+FFFD, the line is kept as it is", lineno, m.start() + 1)
 
     def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
-        self.records.append(Record(kind, tag, line, lineno))
+        # Record(kind, tag, line, lineno) of str and int fields, built in one step
+        r = _new(Record)
+        _set(r, "__dict__", {"kind": kind, "tag": tag, "text": line, "line": lineno})
+        self.records.append(r)
 
     def _player(self, line: str, lineno: int) -> None:
         player, cells = _parse_player_line(line, lineno, self.ctx)
@@ -1164,7 +1167,9 @@ class _Reader:
         if self.cells_read > MAX_ROUND_CELLS:
             self.ctx.fatal(f"more than {MAX_ROUND_CELLS} round cells in the file (players x rounds; "
                            "xl-fide's limit, over 60 times the largest real events)", lineno, 92)
-        self.rows.append(_Row(player, cells, lineno, line))
+        row = _new(_Row)      # _Row(player, cells, lineno, line) in one step
+        _set(row, "__dict__", {"player": player, "cells": cells, "line": lineno, "text": line})
+        self.rows.append(row)
         self._record("player", "001", line, lineno)
 
     def _header(self, tag: str, line: str, lineno: int) -> None:
@@ -1298,7 +1303,7 @@ class _Reader:
             chief_arbiter=self.head("102"), deputy_arbiters=tuple(self.deputies),
             tournament_type=self.head("092"), round_dates_text=self.round_dates_text,
             round_dates=self.round_dates, initial_colour=self.initial_colour,
-            national_records=tuple(self.nationals),
+            national_records=tuple(self.nationals), encoding=self.encoding,
         )
 
     def check_links(self) -> None:
@@ -1332,11 +1337,14 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
         reader.read(line, lineno)
     if not reader.rows:
         ctx.fatal("no player records: expected at least one line starting with '001'")
-    t = dataclasses.replace(reader.tournament(source), encoding=encoding)
+    t = reader.tournament(source)
     _check_consistency(t, ctx)
     _check_players(t, ctx)
     reader.check_links()
-    return dataclasses.replace(t, warnings=tuple(ctx.warnings))
+    # the warnings set on the Tournament just built, which nothing else holds yet
+    # (dataclasses.replace would build and check it all over again)
+    _set(t, "warnings", tuple(ctx.warnings))
+    return t
 
 
 def _check_size(size: int, ctx: _Ctx, unit: str) -> None:

@@ -118,12 +118,20 @@ def to_json(report: Report) -> str:
 COLUMNS = ("No", "Name", "Ro", "K", "Pts", "N", "W", "ΣPD", "K×ΣΔR", "Chg", "New", "Rp", "Ru")
 
 
+@functools.lru_cache(maxsize=256)
 def _fmt_points(value: Decimal) -> str:
-    """Points as an arbiter writes them: 5, 4.5, 17 (no trailing .0)."""
+    """Points as an arbiter writes them: 5, 4.5, 17 (no trailing .0). Equal values
+    are written alike (5 and 5.0: 5), so each is worked out once."""
     text = format(value.normalize(), "f") if value == value.to_integral_value() else format(value, "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text
+
+
+@functools.lru_cache(maxsize=256)
+def _half_points_text(half: int) -> str:
+    """A score in half points as :func:`_fmt_points` writes it: 9 -> 4.5."""
+    return _fmt_points(Decimal(half) / 2)
 
 
 def _cells(row: ReportRow) -> list[str]:
@@ -142,7 +150,7 @@ def _cells(row: ReportRow) -> list[str]:
     return [
         str(r.start_rank), r.name, str(r.rating) if r.rating is not None else "unrated",
         str(K) if K is not None else blank, _fmt_points(row.points),
-        str(r.N), _fmt_points(Decimal(r.W_half) / 2),
+        str(r.N), _half_points_text(r.W_half),
         hundredths_to_str(sum_PD) if sum_PD is not None else blank,
         ("+" if change and change > 0 else "") + hundredths_to_str(change)
         if change is not None else blank,

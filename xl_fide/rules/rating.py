@@ -634,7 +634,7 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
 
 
 # the lines of a change the engine built from checked ints, made when first read
-EventChange.games = PeriodEvent.games = _LazyLines()  # type: ignore[assignment,misc]
+EventChange.games = PeriodEvent.games = _LazyLines()  # type: ignore[assignment]
 
 
 def new_rating_or_note(calc: EventChange | PeriodChange) -> int | str:
