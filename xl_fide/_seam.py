@@ -264,8 +264,8 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
             if pk.note:
                 notes.append(f"player {p.start_rank}: {pk.note}")
         games = counted_games(tournament, p)
-        entrants.append(Entrant(p.start_rank, rating, pk.K if pk else None,
-                                game_cells(games), p.name))
+        entrants.append(Entrant.of(p.start_rank, rating, pk.K if pk else None,
+                                   game_cells(games), p.name))
         ks.append(pk)
         points.append(tournament.points_of(games))
     if players is not None:

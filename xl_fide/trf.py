@@ -673,7 +673,10 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
                 ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}",
                          lineno, c)
     # no control character in the line (the usual case): its text fields need no cleaning
-    text = _stripped if _CONTROL.search(line) is None else _text
+    fields = [line[f].strip() for f in _TEXT_FIELDS]
+    if _CONTROL.search(line) is not None:
+        fields = [clean_text(f) for f in fields]
+    sex, title, name, federation, birth_date = fields
     rating_text, id_text = line[48:52].strip(), line[57:68].strip()
     if rating_text.isdigit() and rating_text.isascii():     # the usual line, read here
         rating: int | None = int(rating_text)
@@ -683,7 +686,6 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
         fide_id: int | None = int(id_text)
     else:
         fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    birth_date = text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
@@ -692,11 +694,11 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
     player = _new(TrfPlayer)
     _set(player, "__dict__", {
         "start_rank": start_rank,
-        "sex": text(line, 10, 10),
-        "title": text(line, 11, 13),
-        "name": text(line, 15, 47),
+        "sex": sex,
+        "title": title,
+        "name": name,
         "rating": rating or None,
-        "federation": text(line, 54, 56),
+        "federation": federation,
         "fide_id": fide_id or None,
         "birth_date": birth_date,
         "birth_year": birth_year,
@@ -708,12 +710,10 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
     return player, _parse_cells(line, lineno, ctx)
 
 
+# The text fields of a 001 line (TRF16 columns 10 sex, 11-13 title, 15-47 name, 54-56
+# federation, 70-79 birth date), read as _text reads them
+_TEXT_FIELDS = (slice(9, 10), slice(10, 13), slice(14, 47), slice(53, 56), slice(69, 79))
 _SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
-
-
-def _stripped(line: str, first: int, last: int) -> str:
-    """:func:`_text` of a line without control characters."""
-    return line[first - 1:last].strip()
 
 
 def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
@@ -746,11 +746,17 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     _check_round_cells(line, lineno, ctx, "round cells")
     tail = line[91:]
     if tail and _USUAL_CELLS.fullmatch(tail):
-        # every cell usual (checked at once, in C): read them without a check each
-        return [_read_game(r, int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
-                           _CELL_COLOURS[tail[i + 5]], _CELL_CODES[tail[i + 7]],
-                           not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " "))
-                for r, i in enumerate(range(0, len(tail), 10), 1)]
+        # every cell usual (checked at once, in C): read them without a check each, each
+        # Game as _read_game builds it (here in the loop: a call per cell costs as much)
+        games = []
+        for r, i in enumerate(range(0, len(tail), 10), 1):
+            g = _new(Game)
+            _set(g, "__dict__", {
+                "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
+                "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
+                "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
+            games.append(g)
+        return games
     cells: list[Game] = []
     r = 1
     base, end = 92, len(line)

@@ -27,6 +27,9 @@ from xl_fide.rules.rating import EventChange, cap_k, checked_pairs, rated_sums
 from xl_fide.rules.values import RATING_MAX, as_rating
 from xl_fide.rules.results import GameResult
 
+_new = object.__new__
+_set = object.__setattr__
+
 
 @dataclass(frozen=True)
 class Entrant:
@@ -44,6 +47,16 @@ class Entrant:
     rounds: tuple[tuple[int | None, GameResult | None], ...]
     name: str = ""
     points_half: int | None = None
+
+    @classmethod
+    def of(cls, start_rank: int, rating: int | None, K: int | None,
+           rounds: tuple[tuple[int | None, GameResult | None], ...], name: str = "") -> Entrant:
+        """``Entrant(start_rank, rating, K, rounds, name)`` built in one step (the
+        dataclass's ``__init__`` sets its six frozen fields one at a time)."""
+        e = _new(cls)
+        _set(e, "__dict__", {"start_rank": start_rank, "rating": rating, "K": K,
+                             "rounds": rounds, "name": name, "points_half": None})
+        return e
 
 
 class _FromCalc:
@@ -152,10 +165,6 @@ def _result(start_rank: int, name: str, rating: int | None, points_half: int, N:
                          "points_half": points_half, "N": N, "W_half": W_half, "Rp": Rp,
                          "initial": initial, "calc": calc, "notes": ()})
     return r
-
-
-_new = object.__new__
-_set = object.__setattr__
 
 
 def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = None,
