@@ -208,3 +208,26 @@ def test_period_works_out_event_identities_only_for_events_that_could_match(monk
     with pytest.raises(values.InputError, match="the same event as"):
         build_period([events[0], trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")],
                      span=True)
+
+
+def test_sums_without_lines_are_the_sums_of_the_lines():
+    # the report's sums (rated_sums) and the calculation page's lines (_lines) apply the
+    # same rules: every edition (400-point rule in every game or once per event, the
+    # 2650 exemption, the floor of 1000 or 1400, the R&B 600-point rule)
+    import random
+
+    from xl_fide.rules.editions import EDITIONS
+    rng = random.Random(23)
+    for ed in EDITIONS:
+        for _ in range(60):
+            Ro = rng.choice((rng.randint(900, 2900), 2650, 2700, 1400, 1000))
+            pairs = [(rng.choice((rng.randint(800, 2900), Ro + 401, Ro - 401, Ro + 600,
+                                  Ro - 600, 999, 1399)), rng.randint(0, 2))
+                     for _ in range(rng.randint(0, 12))]
+            pairs = [(min(max(r, 0), 4000), s) for r, s in pairs]
+            lines = [g for g in rating_module._lines(Ro, pairs, ed) if g.rated]
+            assert rating_module.rated_sums(Ro, pairs, ed) == (
+                len(lines), sum(g.score_half for g in lines), sum(g.PD for g in lines),
+                sum(g.R_opp for g in lines)), (ed.id, Ro, pairs)
+            assert rating_module.rated_pairs(Ro, pairs, ed) == [(g.R_opp, g.score_half)
+                                                               for g in lines]

@@ -1383,14 +1383,17 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
     result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
-    get = {p.start_rank: p for p in t.players}.get   # a dict: faster than the read-only view
+    by_rank = {p.start_rank: p for p in t.players}   # a dict: faster than the read-only view
     for p in t.players:
         sr = p.start_rank
         for g in p.games:
             # the usual game, both sides agreeing, checked here; anything else by _check_game
             opp = g.opponent
             if opp is not None:
-                other = get(opp)
+                try:
+                    other = by_rank[opp]
+                except KeyError:        # not a player: refused before (check_opponents)
+                    other = None
                 if other is not None and other is not p:
                     og = other.games[g.round - 1]
                     if og.opponent == sr and (sr > opp or _pair_problem(

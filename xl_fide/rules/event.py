@@ -146,9 +146,6 @@ def effective_rating(rating: int | None, edition: RuleEdition,
     return rating, note
 
 
-_NOT_A_PLAYER: Any = object()
-
-
 def _performance(sum_R: int, N: int, W_half: int) -> int:
     """:func:`~xl_fide.rules.performance.performance_rating` of ratings already checked,
     from their sum: Rp = Ra + dp(p) = (ΣR + N dp) / N rounded half up (B.02 §8.1.1)."""
@@ -195,12 +192,13 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
             points += half
             if not result.played or opp is None:
                 continue
-            R_opp = rating_of.get(opp, _NOT_A_PLAYER)
+            try:
+                R_opp = rating_of[opp]
+            except KeyError:
+                raise InputError(f"player {e.start_rank}, round {rnd}: opponent {opp} is "
+                                 "not a player") from None
             if R_opp is None:
                 continue                      # unrated opponent: not rated for either
-            if R_opp is _NOT_A_PLAYER:
-                raise InputError(
-                    f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
             games.append((R_opp, half))
             if type(half) is not int or not 0 <= half <= 2:
                 plain = False

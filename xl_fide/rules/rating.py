@@ -443,7 +443,10 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
     rules: 400-point cap, floor, 600-point rule), without building the lines: what a
     report needs of a player's games. ``pairs``: ``(R_opp, score_half)`` ints already
     checked."""
-    capped_index = _capped_index(Ro, pairs, edition)
+    capped_index: set[int] | None = None      # None: every game over 400 is capped
+    cap = cap_applies(Ro, edition)
+    if cap and edition.cap400 is Cap400.ONCE_PER_EVENT:
+        capped_index = _capped_index(Ro, pairs, edition)
     floor = edition.rating_floor
     rb_600 = edition.rapid_blitz_600
     N = W_half = sum_PD = sum_R = 0
@@ -451,11 +454,13 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
         if R_opp < floor or (rb_600 and not rapid_blitz_rated(Ro, R_opp, edition)):
             continue
         D = Ro - R_opp
-        if capped_index and i in capped_index:
+        if cap and (D > CAP_DIFFERENCE or D < -CAP_DIFFERENCE) and (
+                capped_index is None or i in capped_index):
             D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
         N += 1
         W_half += s
-        sum_PD += _pd(D)
+        # _pd(D), inline: the loop runs once per game of every player
+        sum_PD += PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
         sum_R += R_opp
     return N, W_half, sum_PD, sum_R
 
