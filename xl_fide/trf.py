@@ -1105,7 +1105,8 @@ class _Reader:
 
     def read(self, line: str, lineno: int) -> None:
         """Read one line of the file (1-based ``lineno``)."""
-        if not line.strip() or line.strip() == "\x1a":
+        stripped = line.strip()
+        if not stripped or stripped == "\x1a":
             self._record("blank", "", line, lineno)  # kept, so the file is written back as read
             return
         self._controls(line, lineno)
@@ -1259,15 +1260,18 @@ class _Reader:
 
     def check_opponents(self, rounds: int) -> None:
         """Every opponent is a player (fatal), and not the player himself (warning)."""
+        players = self.first_line_of
         for row in self.rows:
+            sr = row.player.start_rank
             for c in row.cells[:rounds]:
-                if c.opponent is None:
+                opp = c.opponent
+                if opp is None:
                     continue
-                if c.opponent not in self.first_line_of:
+                if opp not in players:
                     self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
                                    "(no 001 line with that start rank)", row.line,
                                    _column(c.round))
-                if c.opponent == row.player.start_rank:
+                if opp == sr:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
                                   row.line, _column(c.round))
 
