@@ -1387,22 +1387,22 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
     result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
-    by_rank = {p.start_rank: p for p in t.players}   # a dict: faster than the read-only view
+    # the games of each start rank (a dict: faster than the read-only view); the
+    # reader's games are one per round, in round order (game r at index r - 1)
+    games_of = {p.start_rank: p.games for p in t.players}
     for p in t.players:
         sr = p.start_rank
-        for g in p.games:
+        for r, g in enumerate(p.games):
             # the usual game, both sides agreeing, checked here; anything else by _check_game
             opp = g.opponent
-            if opp is not None:
+            if opp is not None and opp != sr:
                 try:
-                    other = by_rank[opp]
+                    og = games_of[opp][r]
                 except KeyError:        # not a player: refused before (check_opponents)
-                    other = None
-                if other is not None and other is not p:
-                    og = other.games[g.round - 1]
-                    if og.opponent == sr and (sr > opp or _pair_problem(
-                            g.code, og.code, g.colour, og.colour) is None):
-                        continue
+                    og = None
+                if og is not None and og.opponent == sr and (sr > opp or _pair_problem(
+                        g.code, og.code, g.colour, og.colour) is None):
+                    continue
             _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)
