@@ -231,3 +231,14 @@ def test_sums_without_lines_are_the_sums_of_the_lines():
                 sum(g.R_opp for g in lines)), (ed.id, Ro, pairs)
             assert rating_module.rated_pairs(Ro, pairs, ed) == [(g.R_opp, g.score_half)
                                                                for g in lines]
+
+
+def test_rate_crosstable_names_the_round_of_an_opponent_that_is_no_player():
+    # the loop over round cells keeps no round counter; the error still names the round
+    from xl_fide.rules.event import Entrant, rate_crosstable
+    from xl_fide.rules.results import GameResult
+    win, bye = GameResult(2, True, "1"), GameResult(1, False, "H")
+    entrants = [Entrant(1, 2000, 20, ((None, bye), (2, win), (9, win))),
+                Entrant(2, 1900, 20, ((None, bye), (1, GameResult(0, True, "0")), (None, None)))]
+    with pytest.raises(values.InputError, match=r"^player 1, round 3: opponent 9 is not a player$"):
+        rate_crosstable(entrants)

@@ -69,7 +69,8 @@ def k_source_key(row: ReportRow) -> str | None:
     """Where the player's K came from: ``given`` (one K for all, ``--k``), ``sheet``
     (typed in a workbook's K cell), ``list`` (the rating list or player data), ``rule``
     (FIDE B.02 §8.3.3); ``None`` for an unrated player (no K)."""
-    if row.k_source is None or row.result.K is None:
+    calc = row.result.calc      # PlayerResult.K: the K of the rated player's change
+    if row.k_source is None or calc is None or calc.K is None:
         return None
     return _K_KEYS[str(row.k_source.value)]
 
@@ -161,13 +162,6 @@ def _cells(row: ReportRow) -> list[str]:
     ]
 
 
-def _table_cells(row: ReportRow) -> list[str]:
-    """The table's cells: :func:`_cells` with K marked by where it came from."""
-    cells = _cells(row)
-    cells[3] += _K_MARKS.get(k_source_key(row) or "", "")
-    return cells
-
-
 def _csv_text(text: str) -> str:
     """Text a spreadsheet would run as a formula (= + - @ first) gets a leading quote."""
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
@@ -232,7 +226,10 @@ def to_table(report: Report) -> str:
     lines = [f"{report.event_name}".strip() or "(unnamed event)",
              f"date {report.event_date.isoformat() if report.event_date else '?'}, "
              f"{report.time_control.value}, rules {report.edition.id}"]
-    body = [list(COLUMNS)] + [_table_cells(r) for r in report.rows]
+    marks = [_K_MARKS.get(k_source_key(r) or "", "") for r in report.rows]
+    body = [list(COLUMNS)] + [_cells(r) for r in report.rows]
+    for cells, mark in zip(body[1:], marks):     # K marked by where it came from
+        cells[3] += mark
     widths = [max(map(len, column)) for column in zip(*body)]
     left = {1}     # the name; the other columns are aligned right
     line = "  ".join(f"{{:{'<' if i in left else '>'}{w}}}" for i, w in enumerate(widths))
@@ -244,7 +241,7 @@ def to_table(report: Report) -> str:
         lines.append("Initial ratings:")
         lines.extend(reasons)
     notes = list(report.notes)
-    if any(_K_MARKS.get(k_source_key(r) or "") for r in report.rows):
+    if any(marks):
         notes.insert(0, K_MARK_NOTE)
     if notes:
         lines.append("Notes:")

@@ -185,7 +185,7 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     for e in entrants:
         games: list[tuple[int, int]] = []     # (R_opp, half points) vs rated opponents
         points = 0
-        for rnd, (opp, result) in enumerate(e.rounds, 1):
+        for opp, result in e.rounds:
             if result is None:
                 continue
             half = result.half_points
@@ -195,6 +195,8 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
             try:
                 R_opp = rating_of[opp]
             except KeyError:
+                rnd = 1 + next(i for i, (o, r) in enumerate(e.rounds)
+                               if r is not None and r.played and o == opp)
                 raise InputError(f"player {e.start_rank}, round {rnd}: opponent {opp} is "
                                  "not a player") from None
             if R_opp is None:
