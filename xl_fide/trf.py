@@ -211,7 +211,8 @@ def _ascii_int(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-def _decimal(text: str) -> Decimal | None:
+@functools.lru_cache(maxsize=1024)
+def _decimal(text: str) -> Decimal | None:   # a Decimal is immutable: one per text
     if not _DECIMAL.fullmatch(text):
         return None
     try:
@@ -861,11 +862,11 @@ def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
 
 def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str) -> TrfPlayer:
     """``dataclasses.replace(player, games=games, line=line, raw=raw)`` for a player the
-    reader built (its fields already checked and normalised), without a second
-    ``__init__``."""
-    p = _new(TrfPlayer)
-    _set(p, "__dict__", {**player.__dict__, "games": games, "line": line, "raw": raw})
-    return p
+    reader built (its fields already checked and normalised) and nothing else holds yet:
+    the fields are set on it, without a second ``__init__`` or a copy."""
+    d = player.__dict__
+    d["games"], d["line"], d["raw"] = games, line, raw
+    return player
 
 
 def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
