@@ -81,10 +81,7 @@ class CrossTable:
 
 def coded_time_control(tournament: Tournament) -> str:
     """The TRF-2026 ``222`` coded time control of the file (``""`` if none)."""
-    for rec in tournament.records:
-        if rec.kind == "header" and rec.tag == "222":
-            return rec.text[4:].strip()
-    return ""
+    return tournament.time_control_code
 
 
 def event_time_control(tournament: Tournament) -> tuple[TimeControl | None, TimeControlSource]:

@@ -535,6 +535,15 @@ class Tournament:
         return sum([table[g.code, g.colour] for g in games], Decimal(0))
 
     @cached_property
+    def time_control_code(self) -> str:
+        """The TRF-2026 ``222`` coded time control of the file (its first ``222``
+        record; ``""`` if none), found once."""
+        for rec in self.records:
+            if rec.kind == "header" and rec.tag == "222":
+                return rec.text[4:].strip()
+        return ""
+
+    @cached_property
     def _points_table(self) -> Mapping[tuple[str, str | None], Decimal]:
         """:meth:`points_for` of every code and colour, worked out once per event."""
         return {(code, colour): self.points_for(Game(1, None, colour, code))
