@@ -144,3 +144,101 @@ def test_cli_rates_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, capsys
     assert code == 0 and json.loads(capsys.readouterr().out)["players"]
     assert seen and seen[0] is False
     assert gc.isenabled()
+
+
+def _no_lines(monkeypatch):
+    """Make building a calculation line (a GameCalc) fail."""
+    def line(*args):
+        raise AssertionError("a calculation line was built")
+
+    monkeypatch.setattr(rating_module, "_line", line)
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_report_builds_no_calculation_line_it_does_not_print(monkeypatch, fmt):
+    # the report prints each player's sums (N, W, ΣPD, K x ΣΔR, Rp), never a game's
+    # line: the engine rates from the sums and makes the lines only when read
+    from xl_fide.cli._presenters import format_report
+    from xl_fide.report import build_report
+    t = trf_module.read_trf(DATA / "san_viator_2018_swiss.trf")
+    with monkeypatch.context() as m:
+        _no_lines(m)
+        report = build_report(t)
+        assert format_report(report, fmt)
+    # read afterwards, the lines are those of the engine's one-by-one path
+    from xl_fide.rules.editions import edition
+    from xl_fide.rules.rating import EventChange, game_lines
+    rated = [r.result for r in report.rows if r.result.calc is not None and r.result.N]
+    assert len(rated) > 20
+    for res in rated:
+        calc = res.calc
+        ed = edition(calc.edition_id)
+        lines = calc.games
+        full = EventChange(calc.Ro, calc.K_given, calc.K,
+                           game_lines(calc.Ro, [(g.R_opp, g.score_half) for g in lines], ed),
+                           calc.edition_id)
+        assert calc == full
+        assert (calc.N, calc.W_half, calc.sum_PD, calc.sum_delta_R) == \
+            (full.N, full.W_half, full.sum_PD, full.sum_delta_R)
+
+
+def test_period_page_builds_no_calculation_line(monkeypatch):
+    # the period's page lists each rated game's opponent and score, not its line
+    from xl_fide.cli._presenters import format_period
+    t = trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")
+    _no_lines(monkeypatch)
+    text = format_period(build_period([t]))
+    assert "games [" in text and "new rating" in text
+
+
+def test_period_works_out_event_identities_only_for_events_that_could_match(monkeypatch):
+    # the same event twice has the same name, dates and players; the same games the
+    # same players and results: events that differ there are never compared in full
+    import xl_fide.period as period_module
+    calls = []
+    for name in ("event_identity", "games_identity", "_games_by_rank"):
+        original = getattr(period_module, name)
+        monkeypatch.setattr(period_module, name,
+                            lambda t, _f=original, _n=name: calls.append(_n) or _f(t))
+    events = [trf_module.read_trf(DATA / name) for name in (
+        "gros_2010_swiss_after_round4.trf", "san_viator_2018_swiss.trf",
+        "roundrobin_12_synthetic.trf", "swissmanager_cp1252.trf")]
+    assert build_period(events, span=True).players
+    assert calls == []
+    with pytest.raises(values.InputError, match="the same event as"):
+        build_period([events[0], trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")],
+                     span=True)
+
+
+def test_sums_without_lines_are_the_sums_of_the_lines():
+    # the report's sums (rated_sums) and the calculation page's lines (_lines) apply the
+    # same rules: every edition (400-point rule in every game or once per event, the
+    # 2650 exemption, the floor of 1000 or 1400, the R&B 600-point rule)
+    import random
+
+    from xl_fide.rules.editions import EDITIONS
+    rng = random.Random(23)
+    for ed in EDITIONS:
+        for _ in range(60):
+            Ro = rng.choice((rng.randint(900, 2900), 2650, 2700, 1400, 1000))
+            pairs = [(rng.choice((rng.randint(800, 2900), Ro + 401, Ro - 401, Ro + 600,
+                                  Ro - 600, 999, 1399)), rng.randint(0, 2))
+                     for _ in range(rng.randint(0, 12))]
+            pairs = [(min(max(r, 0), 4000), s) for r, s in pairs]
+            lines = [g for g in rating_module._lines(Ro, pairs, ed) if g.rated]
+            assert rating_module.rated_sums(Ro, pairs, ed) == (
+                len(lines), sum(g.score_half for g in lines), sum(g.PD for g in lines),
+                sum(g.R_opp for g in lines)), (ed.id, Ro, pairs)
+            assert rating_module.rated_pairs(Ro, pairs, ed) == [(g.R_opp, g.score_half)
+                                                               for g in lines]
+
+
+def test_rate_crosstable_names_the_round_of_an_opponent_that_is_no_player():
+    # the loop over round cells keeps no round counter; the error still names the round
+    from xl_fide.rules.event import Entrant, rate_crosstable
+    from xl_fide.rules.results import GameResult
+    win, bye = GameResult(2, True, "1"), GameResult(1, False, "H")
+    entrants = [Entrant(1, 2000, 20, ((None, bye), (2, win), (9, win))),
+                Entrant(2, 1900, 20, ((None, bye), (1, GameResult(0, True, "0")), (None, None)))]
+    with pytest.raises(values.InputError, match=r"^player 1, round 3: opponent 9 is not a player$"):
+        rate_crosstable(entrants)

@@ -15,7 +15,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide.rules.editions import (
@@ -81,10 +81,7 @@ class CrossTable:
 
 def coded_time_control(tournament: Tournament) -> str:
     """The TRF-2026 ``222`` coded time control of the file (``""`` if none)."""
-    for rec in tournament.records:
-        if rec.kind == "header" and rec.tag == "222":
-            return rec.text[4:].strip()
-    return ""
+    return tournament.time_control_code
 
 
 def event_time_control(tournament: Tournament) -> tuple[TimeControl | None, TimeControlSource]:
@@ -164,12 +161,20 @@ def norm_games(tournament: Tournament, start_rank: int,
 def game_cell(game: Game) -> tuple[int | None, GameResult]:
     """The engine's ``(opponent, GameResult)`` of one round cell; an unplayed cell
     counts points only (forfeits, byes, unrated short games)."""
-    if game.is_played:
-        return game.opponent, _PLAYED[game.code]
-    result = _UNPLAYED.get(game.code)
-    if result is None:
-        result = _UNPLAYED[game.code] = GameResult(0, False, game.code)
-    return None, result
+    return game_cells((game,))[0]
+
+
+def game_cells(games: Iterable[Game]) -> tuple[tuple[int | None, GameResult], ...]:
+    """:func:`game_cell` of each of ``games`` (a played game: ``1 = 0`` with an
+    opponent, :attr:`~xl_fide.trf.Game.is_played`)."""
+    return tuple([(g.opponent, played)
+                  if (played := _PLAYED.get(g.code)) is not None and g.opponent is not None
+                  else (None, _UNPLAYED.get(g.code) or _unplayed(g.code)) for g in games])
+
+
+def _unplayed(code: str) -> GameResult:
+    result = _UNPLAYED[code] = GameResult(0, False, code)
+    return result
 
 
 # One (frozen) GameResult per code, shared by every cell (a cell costs a look-up)
@@ -256,8 +261,8 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
             if pk.note:
                 notes.append(f"player {p.start_rank}: {pk.note}")
         games = counted_games(tournament, p)
-        entrants.append(Entrant(p.start_rank, rating, pk.K if pk else None,
-                                tuple(game_cell(g) for g in games), p.name))
+        entrants.append(Entrant.of(p.start_rank, rating, pk.K if pk else None,
+                                   game_cells(games), p.name))
         ks.append(pk)
         points.append(tournament.points_of(games))
     if players is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
 
@@ -177,31 +178,50 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                   identity: bool = True, months: bool = True) -> None:
     """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
     and events of different rating periods unless ``span`` (then a note; ``months``)."""
-    seen: dict[tuple[object, ...], str] = {}
-    same_games: dict[tuple[object, ...], Tournament] = {}
+    # Each identity is worked out only for events that could share it: the same event
+    # has the same name, dates and number of players; the same games the same number
+    # of players and of cells of each result (under the same name, or on the same dates)
+    seen: dict[tuple[object, ...], list[Tournament]] = {}
+    same_games: dict[tuple[object, ...], list[Tournament]] = {}
+    games_of: dict[int, tuple[tuple[object, ...], tuple[object, ...]]] = {}
+
+    def games_keys(t: Tournament) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        found = games_of.get(id(t))
+        if found is None:
+            found = games_of[id(t)] = (games_identity(t), _games_by_rank(t))
+        return found
+
     for t in events if identity else ():
         name = t.name or t.source
-        ident = event_identity(t)
-        if ident in seen:
-            raise InputError(f"{t.source}: the same event as {seen[ident]} (same name, dates "
-                             "and players): given twice")
-        seen[ident] = t.source
+        event_name = normalise_name(t.name or "")
+        size = len(t.players)
+        near = seen.setdefault((event_name, t.start_date, t.end_date, size), [])
+        if near:
+            ident = event_identity(t)
+            for other in near:
+                if event_identity(other) == ident:
+                    raise InputError(f"{t.source}: the same event as {other.source} (same "
+                                     "name, dates and players): given twice")
+        near.append(t)
         # the same games under the same name, or on the same dates (a corrected export
         # changes one of them at most); other names on other dates: another event
-        keys = [head + games for games in (games_identity(t), _games_by_rank(t))
-                for head in (("name", normalise_name(t.name or "")),
-                             ("dates", t.start_date, t.end_date))]
-        if not any(g.code != "Z" for p in t.players for g in p.games):
-            keys = []       # no game at all: nothing to count twice
-        for key in keys:
-            if key in same_games:
-                first = same_games[key]
-                raise InputError(
-                    f"{t.source}: the same games as {first.source} (the same players and "
-                    f"every round cell alike; only {_differences(first, t)}: a corrected "
-                    "export?): given twice, give one of them")
-        for key in keys:
-            same_games[key] = t
+        codes = Counter([g.code for p in t.players for g in p.games])
+        codes.pop("Z", None)
+        if codes:       # no game at all: nothing to count twice
+            heads = (("name", event_name), ("dates", t.start_date, t.end_date))
+            cells = (size, *sorted(codes.items()))
+            groups = [same_games.setdefault(head + cells, []) for head in heads]
+            for which in (0, 1):        # by FIDE id else name, then by start rank and id
+                for group in groups:
+                    for first in group:
+                        if games_keys(first)[which] == games_keys(t)[which]:
+                            raise InputError(
+                                f"{t.source}: the same games as {first.source} (the same "
+                                f"players and every round cell alike; only "
+                                f"{_differences(first, t)}: a corrected export?): given "
+                                "twice, give one of them")
+            for group in groups:
+                group.append(t)
         ranks: dict[int, int] = {}
         for p in t.players:
             if p.fide_id and p.fide_id in ranks:

@@ -67,6 +67,10 @@ class Report:
     months: tuple[Report, ...] = ()   # interim reports of an event over 30 days, by month
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 def build_report(tournament: Tournament, rules: EventRules | EventOptions | None = None, *,
                  players: PlayerDirectory | None = None,
                  inputs: Mapping[int, PlayerData] | None = None) -> Report:
@@ -87,14 +91,19 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
     results = rate_crosstable(table.entrants, table.edition)
     rows = []
     for res, pk, points, p in zip(results, table.k, table.points, table.players):
-        if res.K is not None and res.K_given is not None and res.K != res.K_given:
-            notes.append(f"player {res.start_rank}: K {res.K_given} capped to {res.K} "
-                         f"({res.N} games, K x n <= 700, FIDE B.02 §8.3.3)")
-        if res.publication:
-            notes.append(f"player {res.start_rank}: new rating {res.new_rating} "
-                         f"{res.publication} (FIDE B.02 §7.2.1: listed as unrated)")
-        rows.append(ReportRow(res, points, pk.source if pk else None, p.title,
-                              p.federation, p.fide_id))
+        calc = res.calc
+        if calc is not None:
+            if calc.K is not None and calc.K_given is not None and calc.K != calc.K_given:
+                notes.append(f"player {res.start_rank}: K {calc.K_given} capped to {calc.K} "
+                             f"({res.N} games, K x n <= 700, FIDE B.02 §8.3.3)")
+            if calc.publication:
+                notes.append(f"player {res.start_rank}: new rating {calc.new_rating} "
+                             f"{calc.publication} (FIDE B.02 §7.2.1: listed as unrated)")
+        row = _new(ReportRow)   # ReportRow(res, points, k_source, ...) in one step
+        _set(row, "__dict__", {"result": res, "points": points,
+                               "k_source": pk.source if pk else None, "title": p.title,
+                               "federation": p.federation, "fide_id": p.fide_id})
+        rows.append(row)
 
     def rate_month(part: Tournament) -> tuple[Report, dict[int, int | None]]:
         # each month an event of its own, resolved from the same options (a given

@@ -211,7 +211,8 @@ def _ascii_int(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-def _decimal(text: str) -> Decimal | None:
+@functools.lru_cache(maxsize=1024)
+def _decimal(text: str) -> Decimal | None:   # a Decimal is immutable: one per text
     if not _DECIMAL.fullmatch(text):
         return None
     try:
@@ -534,6 +535,15 @@ class Tournament:
         return sum([table[g.code, g.colour] for g in games], Decimal(0))
 
     @cached_property
+    def time_control_code(self) -> str:
+        """The TRF-2026 ``222`` coded time control of the file (its first ``222``
+        record; ``""`` if none), found once."""
+        for rec in self.records:
+            if rec.kind == "header" and rec.tag == "222":
+                return rec.text[4:].strip()
+        return ""
+
+    @cached_property
     def _points_table(self) -> Mapping[tuple[str, str | None], Decimal]:
         """:meth:`points_for` of every code and colour, worked out once per event."""
         return {(code, colour): self.points_for(Game(1, None, colour, code))
@@ -673,7 +683,10 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
                 ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}",
                          lineno, c)
     # no control character in the line (the usual case): its text fields need no cleaning
-    text = _stripped if _CONTROL.search(line) is None else _text
+    fields = [line[f].strip() for f in _TEXT_FIELDS]
+    if _CONTROL.search(line) is not None:
+        fields = [clean_text(f) for f in fields]
+    sex, title, name, federation, birth_date = fields
     rating_text, id_text = line[48:52].strip(), line[57:68].strip()
     if rating_text.isdigit() and rating_text.isascii():     # the usual line, read here
         rating: int | None = int(rating_text)
@@ -683,7 +696,6 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
         fide_id: int | None = int(id_text)
     else:
         fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    birth_date = text(line, 70, 79)
     birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
@@ -692,11 +704,11 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
     player = _new(TrfPlayer)
     _set(player, "__dict__", {
         "start_rank": start_rank,
-        "sex": text(line, 10, 10),
-        "title": text(line, 11, 13),
-        "name": text(line, 15, 47),
+        "sex": sex,
+        "title": title,
+        "name": name,
         "rating": rating or None,
-        "federation": text(line, 54, 56),
+        "federation": federation,
         "fide_id": fide_id or None,
         "birth_date": birth_date,
         "birth_year": birth_year,
@@ -708,12 +720,10 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
     return player, _parse_cells(line, lineno, ctx)
 
 
+# The text fields of a 001 line (TRF16 columns 10 sex, 11-13 title, 15-47 name, 54-56
+# federation, 70-79 birth date), read as _text reads them
+_TEXT_FIELDS = (slice(9, 10), slice(10, 13), slice(14, 47), slice(53, 56), slice(69, 79))
 _SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
-
-
-def _stripped(line: str, first: int, last: int) -> str:
-    """:func:`_text` of a line without control characters."""
-    return line[first - 1:last].strip()
 
 
 def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
@@ -746,11 +756,17 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     _check_round_cells(line, lineno, ctx, "round cells")
     tail = line[91:]
     if tail and _USUAL_CELLS.fullmatch(tail):
-        # every cell usual (checked at once, in C): read them without a check each
-        return [_read_game(r, int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
-                           _CELL_COLOURS[tail[i + 5]], _CELL_CODES[tail[i + 7]],
-                           not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " "))
-                for r, i in enumerate(range(0, len(tail), 10), 1)]
+        # every cell usual (checked at once, in C): read them without a check each, each
+        # Game as _read_game builds it (here in the loop: a call per cell costs as much)
+        games = []
+        for r, i in enumerate(range(0, len(tail), 10), 1):
+            g = _new(Game)
+            _set(g, "__dict__", {
+                "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
+                "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
+                "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
+            games.append(g)
+        return games
     cells: list[Game] = []
     r = 1
     base, end = 92, len(line)
@@ -855,11 +871,11 @@ def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
 
 def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str) -> TrfPlayer:
     """``dataclasses.replace(player, games=games, line=line, raw=raw)`` for a player the
-    reader built (its fields already checked and normalised), without a second
-    ``__init__``."""
-    p = _new(TrfPlayer)
-    _set(p, "__dict__", {**player.__dict__, "games": games, "line": line, "raw": raw})
-    return p
+    reader built (its fields already checked and normalised) and nothing else holds yet:
+    the fields are set on it, without a second ``__init__`` or a copy."""
+    d = player.__dict__
+    d["games"], d["line"], d["raw"] = games, line, raw
+    return player
 
 
 def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
@@ -1099,7 +1115,8 @@ class _Reader:
 
     def read(self, line: str, lineno: int) -> None:
         """Read one line of the file (1-based ``lineno``)."""
-        if not line.strip() or line.strip() == "\x1a":
+        stripped = line.strip()
+        if not stripped or stripped == "\x1a":
             self._record("blank", "", line, lineno)  # kept, so the file is written back as read
             return
         self._controls(line, lineno)
@@ -1108,7 +1125,7 @@ class _Reader:
             self._record("comment", tag, line, lineno)
             self.trf2026 = True
             return
-        if _is_ruler(line):
+        if tag != "001" and _is_ruler(line):   # a line starting 001 is never a ruler
             self._record("ruler", "", line, lineno)
             return
         if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
@@ -1152,7 +1169,10 @@ class _Reader:
                           "read as U+FFFD, the line is kept as it is", lineno, m.start() + 1)
 
     def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
-        self.records.append(Record(kind, tag, line, lineno))
+        # Record(kind, tag, line, lineno) of str and int fields, built in one step
+        r = _new(Record)
+        _set(r, "__dict__", {"kind": kind, "tag": tag, "text": line, "line": lineno})
+        self.records.append(r)
 
     def _player(self, line: str, lineno: int) -> None:
         player, cells = _parse_player_line(line, lineno, self.ctx)
@@ -1164,7 +1184,9 @@ class _Reader:
         if self.cells_read > MAX_ROUND_CELLS:
             self.ctx.fatal(f"more than {MAX_ROUND_CELLS} round cells in the file (players x rounds; "
                            "xl-fide's limit, over 60 times the largest real events)", lineno, 92)
-        self.rows.append(_Row(player, cells, lineno, line))
+        row = _new(_Row)      # _Row(player, cells, lineno, line) in one step
+        _set(row, "__dict__", {"player": player, "cells": cells, "line": lineno, "text": line})
+        self.rows.append(row)
         self._record("player", "001", line, lineno)
 
     def _header(self, tag: str, line: str, lineno: int) -> None:
@@ -1248,15 +1270,18 @@ class _Reader:
 
     def check_opponents(self, rounds: int) -> None:
         """Every opponent is a player (fatal), and not the player himself (warning)."""
+        players = self.first_line_of
         for row in self.rows:
+            sr = row.player.start_rank
             for c in row.cells[:rounds]:
-                if c.opponent is None:
+                opp = c.opponent
+                if opp is None:
                     continue
-                if c.opponent not in self.first_line_of:
+                if opp not in players:
                     self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
                                    "(no 001 line with that start rank)", row.line,
                                    _column(c.round))
-                if c.opponent == row.player.start_rank:
+                if opp == sr:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
                                   row.line, _column(c.round))
 
@@ -1298,7 +1323,7 @@ class _Reader:
             chief_arbiter=self.head("102"), deputy_arbiters=tuple(self.deputies),
             tournament_type=self.head("092"), round_dates_text=self.round_dates_text,
             round_dates=self.round_dates, initial_colour=self.initial_colour,
-            national_records=tuple(self.nationals),
+            national_records=tuple(self.nationals), encoding=self.encoding,
         )
 
     def check_links(self) -> None:
@@ -1332,11 +1357,14 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
         reader.read(line, lineno)
     if not reader.rows:
         ctx.fatal("no player records: expected at least one line starting with '001'")
-    t = dataclasses.replace(reader.tournament(source), encoding=encoding)
+    t = reader.tournament(source)
     _check_consistency(t, ctx)
     _check_players(t, ctx)
     reader.check_links()
-    return dataclasses.replace(t, warnings=tuple(ctx.warnings))
+    # the warnings set on the Tournament just built, which nothing else holds yet
+    # (dataclasses.replace would build and check it all over again)
+    _set(t, "warnings", tuple(ctx.warnings))
+    return t
 
 
 def _check_size(size: int, ctx: _Ctx, unit: str) -> None:
@@ -1369,19 +1397,22 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
 def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
     result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
-    get = {p.start_rank: p for p in t.players}.get   # a dict: faster than the read-only view
+    # the games of each start rank (a dict: faster than the read-only view); the
+    # reader's games are one per round, in round order (game r at index r - 1)
+    games_of = {p.start_rank: p.games for p in t.players}
     for p in t.players:
         sr = p.start_rank
-        for g in p.games:
+        for r, g in enumerate(p.games):
             # the usual game, both sides agreeing, checked here; anything else by _check_game
             opp = g.opponent
-            if opp is not None:
-                other = get(opp)
-                if other is not None and other is not p:
-                    og = other.games[g.round - 1]
-                    if og.opponent == sr and (sr > opp or _pair_problem(
-                            g.code, og.code, g.colour, og.colour) is None):
-                        continue
+            if opp is not None and opp != sr:
+                try:
+                    og = games_of[opp][r]
+                except KeyError:        # not a player: refused before (check_opponents)
+                    og = None
+                if og is not None and og.opponent == sr and (sr > opp or _pair_problem(
+                        g.code, og.code, g.colour, og.colour) is None):
+                    continue
             _check_game(t, p, g, ctx)
         if p.points is not None:
             total = t.score(p)

@@ -9,6 +9,7 @@ existing file without ``--force``, never over an input file.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -69,13 +70,26 @@ def _check_kind(path: Path) -> None:
         raise CliError(f"{path}: {problem}")
 
 
-def _load_tournament(path: Path, strict: bool = False, encoding: str | None = None):
-    _check_kind(path)
+def _load_tournament(path: Path, strict: bool = False, encoding: str | None = None,
+                     data: bytes | None = None):
+    """The tournament of a TRF or a workbook; ``data``: the file's bytes when already
+    read (a TRF is then not read again)."""
+    if data is None or _is_workbook(path):
+        _check_kind(path)
+    else:
+        from xl_fide._filekind import wrong_kind_of_bytes
+        problem = wrong_kind_of_bytes(data, "trf")
+        if problem:
+            raise CliError(f"{path}: {problem}")
     if _is_workbook(path):
         from xl_fide.excel import read_workbook
         return read_workbook(path, strict=strict)
-    from xl_fide.trf import read_trf
-    return read_trf(path, strict=strict, encoding=encoding)
+    from xl_fide.trf import MAX_FILE_BYTES, parse_trf, read_trf
+    if data is None:
+        return read_trf(path, strict=strict, encoding=encoding)
+    # as read_trf reads it: at most one byte over the limit, the path as the source
+    return parse_trf(data[:MAX_FILE_BYTES + 1], source=os.fsdecode(path), strict=strict,
+                     encoding=encoding)
 
 
 class _Event:
@@ -293,11 +307,12 @@ def _period(args: argparse.Namespace) -> int:
     seen: dict[bytes, Path] = {}
     for name in args.files:
         p = _existing_file(Path(name))
-        digest = hashlib.sha256(p.read_bytes()).digest()
+        data = p.read_bytes()
+        digest = hashlib.sha256(data).digest()
         if digest in seen:
             raise CliError(f"{p}: the same event as {seen[digest]} (given twice)")
         seen[digest] = p
-        t = _load_tournament(p, args.strict, args.encoding)
+        t = _load_tournament(p, args.strict, args.encoding, data)
         _print_warnings(t, args.quiet)
         tournaments.append(t)
     try:

@@ -69,7 +69,8 @@ def k_source_key(row: ReportRow) -> str | None:
     """Where the player's K came from: ``given`` (one K for all, ``--k``), ``sheet``
     (typed in a workbook's K cell), ``list`` (the rating list or player data), ``rule``
     (FIDE B.02 §8.3.3); ``None`` for an unrated player (no K)."""
-    if row.k_source is None or row.result.K is None:
+    calc = row.result.calc      # PlayerResult.K: the K of the rated player's change
+    if row.k_source is None or calc is None or calc.K is None:
         return None
     return _K_KEYS[str(row.k_source.value)]
 
@@ -118,12 +119,20 @@ def to_json(report: Report) -> str:
 COLUMNS = ("No", "Name", "Ro", "K", "Pts", "N", "W", "ΣPD", "K×ΣΔR", "Chg", "New", "Rp", "Ru")
 
 
+@functools.lru_cache(maxsize=256)
 def _fmt_points(value: Decimal) -> str:
-    """Points as an arbiter writes them: 5, 4.5, 17 (no trailing .0)."""
+    """Points as an arbiter writes them: 5, 4.5, 17 (no trailing .0). Equal values
+    are written alike (5 and 5.0: 5), so each is worked out once."""
     text = format(value.normalize(), "f") if value == value.to_integral_value() else format(value, "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text
+
+
+@functools.lru_cache(maxsize=256)
+def _half_points_text(half: int) -> str:
+    """A score in half points as :func:`_fmt_points` writes it: 9 -> 4.5."""
+    return _fmt_points(Decimal(half) / 2)
 
 
 def _cells(row: ReportRow) -> list[str]:
@@ -133,25 +142,24 @@ def _cells(row: ReportRow) -> list[str]:
         ru = str(r.initial.Ru) if r.initial.Ru is not None else "-"
     else:
         ru = blank
+    calc = r.calc      # the rated player's numbers (PlayerResult.K ... read it too)
+    if calc is None:
+        K = sum_PD = change = rating_change = new_rating = None
+    else:
+        K, sum_PD, change = calc.K, calc.sum_PD, calc.change
+        rating_change, new_rating = calc.rating_change, calc.new_rating
     return [
         str(r.start_rank), r.name, str(r.rating) if r.rating is not None else "unrated",
-        str(r.K) if r.K is not None else blank, _fmt_points(row.points),
-        str(r.N), _fmt_points(Decimal(r.W_half) / 2),
-        hundredths_to_str(r.sum_PD) if r.sum_PD is not None else blank,
-        ("+" if r.change and r.change > 0 else "") + hundredths_to_str(r.change)
-        if r.change is not None else blank,
-        (f"{r.rating_change:+d}" if r.rating_change else "0") if r.rating_change is not None else blank,
-        str(r.new_rating) if r.new_rating is not None else blank,
+        str(K) if K is not None else blank, _fmt_points(row.points),
+        str(r.N), _half_points_text(r.W_half),
+        hundredths_to_str(sum_PD) if sum_PD is not None else blank,
+        ("+" if change and change > 0 else "") + hundredths_to_str(change)
+        if change is not None else blank,
+        (f"{rating_change:+d}" if rating_change else "0") if rating_change is not None else blank,
+        str(new_rating) if new_rating is not None else blank,
         str(r.Rp) if r.Rp is not None else blank,
         ru,
     ]
-
-
-def _table_cells(row: ReportRow) -> list[str]:
-    """The table's cells: :func:`_cells` with K marked by where it came from."""
-    cells = _cells(row)
-    cells[3] += _K_MARKS.get(k_source_key(row) or "", "")
-    return cells
 
 
 def _csv_text(text: str) -> str:
@@ -218,7 +226,10 @@ def to_table(report: Report) -> str:
     lines = [f"{report.event_name}".strip() or "(unnamed event)",
              f"date {report.event_date.isoformat() if report.event_date else '?'}, "
              f"{report.time_control.value}, rules {report.edition.id}"]
-    body = [list(COLUMNS)] + [_table_cells(r) for r in report.rows]
+    marks = [_K_MARKS.get(k_source_key(r) or "", "") for r in report.rows]
+    body = [list(COLUMNS)] + [_cells(r) for r in report.rows]
+    for cells, mark in zip(body[1:], marks):     # K marked by where it came from
+        cells[3] += mark
     widths = [max(map(len, column)) for column in zip(*body)]
     left = {1}     # the name; the other columns are aligned right
     line = "  ".join(f"{{:{'<' if i in left else '>'}{w}}}" for i, w in enumerate(widths))
@@ -230,7 +241,7 @@ def to_table(report: Report) -> str:
         lines.append("Initial ratings:")
         lines.extend(reasons)
     notes = list(report.notes)
-    if any(_K_MARKS.get(k_source_key(r) or "") for r in report.rows):
+    if any(marks):
         notes.insert(0, K_MARK_NOTE)
     if notes:
         lines.append("Notes:")
@@ -258,8 +269,7 @@ def format_period(report: PeriodReport) -> str:
             lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
                                                         if c.K != c.K_given else ""))
             for i, ev in enumerate(c.events):
-                opps = " ".join([f"{g.R_opp}:{_SCORE_MARKS[g.score_half]}"
-                                 for g in ev.games if g.rated])
+                opps = " ".join([f"{r}:{_SCORE_MARKS[h]}" for r, h in ev.rated_results()])
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
                              f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
                              f"K·chg {hundredths_to_str(c.event_change(i))}")

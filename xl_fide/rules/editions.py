@@ -21,6 +21,7 @@ every edition (R&B §7.2.1 as in force from 2022, applied to the earlier ones to
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass
 from enum import Enum, StrEnum
@@ -201,6 +202,7 @@ def rules_for(event_date: object = None, time_control: object = TimeControl.STAN
     return max(in_force, key=lambda e: e.in_force)
 
 
+@functools.lru_cache(maxsize=256)       # a pure function of two texts, asked per event
 def guess_time_control(text: str, coded: str = "") -> TimeControl | None:
     """The time control of a TRF 222 coded field (``5400+30``) or a 122 free text.
 

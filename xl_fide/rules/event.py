@@ -23,8 +23,12 @@ from xl_fide.errors import InputError
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.rules.rounding import round_half_up
 from xl_fide.rules.tables import dp_for_p, p_hundredths
-from xl_fide.rules.rating import EventChange, cap_k, game_lines
+from xl_fide.rules.rating import EventChange, cap_k, checked_pairs, rated_sums
+from xl_fide.rules.values import RATING_MAX, as_rating
 from xl_fide.rules.results import GameResult
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,16 @@ class Entrant:
     rounds: tuple[tuple[int | None, GameResult | None], ...]
     name: str = ""
     points_half: int | None = None
+
+    @classmethod
+    def of(cls, start_rank: int, rating: int | None, K: int | None,
+           rounds: tuple[tuple[int | None, GameResult | None], ...], name: str = "") -> Entrant:
+        """``Entrant(start_rank, rating, K, rounds, name)`` built in one step (the
+        dataclass's ``__init__`` sets its six frozen fields one at a time)."""
+        e = _new(cls)
+        _set(e, "__dict__", {"start_rank": start_rank, "rating": rating, "K": K,
+                             "rounds": rounds, "name": name, "points_half": None})
+        return e
 
 
 class _FromCalc:
@@ -132,13 +146,22 @@ def effective_rating(rating: int | None, edition: RuleEdition,
     return rating, note
 
 
-_NOT_A_PLAYER: Any = object()
-
-
 def _performance(sum_R: int, N: int, W_half: int) -> int:
     """:func:`~xl_fide.rules.performance.performance_rating` of ratings already checked,
     from their sum: Rp = Ra + dp(p) = (ΣR + N dp) / N rounded half up (B.02 §8.1.1)."""
     return round_half_up(sum_R + N * dp_for_p(p_hundredths(W_half, N)), N)
+
+
+def _result(start_rank: int, name: str, rating: int | None, points_half: int, N: int,
+            W_half: int, Rp: int | None, initial: InitialRating | None,
+            calc: EventChange | None) -> PlayerResult:
+    """``PlayerResult(...)`` of values the engine computed, built in one step (the
+    dataclass's ``__init__`` sets its ten frozen fields one at a time)."""
+    r = _new(PlayerResult)
+    _set(r, "__dict__", {"start_rank": start_rank, "name": name, "rating": rating,
+                         "points_half": points_half, "N": N, "W_half": W_half, "Rp": Rp,
+                         "initial": initial, "calc": calc, "notes": ()})
+    return r
 
 
 def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = None,
@@ -155,44 +178,53 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     rating_of = {e.start_rank: e.rating for e in entrants}
     if len(rating_of) != len(entrants):
         raise InputError("start ranks must be unique")
+    # plain int ratings and half points 0..2 (the usual case) need no check per game
+    plain = all(r is None or (type(r) is int and 0 <= r <= RATING_MAX)
+                for r in rating_of.values())
     out = []
     for e in entrants:
         games: list[tuple[int, int]] = []     # (R_opp, half points) vs rated opponents
         points = 0
-        for rnd, (opp, result) in enumerate(e.rounds, 1):
+        for opp, result in e.rounds:
             if result is None:
                 continue
             half = result.half_points
             points += half
             if not result.played or opp is None:
                 continue
-            R_opp = rating_of.get(opp, _NOT_A_PLAYER)
+            try:
+                R_opp = rating_of[opp]
+            except KeyError:
+                rnd = 1 + next(i for i, (o, r) in enumerate(e.rounds)
+                               if r is not None and r.played and o == opp)
+                raise InputError(f"player {e.start_rank}, round {rnd}: opponent {opp} is "
+                                 "not a player") from None
             if R_opp is None:
                 continue                      # unrated opponent: not rated for either
-            if R_opp is _NOT_A_PLAYER:
-                raise InputError(
-                    f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
             games.append((R_opp, half))
+            if type(half) is not int or not 0 <= half <= 2:
+                plain = False
         if e.points_half is not None:
             points = e.points_half
         if e.rating is not None:
             if e.K is None:
                 raise InputError(f"player {e.start_rank} is rated but has no K")
-            lines = game_lines(e.rating, games, edition)
-            calc = EventChange(e.rating, e.K, e.K, lines, edition.id)
-            if apply_cap and cap_k(e.K, calc.N) != e.K:    # K x n <= 700 (B.02 §8.3.3)
-                calc = EventChange(e.rating, e.K, cap_k(e.K, calc.N), lines, edition.id)
-            Rp = _performance(sum(g.R_opp for g in calc.rated_games), calc.N,
-                              calc.W_half) if calc.N else None
-            out.append(PlayerResult(
-                start_rank=e.start_rank, name=e.name, rating=e.rating, points_half=points,
-                N=calc.N, W_half=calc.W_half, Rp=Rp, calc=calc))
+            Ro = e.rating
+            if not plain:       # checked as game_lines checks them, the same errors
+                Ro = as_rating(Ro, "Ro")
+                games = checked_pairs(games)
+            sums = rated_sums(Ro, games, edition)
+            N, W_half, _, sum_R = sums
+            # K x n <= 700 (B.02 §8.3.3)
+            calc = EventChange.of_pairs(e.rating, e.K, cap_k(e.K, N) if apply_cap else e.K, games,
+                                        edition, sums)
+            Rp = _performance(sum_R, N, W_half) if N else None
+            out.append(_result(e.start_rank, e.name, e.rating, points, N, W_half, Rp, None,
+                               calc))
         else:
             init = initial_rating([[(r, s / 2) for r, s in games]], edition)
             N = len(games)
             W_half = sum(s for _, s in games)
             Rp = _performance(sum(r for r, _ in games), N, W_half) if N else None
-            out.append(PlayerResult(
-                start_rank=e.start_rank, name=e.name, rating=None, points_half=points,
-                N=N, W_half=W_half, Rp=Rp, initial=init))
+            out.append(_result(e.start_rank, e.name, None, points, N, W_half, Rp, init, None))
     return tuple(out)

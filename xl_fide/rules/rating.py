@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from xl_fide.rules.editions import CAP_DIFFERENCE, Cap400, RuleEdition, rules_for
 from xl_fide.rules.editions import edition as edition_by_id
@@ -238,8 +238,20 @@ class _RoundedChange:
     def publication(self) -> str:
         """``""``, or ``"not published: below 1400"`` when the new rating is under the
         floor of the edition (FIDE B.02 §7.2.1); no edition id means today's rules."""
-        ed = edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
-        return publication_note(self.new_rating, ed)
+        return publication_note(self.new_rating, self._floor_edition())
+
+    def _floor_edition(self) -> RuleEdition:
+        return edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
+
+    def _settle(self) -> None:
+        """Work out the change, its rounding, the new rating and the publication now,
+        where the cached properties keep them (the engine's own changes: a report reads
+        each of them; four lookups of a cached property cost more than the arithmetic)."""
+        d = self.__dict__
+        change = d["change"] = self.K * d["sum_delta_R"]
+        rounded = d["rating_change"] = round_half_away(change, 100)
+        new = d["new_rating"] = self.Ro + rounded
+        d["publication"] = publication_note(new, self._floor_edition())
 
     @property
     def published(self) -> bool:
@@ -298,6 +310,22 @@ class EventChange(_RoundedChange):
         """ΣΔR = W - ΣPD, hundredths."""
         return sum(g.delta_R for g in self.rated_games)
 
+    @classmethod
+    def of_pairs(cls, Ro: int, K_given: int, K: int, pairs: Sequence[tuple[int, int]],
+                 edition: RuleEdition, sums: tuple[int, int, int, int]) -> EventChange:
+        """The change of ``Ro`` over ``pairs`` (``(R_opp, score_half)`` ints already
+        checked, ``Ro`` a rating ``as_rating`` takes) whose :func:`rated_sums` are ``sums``: equal to
+        ``EventChange(Ro, K_given, K, _lines(Ro, pairs, edition), edition.id)``, its
+        lines (``games``, ``rated_games``) made only when read."""
+        N, W_half, sum_PD, _ = sums
+        c = _new(cls)
+        _set(c, "__dict__", {"Ro": Ro, "K_given": K_given, "K": K, "edition_id": edition.id,
+                             "N": N, "W_half": W_half, "sum_PD": sum_PD,
+                             "sum_delta_R": 50 * W_half - sum_PD, "_pairs": pairs,
+                             "_edition": edition})
+        c._settle()
+        return c
+
 
 
 def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
@@ -350,43 +378,114 @@ def game_lines(Ro: int, games: Iterable[tuple[int, int]], edition: RuleEdition) 
     kept as a line with ``rated=False`` and a note, and adds nothing.
     """
     Ro = as_rating(Ro, "Ro")
+    return _lines(Ro, checked_pairs(games), edition)
+
+
+def checked_pairs(games: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(R_opp, score_half)`` pairs checked: ratings ints 0..4000, half points 0..2
+    (plain ints pass at once; anything else is checked in full, :class:`InputError`)."""
     pairs = []
-    for r, s in games:    # plain ints pass at once; anything else is checked in full
+    for r, s in games:
         if type(r) is not int or not 0 <= r <= RATING_MAX:
             r = as_rating(r, "R_opp")
         if type(s) is not int or not 0 <= s <= 2:
             s = as_int(s, "score_half", minimum=0, maximum=2)
         pairs.append((r, s))
-    return _lines(Ro, pairs, edition)
+    return pairs
 
 
-def _lines(Ro: int, pairs: list[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
-    """:func:`game_lines` of a rating and ``(R_opp, score_half)`` ints already checked."""
+def _capped_index(Ro: int, pairs: Sequence[tuple[int, int]], edition: RuleEdition) -> set[int]:
+    """The indexes of the games whose difference the 400-point rule caps (FIDE B.02
+    §8.3.1): every game over 400 points, or only the one of largest difference (2022
+    "once per event"); none for a player the rule exempts. Opponents below the floor
+    are no rated opponents and are never capped."""
+    if not cap_applies(Ro, edition):
+        return set()
     floor = edition.rating_floor
-    capped_index: set[int] = set()
-    if cap_applies(Ro, edition):
-        over = [i for i, (r, _) in enumerate(pairs)
-                if abs(Ro - r) > CAP_DIFFERENCE and r >= floor]
-        if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
-            capped_index = {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
-        else:
-            capped_index = set(over)
-    rb_600 = edition.rapid_blitz_600
+    over = [i for i, (r, _) in enumerate(pairs) if abs(Ro - r) > CAP_DIFFERENCE and r >= floor]
+    if edition.cap400 is Cap400.ONCE_PER_EVENT and over:
+        return {max(over, key=lambda i: (abs(Ro - pairs[i][0]), -i))}
+    return set(over)
+
+
+def _pd(D: int) -> int:
+    """PD of a difference as used: table 8.1.2 by index; beyond the table 1.00 or 0."""
+    return PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
+
+
+def _not_rated(Ro: int, R_opp: int, edition: RuleEdition) -> str:
+    """Why the game of ``Ro`` against ``R_opp`` is not rated (an opponent below the
+    floor, B.02 §7.2.1; the R&B 600-point rule), ``""`` when it is rated."""
+    if R_opp < edition.rating_floor:
+        return floor_note(R_opp, edition)
+    if edition.rapid_blitz_600 and not rapid_blitz_rated(Ro, R_opp, edition):
+        return _RB_600_NOTE
+    return ""
+
+
+def _lines(Ro: int, pairs: Sequence[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
+    """:func:`game_lines` of a rating and ``(R_opp, score_half)`` ints already checked."""
+    capped_index = _capped_index(Ro, pairs, edition)
     lines = []
     for i, (R_opp, s) in enumerate(pairs):
         D = Ro - R_opp
         capped = bool(capped_index) and i in capped_index
         if capped:
             D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
-        # table 8.1.2 (pd_for_difference) by index; beyond the table PD is 1.00 or 0
-        PD = PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
-        if R_opp < floor:
-            lines.append(_line(R_opp, s, D, capped, PD, False, floor_note(R_opp, edition)))
-        elif rb_600 and not rapid_blitz_rated(Ro, R_opp, edition):
-            lines.append(_line(R_opp, s, D, capped, PD, False, _RB_600_NOTE))
-        else:
-            lines.append(_line(R_opp, s, D, capped, PD, True, ""))
+        note = _not_rated(Ro, R_opp, edition)
+        lines.append(_line(R_opp, s, D, capped, _pd(D), not note, note))
     return tuple(lines)
+
+
+def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
+               edition: RuleEdition) -> tuple[int, int, int, int]:
+    """``(N, W_half, ΣPD, ΣR_opp)`` over the rated lines of :func:`_lines` (the same
+    rules: 400-point cap, floor, 600-point rule), without building the lines: what a
+    report needs of a player's games. ``pairs``: ``(R_opp, score_half)`` ints already
+    checked."""
+    capped_index: set[int] | None = None      # None: every game over 400 is capped
+    cap = cap_applies(Ro, edition)
+    if cap and edition.cap400 is Cap400.ONCE_PER_EVENT:
+        capped_index = _capped_index(Ro, pairs, edition)
+    floor = edition.rating_floor
+    rb_600 = edition.rapid_blitz_600
+    N = W_half = sum_PD = sum_R = 0
+    for i, (R_opp, s) in enumerate(pairs):
+        if R_opp < floor or (rb_600 and not rapid_blitz_rated(Ro, R_opp, edition)):
+            continue
+        D = Ro - R_opp
+        if cap and (D > CAP_DIFFERENCE or D < -CAP_DIFFERENCE) and (
+                capped_index is None or i in capped_index):
+            D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
+        N += 1
+        W_half += s
+        # _pd(D), inline: the loop runs once per game of every player
+        sum_PD += PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
+        sum_R += R_opp
+    return N, W_half, sum_PD, sum_R
+
+
+def rated_pairs(Ro: int, pairs: Sequence[tuple[int, int]],
+                edition: RuleEdition) -> list[tuple[int, int]]:
+    """The ``(R_opp, score_half)`` of the rated lines of :func:`_lines`, in order."""
+    floor = edition.rating_floor
+    if not edition.rapid_blitz_600:
+        return [(r, s) for r, s in pairs if r >= floor]
+    return [(r, s) for r, s in pairs if not _not_rated(Ro, r, edition)]
+
+
+class _LazyLines:
+    """The ``games`` of an :class:`EventChange` or a :class:`PeriodEvent` built by the
+    engine from checked ints (:meth:`EventChange.of_pairs`): its lines are made on
+    first read, from the pairs and the edition it keeps (a report prints the sums only).
+    An instance built with its lines holds them itself (this is a non-data descriptor)."""
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        lines = d["games"] = _lines(as_rating(d["Ro"], "Ro"), d.pop("_pairs"), d.pop("_edition"))
+        return lines
 
 
 def rate_event(Ro: int, games: Iterable[Sequence[object]], K: int,
@@ -439,6 +538,26 @@ class PeriodEvent:
     @cached_property
     def N(self) -> int:
         return sum(1 for g in self.games if g.rated)
+
+    @classmethod
+    def of_pairs(cls, name: str, Ro: int, edition: RuleEdition,
+                 pairs: Sequence[tuple[int, int]]) -> PeriodEvent:
+        """``PeriodEvent(name, Ro, edition.id, _lines(Ro, pairs, edition))`` of ints
+        already checked, its lines (``games``) made only when read."""
+        N, W_half, sum_PD, _ = rated_sums(Ro, pairs, edition)
+        e = _new(cls)
+        _set(e, "__dict__", {"name": name, "Ro": Ro, "edition_id": edition.id, "N": N,
+                             "sum_delta_R": 50 * W_half - sum_PD, "_pairs": pairs,
+                             "_edition": edition})
+        return e
+
+    def rated_results(self) -> list[tuple[int, int]]:
+        """``(R_opp, score_half)`` of the rated games, in order (what a period's page
+        lists), without making the lines when they were not made."""
+        d = self.__dict__
+        if "games" in d:
+            return [(g.R_opp, g.score_half) for g in d["games"] if g.rated]
+        return rated_pairs(self.Ro, d["_pairs"], d["_edition"])
 
 
 @dataclass(frozen=True)
@@ -507,14 +626,20 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
     built = []
     newest: RuleEdition | None = None
     for name, Ro_event, ed, pairs in events:
-        built.append(PeriodEvent(name, Ro_event, ed.id, _lines(Ro_event, pairs, ed)))
+        built.append(PeriodEvent.of_pairs(name, Ro_event, ed, pairs))
         if newest is None or ed.in_force > newest.in_force:
             newest = ed
     n = sum(e.N for e in built)
     K_used = cap_k(K, n)
     if edition_id is None:
         edition_id = newest.id if newest else ""
-    return PeriodChange(Ro, K, K_used, tuple(built), edition_id)
+    change = PeriodChange(Ro, K, K_used, tuple(built), edition_id)
+    change._settle()
+    return change
+
+
+# the lines of a change the engine built from checked ints, made when first read
+EventChange.games = PeriodEvent.games = _LazyLines()  # type: ignore[assignment]
 
 
 def new_rating_or_note(calc: EventChange | PeriodChange) -> int | str:
