@@ -217,13 +217,28 @@ def _udf_month(ws: Any, geo: _Geometry, m: Month, date: str) -> None:
 
 
 def _native_month(wb: Workbook, geo: _Geometry, m: Month, date: str, edition: str) -> str:
-    """Month ``m``'s block in native formulas, its helpers on a hidden sheet of its own."""
+    """Month ``m``'s block in native formulas, its helpers on a hidden sheet of its own.
+    Its layout is kept on ``wb`` (``xl_fide_months``): the cached values of the helper
+    sheet are worked out from it at save (:func:`xl_fide.excel._cached.complete_values`)."""
+    lay = month_layout(geo, m, date, edition)
+    wb.__dict__.setdefault("xl_fide_months", []).append(lay)
+    ws, calc = wb[CROSS], wb.create_sheet(lay.calc)
+    for sheet, r, c, value in _native.cells(lay):
+        (ws if sheet == CROSS else calc).cell(r, c).value = value
+    calc.sheet_state = "hidden"
+    calc.protection.sheet = True
+    return lay.calc
+
+
+def month_layout(geo: _Geometry, m: Month, date: str, edition: str) -> _native.Layout:
+    """The native layout of month ``m``'s block: its Ro and K columns, its rounds, its
+    date and edition cells (absolute, on the cross-table) and its helper sheet."""
     name = f"Calc M{m.index}"
     col = dict(geo.col)
     for spec in MONTH_COLS:
         col[spec.key] = month_col(geo, m.index, spec.key)
     col["ro"], col["k"] = col["m_ro"], col["m_k"]
-    lay = _native.Layout(
+    return _native.Layout(
         kind="swiss", first=geo.first, last=geo.last, cross=CROSS, col=col,
         edition=f"{CROSS}!{edition}", date=f"{CROSS}!{date}", pd_from=_PD_FROM,
         pd_high=_PD_HIGH, dp=_DP_VALUES, codes=_CODES,
@@ -231,9 +246,3 @@ def _native_month(wb: Workbook, geo: _Geometry, m: Month, date: str, edition: st
         res_cols=[geo.round_col(k, "res") for k in m.rounds],
         header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last,
         calc=name, k_set=geo.col["k_set"])
-    ws, calc = wb[CROSS], wb.create_sheet(name)
-    for sheet, r, c, value in _native.cells(lay):
-        (ws if sheet == CROSS else calc).cell(r, c).value = value
-    calc.sheet_state = "hidden"
-    calc.protection.sheet = True
-    return name
