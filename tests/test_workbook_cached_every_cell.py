@@ -289,15 +289,18 @@ def _long_rich() -> str:
 def _long_native(event, tmp_path):
     from tests.test_workbook_months import below_the_floor, long_event
     from xl_fide.trf import parse_trf
-    text = {"long": long_event, "floor": below_the_floor, "rich": _long_rich}[event]()
-    t = parse_trf(text, source=f"{event}.trf")
+    if event == "league":       # 24 players, 9 rounds Sep 2025 - Jan 2026: five months
+        t = read_trf(next(p for p in TRF_FILES if p.stem == "synthetic_league_5_months"))
+    else:
+        text = {"long": long_event, "floor": below_the_floor, "rich": _long_rich}[event]()
+        t = parse_trf(text, source=f"{event}.trf")
     rep = build_report(t, EventOptions())
-    assert len(rep.months) == 2
+    assert len(rep.months) == (5 if event == "league" else 2)
     wb = fill_workbook(t, report=rep, formulas="native", rows=len(t.players) + 1)
     return save_workbook(wb, tmp_path / f"{event}_native.xlsx")
 
 
-@pytest.mark.parametrize("event", ["long", "floor", "rich"])
+@pytest.mark.parametrize("event", ["long", "floor", "rich", "league"])
 def test_the_month_helper_sheets_cache_what_the_spreadsheets_compute(event, office,
                                                                       tmp_path):
     # every formula cell of every sheet, the hidden "Calc M1", "Calc M2" included, has a
