@@ -126,8 +126,13 @@ def _same(a, b):
 
 
 #: INDEX of a blank cell: 0 in LibreOffice and Excel (the cached value), blank in Gnumeric.
-#: Calc!K3 is the helper sheet's message switch, blank for every native edition.
+#: K3 of a helper sheet (Calc, and Calc M1... of an event over 30 days) is its message
+#: switch, blank for every native edition.
 BLANK_INDEX = {("Calc", "K3")}
+
+
+def _blank_index(key):
+    return key in BLANK_INDEX or (key[0].startswith("Calc M") and key[1] == "K3")
 
 
 def _differences(path, recalculated, *, blank_index_is_blank=False,
@@ -138,7 +143,7 @@ def _differences(path, recalculated, *, blank_index_is_blank=False,
     if dateless_template:       # YEAR(TODAY()): cached as the year the template was built
         out.pop(("Calc", "J3"), None)
     if blank_index_is_blank:
-        out = {k: v for k, v in out.items() if not (k in BLANK_INDEX and v == (0, None))}
+        out = {k: v for k, v in out.items() if not (_blank_index(k) and v == (0, None))}
     return out
 
 
@@ -146,16 +151,9 @@ def _differences(path, recalculated, *, blank_index_is_blank=False,
 @pytest.mark.parametrize("name", TRFS)
 def test_every_formula_cell_of_a_filled_workbook_has_a_value(name, formulas, tmp_path):
     path = _filled(name, formulas, tmp_path)
-    missing = without_value(path)
-    # Known gap (issue 20 #4, left for the next session): the hidden per-month helper
-    # sheets of a native event over 30 days ("Calc M1", ...) carry no values yet; the
-    # month blocks they feed on the Crosstable do (the report's monthly figures).
-    months = {sheet for sheet in missing if sheet.startswith("Calc M")}
-    assert {sheet: cells for sheet, cells in missing.items() if sheet not in months} == {}
-    if months:
-        from openpyxl import load_workbook
-        wb = load_workbook(path)
-        assert all(wb[sheet].sheet_state != "visible" for sheet in months)
+    # every sheet, the hidden per-month helper sheets ("Calc M1", ...) of a native event
+    # over 30 days (san_viator_2018_swiss: April and May) included
+    assert without_value(path) == {}
     assert sum(1 for v in cached(path).values() if v not in (None, "")) > 50
 
 
@@ -256,6 +254,62 @@ def test_a_template_typed_in_by_hand_caches_what_the_spreadsheets_compute(start,
     path = save_workbook(_typed_in_template(dt.date.fromisoformat(start), tc),
                          tmp_path / "typed.xlsx")
     assert without_value(path) == {}
+    office.recalc(path, tmp_path / "lo.xlsx")
+    assert _differences(path, load_workbook(tmp_path / "lo.xlsx", data_only=True)) == {}
+    gnumeric.require()
+    values = gnumeric.recalc(path, tmp_path / "gnumeric.xlsx")
+    assert _differences(path, values, blank_index_is_blank=True) == {}
+
+
+# ---------------------------------------------------------- events over 30 days, native
+
+def _long_rich() -> str:
+    """Six players, rounds on 5 and 19 Oct, 2 and 16 Nov 2025 (42 days: rated month by
+    month): a 2450 (K 10), a junior under 1400 after October (not published: unrated in
+    November), an unrated player (no Ru in October, rated games in November), forfeits
+    both ways, a draw, a blank row below."""
+    from tests.harness.trf_lines import player_line, trf
+    pairs = {1: [(1, 2, "1", "0"), (3, 4, "0", "1"), (5, 6, "1", "0")],
+             2: [(1, 3, "1", "0"), (2, 5, "+", "-"), (4, 6, "0", "1")],
+             3: [(4, 1, "0", "1"), (2, 6, "=", "="), (3, 5, "0", "1")],
+             4: [(5, 1, "=", "="), (2, 3, "1", "0"), (4, 6, "-", "+")]}
+    games = {i: [] for i in range(1, 7)}
+    for rnd in sorted(pairs):
+        for w, b, rw, rb in pairs[rnd]:
+            games[w].append((b, "w", rw))
+            games[b].append((w, "b", rb))
+    who = [("A", 2450, ""), ("B", 1950, ""), ("C", 1401, "2011"), ("D", None, ""),
+           ("E", 1600, "2012"), ("F", 1800, "1970")]
+    players = [player_line(i, name, ro, birth=born, rounds=games[i])
+               for i, (name, ro, born) in enumerate(who, 1)]
+    head = {"012": "Long rich", "042": "2025/10/05", "052": "2025/11/16", "122": "90 min"}
+    return trf(head, players, ["132" + " " * 88 + "25/10/05  25/10/19  25/11/02  25/11/16"])
+
+
+def _long_native(event, tmp_path):
+    from tests.test_workbook_months import below_the_floor, long_event
+    from xl_fide.trf import parse_trf
+    if event == "league":       # 24 players, 9 rounds Sep 2025 - Jan 2026: five months
+        t = read_trf(next(p for p in TRF_FILES if p.stem == "synthetic_league_5_months"))
+    else:
+        text = {"long": long_event, "floor": below_the_floor, "rich": _long_rich}[event]()
+        t = parse_trf(text, source=f"{event}.trf")
+    rep = build_report(t, EventOptions())
+    assert len(rep.months) == (5 if event == "league" else 2)
+    wb = fill_workbook(t, report=rep, formulas="native", rows=len(t.players) + 1)
+    return save_workbook(wb, tmp_path / f"{event}_native.xlsx")
+
+
+@pytest.mark.parametrize("event", ["long", "floor", "rich", "league"])
+def test_the_month_helper_sheets_cache_what_the_spreadsheets_compute(event, office,
+                                                                      tmp_path):
+    # every formula cell of every sheet, the hidden "Calc M1", "Calc M2" included, has a
+    # value, and Gnumeric and LibreOffice recalculate exactly that value
+    path = _long_native(event, tmp_path)
+    assert {"Calc M1", "Calc M2"} <= set(formula_cells(path))
+    assert without_value(path) == {}
+    months = {k: v for k, v in cached(path).items() if k[0].startswith("Calc M")}
+    assert sum(1 for v in months.values() if v not in (None, "", 0)) > 40
     office.recalc(path, tmp_path / "lo.xlsx")
     assert _differences(path, load_workbook(tmp_path / "lo.xlsx", data_only=True)) == {}
     gnumeric.require()

@@ -335,3 +335,84 @@ def test_without_round_dates_the_one_period_block_says_so(formulas, tmp_path):
     assert values[CROSS].cell(1, n).value == LONG_EVENT_NOTE
     assert load_workbook(src, data_only=True)[CROSS].cell(1, n).value == LONG_EVENT_NOTE
     assert month_blocks(wb) == {}
+
+
+# ------------------------------------------------------------------------------ paper
+
+def _pages(ws, geo):
+    """The printed pages' column ranges (after the repeated title columns A:C), from the
+    sheet's column breaks and print area."""
+    from openpyxl.utils import range_boundaries
+    _, _, end, _ = range_boundaries(ws.print_area[0].split("!")[1].replace("$", "")
+                                    if isinstance(ws.print_area, list)
+                                    else ws.print_area.split("!")[1].replace("$", ""))
+    cuts = sorted(b.id for b in ws.col_breaks.brk)
+    starts = [4] + [c + 1 for c in cuts]
+    return list(zip(starts, [c for c in cuts] + [end]))
+
+
+@pytest.mark.parametrize("event", ["long", "rich"])
+def test_the_month_blocks_print_at_100_percent_page_by_page(event, tmp_path):
+    # Before: a small event over 30 days printed one page wide at about 32 % (every block
+    # side by side); a wider one broke before each month only, and a month block (12
+    # columns) is wider than a page at 100 %: Ru fell on a page of its own with the
+    # month's header cut at the page edge. Now: 100 %, breaks between units (a month block
+    # is two), every page within the page width, no group header across a break.
+    from openpyxl.utils import get_column_letter
+    from tests.test_workbook_cached_every_cell import _long_rich
+    from xl_fide.excel._build import PAGE_PX, _TITLE_COLS, column_px, print_units
+    text = {"long": long_event, "rich": _long_rich}[event]()
+    t = parse_trf(text, source=f"{event}.trf")
+    for formulas in ("udf", "native"):
+        wb = fill_workbook(t, formulas=formulas)      # (hidden widths as built)
+        ws, geo = wb[CROSS], wb.xl_fide_geo
+        saved = load_workbook(save_workbook(wb, tmp_path / f"{formulas}.xlsx"))[CROSS]
+        assert sorted(b.id for b in saved.col_breaks.brk) == sorted(
+            b.id for b in ws.col_breaks.brk)
+        assert not ws.sheet_properties.pageSetUpPr.fitToPage
+        assert int(ws.page_setup.scale) == 100
+        room = PAGE_PX - sum(column_px(ws, c) for c in range(1, _TITLE_COLS + 1))
+        pages = _pages(ws, geo)
+        hidden = range(geo.check_first, geo.check_last + 1)      # the per-round checks
+        units = set(print_units(geo))
+        for first, last in pages:           # within the page, or one unit alone
+            wide = sum(column_px(ws, c) for c in range(first, last + 1) if c not in hidden)
+            assert wide <= room or (first, last) in units or (
+                first, last - len(hidden)) in units, (get_column_letter(first),
+                                                      get_column_letter(last), wide)
+        breaks = {b.id for b in ws.col_breaks.brk}
+        for merged in ws.merged_cells.ranges:
+            if merged.min_row == GROUP_ROW:
+                assert not any(merged.min_col <= b < merged.max_col for b in breaks), merged
+        blocks = month_blocks(wb)
+        for i, cols in blocks.items():             # each month's first page names it
+            first = min(cols.values())
+            assert first - 1 in breaks
+            assert ws.cell(GROUP_ROW, first).value.startswith(f"Month {i} of 2: ")
+            rest = cols["K×ΣΔR"]
+            assert rest - 1 in breaks
+            assert ws.cell(GROUP_ROW, rest).value.startswith(f"(Month {i}")
+
+
+def test_a_small_event_over_30_days_prints_readable_pages(office, tmp_path):
+    # rendered by LibreOffice with the workbook's own page set-up: text at print size (a
+    # word box of 9 pt or more for 8-11 pt text; before: one page at ~32 %, 3-4 pt), each
+    # month's two halves whole on their pages
+    import shutil
+    from tests.test_workbook_print import pages, words
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils missing")
+    t = parse_trf(long_event(), source="long.trf")
+    src = save_workbook(fill_workbook(t, formulas="native"), tmp_path / "long.xlsx")
+    pdf = tmp_path / "long.pdf"
+    office.to_pdf(src, pdf, sheet=CROSS, fit_width=False)
+    n, _ = pages(pdf)
+    heights, texts = [], []
+    for page in range(1, n + 1):
+        ws = words(pdf, page)
+        heights += [h for _, h in ws]
+        texts.append([w for w, _ in ws])
+    assert min(heights) >= 7 and sorted(heights)[len(heights) // 2] >= 9
+    assert all("Name" in page for page in texts)
+    assert sum(page.count("Ru") for page in texts) == 3           # one-period + 2 months
+    assert sum(page.count("used") for page in texts) == 3         # "K used", whole

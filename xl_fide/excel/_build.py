@@ -161,12 +161,14 @@ def print_units(geo: _Geometry) -> list[tuple[int, int]]:
     return units
 
 
-def _paginate(ws: Any, geo: _Geometry) -> None:
+def _paginate(ws: Any, geo: _Geometry, extra: Sequence[tuple[int, int]] = (),
+              last_col: int = 0) -> None:
     """Paper: a cross-table that fits one page wide at 60 % or more in Excel is printed
     one page wide; a wider one at 100 % with column breaks between rounds (never inside a round,
     the standings or the rating block), the title columns repeated; the round robin's
-    group header is written once per page, so no header is cut by a page edge."""
-    width = sum(column_px(ws, c, EXCEL_CHAR_PX) for c in range(1, geo.last_col + 1))
+    group header is written once per page, so no header is cut by a page edge. ``extra``:
+    units right of ``geo.last_col`` up to ``last_col`` (the month blocks, :mod:`._months`)."""
+    width = sum(column_px(ws, c, EXCEL_CHAR_PX) for c in range(1, (last_col or geo.last_col) + 1))
     starts = [geo.block_first]
     if width * ONE_PAGE_SCALE <= PAGE_PX:
         ws.page_setup.fitToWidth = 1
@@ -176,7 +178,7 @@ def _paginate(ws: Any, geo: _Geometry) -> None:
     else:
         room = PAGE_PX - sum(column_px(ws, c) for c in range(1, _TITLE_COLS + 1))
         used = 0
-        units = print_units(geo)
+        units = print_units(geo) + list(extra)
         grid = (geo.block_first, geo.block_last)
         if geo.layout == "roundrobin" and sum(
                 column_px(ws, c) for c in range(grid[0], grid[1] + 1)) <= room:

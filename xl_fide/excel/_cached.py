@@ -185,7 +185,7 @@ def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
     if geo.formulas == "udf":
         s.put(EVENT, EVENT_ROW["version"], 2, __version__)
     ev = s.out[EVENT]
-    tc, day = ev[f"B{EVENT_ROW['tc_arg']}"], ev[f"B{EVENT_ROW['date_arg']}"]
+    tc = ev[f"B{EVENT_ROW['tc_arg']}"]
     start = s.get(EVENT, EVENT_ROW["start"], 2)
     name = s.get(EVENT, EVENT_ROW["name"], 2)
     s.put(CROSS, 1, 1, name if not _blank(name) else "FIDE rating cross-table")
@@ -201,7 +201,8 @@ def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
         # the shipped templates are the same file whenever they are written again
         from xl_fide.excel._layout import _FIXED_TIME
         this_year = _FIXED_TIME.year if not any(known.values()) else _dt.date.today().year
-        _calc_sheet(s, geo, lay, day, this_year)
+        for one in [lay, *getattr(wb, "xl_fide_months", ())]:   # + a month's "Calc M<n>"
+            _calc_sheet(s, geo, one, this_year)
     else:
         for r in range(geo.first, geo.last + 1):     # FIDE_K / FIDE_EVENT on a blank row
             if not _blank(s.get(CROSS, r, geo.col["ro"])):
@@ -392,14 +393,14 @@ def _int(v: Any) -> Any:
     raise _Error(v if isinstance(v, str) and v in _ERRORS else "#VALUE!")
 
 
-def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object, this_year: int) -> None:
-    """The native helper sheet (:mod:`xl_fide.excel._native`), the K rule, K and the
-    rating block of the cross-table, as the native formulas compute them."""
+def _calc_sheet(s: _Sheets, geo: Any, lay: Any, this_year: int) -> None:
+    """The native helper sheet ``lay.calc`` (:mod:`xl_fide.excel._native`), the K rule,
+    K and the rating block of the cross-table, as the native formulas compute them (a
+    month's block of an event over 30 days: its own sheet, K column, date and edition)."""
     from xl_fide.excel import _native as n
-    from xl_fide.excel._layout import EVENT, EVENT_ROW
 
-    calc, cross = n.CALC, lay.cross
-    edition = s.get(EVENT, EVENT_ROW["edition"], 2)
+    calc, cross = lay.calc, lay.cross
+    edition, day = _at(s, lay.edition), _at(s, lay.date)
     s.put(calc, n.SWITCH_ROW, n.S_ED, edition)
     table = s.range(calc, f"A{lay.last + 4}:K{lay.last + 3 + len(n.edition_rows())}")
     row_of = next((row for row in table if row[0] == edition), None)
@@ -415,15 +416,29 @@ def _calc_sheet(s: _Sheets, geo: Any, lay: Any, day: object, this_year: int) -> 
             v = row_of[i - 1]
             sw[i] = 0 if v is None else v      # INDEX of a blank cell: 0 (Excel, LibreOffice)
         s.put(calc, n.SWITCH_ROW, i, sw[i])
-    for r in range(lay.first, lay.last + 1):
-        s.put(cross, r, lay.col["k_rule"], _or_error(lambda: _k_rule(s, lay, r, sw)))
-    _k_cells(s, geo, cross)
+    if lay.k_set:           # a month: K set if given, else the K rule at the month's Ro
+        for r in range(lay.first, lay.last + 1):
+            kset = s.get(cross, r, lay.k_set)
+            s.put(cross, r, lay.col["k"],
+                  "" if _blank(s.get(cross, r, lay.col["ro"])) else kset if _is_num(kset)
+                  else _or_error(lambda: _k_rule(s, lay, r, sw)))
+    else:
+        for r in range(lay.first, lay.last + 1):
+            s.put(cross, r, lay.col["k_rule"], _or_error(lambda: _k_rule(s, lay, r, sw)))
+        _k_cells(s, geo, cross)
     ro_used: dict[int, Any] = {}
     for r in range(lay.first, lay.last + 1):
         ro_used[r] = _or_error(lambda: _ro_used(s.get(cross, r, lay.col["ro"]), sw))
         s.put(calc, r, n.C_RO, ro_used[r])
     for r in range(lay.first, lay.last + 1):
         _calc_row(s, lay, r, sw, ro_used)
+
+
+def _at(s: _Sheets, ref: str) -> Any:
+    """The value at an absolute reference ``Sheet!$B$5``."""
+    from openpyxl.utils import coordinate_to_tuple
+    sheet, cell = ref.rsplit("!", 1)
+    return s.get(sheet.strip("'"), *coordinate_to_tuple(cell.replace("$", "")))
 
 
 def _or_error(work: Any) -> object:
@@ -529,7 +544,7 @@ def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
                     y = _num(2 * float(_result(s, res, 2)))
                 except LookupError:
                     y = "#N/A"
-            z: object = (_pd(s, lay, _int(B), xi, _int(s.get(n.CALC, r, n.C_CAP)))
+            z: object = (_pd(s, lay, _int(B), xi, _int(s.get(lay.calc, r, n.C_CAP)))
                          if xi > 0 and _int(B) > 0 else 0)
         except _Error as exc:       # bad input (a rating not a number): the error
             x = y = z = str(exc)
@@ -547,7 +562,7 @@ def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
     from xl_fide.excel import _native as n
     from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
     from xl_fide.rules.rating import EXEMPT_RATING, K_CAP_PRODUCT
-    calc, cross = n.CALC, lay.cross
+    calc, cross = lay.calc, lay.cross
     no = s.get(cross, r, lay.col["no"])
     s.put(calc, r, n.C_NO, 0 if _blank(no) else no)
     ro = s.get(cross, r, lay.col["ro"])
@@ -555,7 +570,9 @@ def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
         count = sum(1 for g in range(lay.games)
                     if not _blank(s.get(cross, r, lay.grid_first + g)))
     else:
-        count = sum(1 for c in lay.res_cols if not _blank(s.get(cross, r, c)))
+        count = sum(1 for c in range(lay.block_first, lay.block_last + 1)   # every round's
+                    if s.get(cross, lay.header_row, c) == "Res"               # (a month's too)
+                    and not _blank(s.get(cross, r, c)))
     check = s.get(cross, r, lay.col["check"])
     state = (0 if _blank(ro) and count == 0 else 2 if sw[n.S_OK] != 1
              else 3 if _is_num(check) and check > 0 else 1)

@@ -36,7 +36,7 @@ from typing import Any, Sequence
 from openpyxl import Workbook
 from openpyxl.comments import Comment
 from openpyxl.worksheet.formula import ArrayFormula
-from openpyxl.worksheet.pagebreak import Break
+from openpyxl.worksheet.pagebreak import ColBreak
 
 from xl_fide.excel import _native as _native
 from xl_fide.excel._layout import (
@@ -47,6 +47,7 @@ from xl_fide.excel._layout import (
     _L,
     _TC_ARG,
     CROSS,
+    GROUP_ROW,
     HEADER_ROW,
     HELP,
     RATING_COLS,
@@ -165,12 +166,37 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
     _help_line(wb, len(months))
     last = months[-1]
     _define(wb, "NewRating", CROSS, _col_range(geo, month_col(geo, last.index, "new")))
-    end = last_col(geo, len(months))
-    ws.print_area = f"A1:{_L(end)}{geo.last}"
-    if not getattr(ws.sheet_properties.pageSetUpPr, "fitToPage", False):
-        for m in months:        # each month's block on a page of its own
-            ws.col_breaks.append(Break(id=month_col(geo, m.index, "m_ro") - 1))
+    ws.print_area = f"A1:{_L(last_col(geo, len(months)))}{geo.last}"
+    _paper(ws, geo, months)
     return helpers
+
+
+def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
+    """The sheet's pages again, with the month blocks (the rule of
+    :func:`xl_fide.excel._build._paginate`: one page wide at 60 % or more, else 100 %
+    with breaks between units). A month block is wider than a page at 100 %: it is
+    two units, Ro ... K used and K×ΣΔR ... Ru, each with its own group header when a
+    page break falls between them, so no header is cut by a page edge."""
+    from xl_fide.excel._build import _BOLD_CHAR_PX, _paginate, column_px
+    halves = [(month_col(geo, m.index, "m_ro"), month_col(geo, m.index, "k_used"),
+               month_col(geo, m.index, "ru")) for m in months]
+    ws.col_breaks = ColBreak()
+    ws.sheet_properties.pageSetUpPr.fitToPage = False
+    ws.page_setup.scale = 100
+    _paginate(ws, geo, [u for a, b, c in halves for u in ((a, b), (b + 1, c))],
+              last_col(geo, len(months)))
+    breaks = {b.id for b in ws.col_breaks.brk}
+    for m, (a, b, c) in zip(months, halves):
+        if b not in breaks:
+            continue
+        title = str(ws.cell(GROUP_ROW, a).value)
+        short = f"Month {m.index} of {len(months)}: {m.year}-{m.month:02d} ({_span(m.rounds)})"
+        ws.unmerge_cells(start_row=GROUP_ROW, start_column=a, end_row=GROUP_ROW, end_column=c)
+        for first, last, texts in ((a, b, (title, short, f"Month {m.index}", "")),
+                                   (b + 1, c, (f"({short}, continued)",
+                                               f"(Month {m.index}, continued)", ""))):
+            px = sum(column_px(ws, k) for k in range(first, last + 1))
+            _group(ws, first, last, next(t for t in texts if len(t) * _BOLD_CHAR_PX <= px))
 
 
 def _help_line(wb: Workbook, months: int) -> None:
@@ -217,13 +243,28 @@ def _udf_month(ws: Any, geo: _Geometry, m: Month, date: str) -> None:
 
 
 def _native_month(wb: Workbook, geo: _Geometry, m: Month, date: str, edition: str) -> str:
-    """Month ``m``'s block in native formulas, its helpers on a hidden sheet of its own."""
+    """Month ``m``'s block in native formulas, its helpers on a hidden sheet of its own.
+    Its layout is kept on ``wb`` (``xl_fide_months``): the cached values of the helper
+    sheet are worked out from it at save (:func:`xl_fide.excel._cached.complete_values`)."""
+    lay = month_layout(geo, m, date, edition)
+    wb.__dict__.setdefault("xl_fide_months", []).append(lay)
+    ws, calc = wb[CROSS], wb.create_sheet(lay.calc)
+    for sheet, r, c, value in _native.cells(lay):
+        (ws if sheet == CROSS else calc).cell(r, c).value = value
+    calc.sheet_state = "hidden"
+    calc.protection.sheet = True
+    return lay.calc
+
+
+def month_layout(geo: _Geometry, m: Month, date: str, edition: str) -> _native.Layout:
+    """The native layout of month ``m``'s block: its Ro and K columns, its rounds, its
+    date and edition cells (absolute, on the cross-table) and its helper sheet."""
     name = f"Calc M{m.index}"
     col = dict(geo.col)
     for spec in MONTH_COLS:
         col[spec.key] = month_col(geo, m.index, spec.key)
     col["ro"], col["k"] = col["m_ro"], col["m_k"]
-    lay = _native.Layout(
+    return _native.Layout(
         kind="swiss", first=geo.first, last=geo.last, cross=CROSS, col=col,
         edition=f"{CROSS}!{edition}", date=f"{CROSS}!{date}", pd_from=_PD_FROM,
         pd_high=_PD_HIGH, dp=_DP_VALUES, codes=_CODES,
@@ -231,9 +272,3 @@ def _native_month(wb: Workbook, geo: _Geometry, m: Month, date: str, edition: st
         res_cols=[geo.round_col(k, "res") for k in m.rounds],
         header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last,
         calc=name, k_set=geo.col["k_set"])
-    ws, calc = wb[CROSS], wb.create_sheet(name)
-    for sheet, r, c, value in _native.cells(lay):
-        (ws if sheet == CROSS else calc).cell(r, c).value = value
-    calc.sheet_state = "hidden"
-    calc.protection.sheet = True
-    return name
