@@ -43,3 +43,39 @@ def test_a_table_read_again_after_its_sheet_changes():
     assert s.name("ResultCodes")[0][4] != "changed"
     s.put(TABLES, 5, 13, "changed")                 # M5: the first code's points
     assert s.name("ResultCodes")[0][4] == "changed"
+
+
+class _CountingList(list):
+    """A list that counts the membership tests made on it."""
+
+    tests = 0
+
+    def __contains__(self, item):
+        type(self).tests += 1
+        return super().__contains__(item)
+
+
+@pytest.mark.parametrize("layout", ["swiss", "roundrobin"])
+def test_reading_the_rounds_tests_no_list_membership_per_cell(layout, monkeypatch):
+    """Reading the rounds back looks each opponent up in a set: membership tests on the
+    list of players (a scan each, players x players x rounds in all) are not made per
+    cell. Before: one per opponent cell (``opp not in active``)."""
+    from xl_fide.excel import _read
+    seen = []
+    for name in ("_read_rounds", "_read_grid"):
+        real = getattr(_read, name)
+
+        def wrapped(rows, geo, active, *rest, _real=real):
+            counted = _CountingList(active)
+            seen.append(len(active))
+            return _real(rows, geo, counted, *rest)
+
+        monkeypatch.setattr(_read, name, wrapped)
+    _CountingList.tests = 0
+    if layout == "swiss":
+        fill_workbook(synthetic_swiss(30, 5))
+    else:
+        from tests.test_workbook import rr_example
+        fill_workbook(rr_example(), layout="roundrobin")
+    assert seen, "the rounds were read back"
+    assert _CountingList.tests == 0
