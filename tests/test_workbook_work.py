@@ -26,10 +26,21 @@ def test_cached_values_read_each_table_once_not_once_per_game(formulas, monkeypa
         reads += 1
         return get(self, *args)
 
+    lookups = 0
+    vlookup = _cached._vlookup
+
+    def looked_up(*args):
+        nonlocal lookups
+        lookups += 1
+        return vlookup(*args)
+
     monkeypatch.setattr(_cached._Sheets, "get", counted)
+    monkeypatch.setattr(_cached, "_vlookup", looked_up)
     values = _cached.complete_values(wb, wb.xl_fide_geo, wb.xl_fide_cached)
     assert values                                   # it did work out the cells
     assert reads <= 40 * 60 * 9, f"{reads / (60 * 9):.0f} cell reads per game"
+    # each result code looked up once per column it is asked for, not once per cell
+    assert lookups <= 100, f"{lookups} table scans"
 
 
 def test_a_table_read_again_after_its_sheet_changes():

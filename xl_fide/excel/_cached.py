@@ -115,6 +115,7 @@ class _Sheets:
         self._cells = {ws.title: ws._cells for ws in wb.worksheets}   # (row, col) -> cell
         self._ranges: dict[str, dict[str, list[list[Any]]]] = {}      # sheet -> ref -> rows
         self._names: dict[str, tuple[str, str]] = {}                   # name -> (sheet, ref)
+        self._found: dict[str, dict[tuple[Any, ...], Any]] = {}       # sheet -> VLOOKUPs
 
     def get(self, sheet: str, r: int, c: int) -> Any:
         ref = f"{_col(c)}{r}"
@@ -131,12 +132,28 @@ class _Sheets:
         if not (keep and ref in cells):
             cells[ref] = value
             self._ranges.pop(sheet, None)             # its ranges are read again
+            self._found.pop(sheet, None)
 
     def name(self, defined: str) -> list[list[Any]]:
         """The rows of a defined name (one range on one sheet)."""
         if defined not in self._names:
             (self._names[defined],) = self.wb.defined_names[defined].destinations
         return self.range(*self._names[defined])
+
+    def vlookup(self, key: object, defined: str, col: int) -> Any:
+        """``VLOOKUP(key, defined, col, FALSE)`` (:func:`_vlookup`), each key looked up
+        once until a value is put on the name's sheet."""
+        rows = self.name(defined)
+        found = self._found.setdefault(self._names[defined][0], {})
+        memo = (defined, col, type(key), key)
+        if memo not in found:
+            try:
+                found[memo] = _vlookup(key, rows, col)
+            except LookupError as exc:
+                found[memo] = exc
+        if isinstance(found[memo], LookupError):
+            raise LookupError(key)
+        return found[memo]
 
     def range(self, sheet: str, ref: str) -> list[list[Any]]:
         """The rows of ``ref``, read once until a value is put on ``sheet`` (the tables
@@ -287,7 +304,7 @@ def _scoring_first(s: _Sheets, event: str) -> int:
 
 def _result(s: _Sheets, v: object, col: int) -> Any:
     """``VLOOKUP(v, ResultCodes, col, FALSE)`` (LookupError for #N/A)."""
-    return _vlookup(v, s.name("ResultCodes"), col)
+    return s.vlookup(v, "ResultCodes", col)
 
 
 def _pair_bad(s: _Sheets, a: object, b: object) -> int:
