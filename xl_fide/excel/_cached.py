@@ -112,33 +112,60 @@ class _Sheets:
     def __init__(self, wb: Any, known: CachedValues) -> None:
         self.wb = wb
         self.out: _Cells = {s: dict(v) for s, v in known.items()}
+        self._cells = {ws.title: ws._cells for ws in wb.worksheets}   # (row, col) -> cell
+        self._ranges: dict[str, dict[str, list[list[Any]]]] = {}      # sheet -> ref -> rows
+        self._names: dict[str, tuple[str, str]] = {}                   # name -> (sheet, ref)
+        self._found: dict[str, dict[tuple[Any, ...], Any]] = {}       # sheet -> VLOOKUPs
 
     def get(self, sheet: str, r: int, c: int) -> Any:
         ref = f"{_col(c)}{r}"
         got = self.out.get(sheet, {})
         if ref in got:
             return got[ref]
-        cell = self.wb[sheet].cell(r, c)
-        v = cell.value
-        return None if cell.data_type == "f" or v == "" else v
+        cell = self._cells[sheet].get((r, c))         # no cell: blank (none is created)
+        v = None if cell is None else cell.value
+        return None if cell is None or cell.data_type == "f" or v == "" else v
 
     def put(self, sheet: str, r: int, c: int, value: object, *, keep: bool = True) -> None:
         cells = self.out.setdefault(sheet, {})
         ref = f"{_col(c)}{r}"
         if not (keep and ref in cells):
             cells[ref] = value
+            self._ranges.pop(sheet, None)             # its ranges are read again
+            self._found.pop(sheet, None)
 
     def name(self, defined: str) -> list[list[Any]]:
         """The rows of a defined name (one range on one sheet)."""
-        dn = self.wb.defined_names[defined]
-        (sheet, ref), = dn.destinations
-        return self.range(sheet, ref)
+        if defined not in self._names:
+            (self._names[defined],) = self.wb.defined_names[defined].destinations
+        return self.range(*self._names[defined])
+
+    def vlookup(self, key: object, defined: str, col: int) -> Any:
+        """``VLOOKUP(key, defined, col, FALSE)`` (:func:`_vlookup`), each key looked up
+        once until a value is put on the name's sheet."""
+        rows = self.name(defined)
+        found = self._found.setdefault(self._names[defined][0], {})
+        memo = (defined, col, type(key), key)
+        if memo not in found:
+            try:
+                found[memo] = _vlookup(key, rows, col)
+            except LookupError as exc:
+                found[memo] = exc
+        if isinstance(found[memo], LookupError):
+            raise LookupError(key)
+        return found[memo]
 
     def range(self, sheet: str, ref: str) -> list[list[Any]]:
-        from openpyxl.utils import range_boundaries
-        c1, r1, c2, r2 = range_boundaries(ref.replace("$", ""))
-        assert r1 is not None and r2 is not None and c1 is not None and c2 is not None
-        return [[self.get(sheet, r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]
+        """The rows of ``ref``, read once until a value is put on ``sheet`` (the tables
+        every row looks up: read once, not once per cell). Not to be changed."""
+        memo = self._ranges.setdefault(sheet, {})
+        if ref not in memo:
+            from openpyxl.utils import range_boundaries
+            c1, r1, c2, r2 = range_boundaries(ref.replace("$", ""))
+            assert r1 is not None and r2 is not None and c1 is not None and c2 is not None
+            memo[ref] = [[self.get(sheet, r, c) for c in range(c1, c2 + 1)]
+                         for r in range(r1, r2 + 1)]
+        return memo[ref]
 
 
 def _col(c: int) -> str:
@@ -278,7 +305,7 @@ def _scoring_first(s: _Sheets, event: str) -> int:
 
 def _result(s: _Sheets, v: object, col: int) -> Any:
     """``VLOOKUP(v, ResultCodes, col, FALSE)`` (LookupError for #N/A)."""
-    return _vlookup(v, s.name("ResultCodes"), col)
+    return s.vlookup(v, "ResultCodes", col)
 
 
 def _pair_bad(s: _Sheets, a: object, b: object) -> int:

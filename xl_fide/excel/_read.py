@@ -659,6 +659,7 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
                schedule: dict[tuple[int, int], tuple[int, str | None]] | None = None,
                ) -> dict[int, list[Game]]:
     codes: dict[tuple[int, int], str | None] = {}
+    present = set(active)
     for i in range(1, geo.n + 1):
         r = geo.first + i - 1
         for j in range(1, geo.n + 1):
@@ -671,8 +672,8 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
                                         "the cell (a result goes in the opponent's column)")
                 continue
             code = _result_code(value, _where(CROSS, r, col))
-            if code is not None and (i not in active or j not in active):
-                blank = j if i in active else i
+            if code is not None and (i not in present or j not in present):
+                blank = j if i in present else i
                 raise WorkbookError(f"{_where(CROSS, r, col)}: a result against player {blank}, "
                                     "whose row is blank")
             codes[(i, j)] = code
@@ -709,6 +710,7 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
 def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict[int, list[Game]]:
     games: dict[int, list[Game]] = {}
     blank_result: dict[tuple[int, int], bool] = {}
+    present = set(active)               # a look-up per cell: a set, not the list
     for i in active:
         r = geo.first + i - 1
         row = rows[r - 1]
@@ -716,7 +718,7 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
         for rnd in range(1, geo.rounds + 1):
             oc, cc, rc = (geo.round_col(rnd, p) for p in ("opp", "col", "res"))
             opp = _whole(row[oc - 1], CROSS, r, oc, "opponent", 0, geo.n) or None
-            if opp is not None and opp not in active:
+            if opp is not None and opp not in present:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {opp} has a blank row")
             if opp == i:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: a player cannot meet himself")
