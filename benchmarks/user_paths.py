@@ -4,6 +4,7 @@ Not a test: run it by hand (see benchmarks/README.md)::
 
     pip install '.[bench]'                  # elochess, for the report's floor
     python benchmarks/user_paths.py [--repeat 3] [--only report,period]
+    python benchmarks/user_paths.py --all   # every row of issue 23, lists and workbooks too
 
 Every row runs two child processes, the command and its floor, alternately
 ``--repeat`` times after one untimed run of each, and compares the medians of their
@@ -224,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="help,report,period,crosstable",
                     help="comma-separated rows: help, report, period, crosstable")
+    ap.add_argument("--all", action="store_true",
+                    help="every row of issue 23 in one run: these, then the FIDE-list rows "
+                         "(user_paths_lists.py) and the workbook rows (user_paths_excel.py)")
     a = ap.parse_args(argv)
     rows = set(a.only.split(","))
     xl = xl_fide_command()
@@ -262,6 +266,11 @@ def main(argv: list[str] | None = None) -> int:
             paired("crosstable 9999 (refused)", xl + ["crosstable", str(big), "-o", str(out)],
                    py + ["-c", "pass"], a.repeat)
         shutil.rmtree(folder, ignore_errors=True)
+    if a.all:
+        import user_paths_excel
+        import user_paths_lists
+        user_paths_lists.main(["--repeat", str(a.repeat), "--only", "report,show,zip"])
+        user_paths_excel.main(["--repeat", str(a.repeat)])
     return 0
 
 
