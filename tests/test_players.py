@@ -578,3 +578,32 @@ def test_a_pdf_given_as_the_player_file_says_what_it_is():
     with pytest.raises(PlayerFileError, match=r"^<bytes>: this is a PDF document, not a player "
                                               r"list .*download the list itself"):
         read_player_file(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+
+
+def test_an_empty_zip_is_named_as_a_zip(tmp_path):
+    # an empty zip is its end record alone ("PK\x05\x06"): it was read as a CSV and the
+    # message showed its raw bytes
+    empty = tmp_path / "players_list_foa.zip"
+    zipfile.ZipFile(empty, "w").close()
+    with pytest.raises(PlayerFileError, match=r"expected one \.txt, \.xml or \.csv file in "
+                                              r"the zip, found \[\]") as info:
+        read_player_file(empty)
+    assert "PK" not in str(info.value)
+
+
+def test_an_encrypted_zip_says_so_in_words(tmp_path):
+    # zipfile writes no encrypted member: general purpose bit 0 set by hand in the local
+    # header (offset 6) and the central directory entry (offset 8), APPNOTE 4.3.7/4.3.12.
+    # The message was "File <ZipInfo ...> is encrypted, password required for extraction".
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(plain, "w") as z:
+        z.writestr("players_list_foa.txt", "ID Number      Name\n")
+    data = bytearray(plain.read_bytes())
+    data[6] |= 1
+    data[data.index(b"PK\x01\x02") + 8] |= 1
+    locked = tmp_path / "players_list_foa.zip"
+    locked.write_bytes(bytes(data))
+    with pytest.raises(PlayerFileError, match=r"players_list_foa\.txt is encrypted in the "
+                                              r"zip \(a password is needed\)") as info:
+        read_player_file(locked)
+    assert "ZipInfo" not in str(info.value)

@@ -99,6 +99,9 @@ def _zip_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
         raise PlayerFileError(
             f"expected one .txt, .xml or .csv file in the zip, found {names!r}", file=file)
     info = members[0]
+    if info.flag_bits & 0x1:            # APPNOTE 4.4.4, general purpose bit 0
+        raise PlayerFileError(f"{info.filename} is encrypted in the zip (a password is "
+                              "needed): unpack it, or give the list itself", file=file)
     others = [other for other in archive.infolist() if other is not info]
     for member in [info, *others]:
         _member_budget(member, f"{file}!{member.filename}")
@@ -207,7 +210,8 @@ class ListReader:
                 wrong = wrong_kind_of_stream(stream, "list")
                 if wrong is not None:       # a PDF, .ods, .xls, web page, .xlsx...
                     raise PlayerFileError(wrong, file=scan.file)
-                is_zip = stream.read(4) == b"PK\x03\x04"
+                # a member first, or the end record alone (an empty zip)
+                is_zip = stream.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
                 stream.seek(0)
                 if not is_zip:
                     try:
