@@ -174,3 +174,41 @@ def test_rendered_pages_hold_whole_rounds(office, tmp_path, artifacts_dir):
     conf = ["UDF", "Modules", "xl_fide.udfs"]       # the config sheet, alone on a page
     assert not any([w for w, _ in words(out / "mini_all.pdf", p)] == conf
                    for p in range(1, n + 1))
+
+
+# ------------------------------------------- issue 20, #7: the last print defects
+
+def test_a_long_ru_reason_keeps_its_row_one_line_high(tmp_path):
+    """The Ru reasons (up to ~100 characters) wrapped in their 14-wide column made each
+    unrated player's row ~7 lines tall on screen and on paper."""
+    from xl_fide.excel._layout import _Geometry
+    t = read_trf(DATA / "roundrobin_12_synthetic.trf")
+    ws = load_workbook(saved(fill_workbook(t), tmp_path))[CROSS]
+    geo = _Geometry("roundrobin", len(t.players), 11)
+    for r in range(geo.first, geo.last + 1):
+        assert not ws.cell(r, geo.col["ru"]).alignment.wrap_text, r
+
+
+def test_column_px_reads_grouped_hidden_columns():
+    """The per-round check columns are one openpyxl dimension (min..max) keyed by the
+    first: every one of them is hidden (0 px), none read as a visible default column,
+    and reading them creates no dimension."""
+    from xl_fide.excel._build import build_template, column_px
+    from xl_fide.excel._layout import _Geometry
+    ws = build_template("swiss", 60, 9).worksheets[0]
+    geo = _Geometry("swiss", 60, 9)
+    before = len(ws.column_dimensions)
+    assert [column_px(ws, c) for c in range(geo.check_first, geo.check_last + 1)] == [0] * 9
+    assert len(ws.column_dimensions) == before
+
+
+def test_the_trf_hint_names_where_each_empty_field_is_filled():
+    """`xl-fide trf BOOK.xlsx` said "fill them on the Event sheet" for 092 too, which the
+    Event sheet has no field for."""
+    from xl_fide.cli._main import _where_to_fill
+    hint = _where_to_fill(["022 (place)", "052 (end date)", "092 (type of tournament)"], True)
+    assert "'Place' for 022" in hint and "'End date' for 052" in hint
+    assert "no field for 092" in hint and "TRF" in hint
+    assert _where_to_fill(["092 (type of tournament)"], True).startswith(
+        "the Event sheet has no field for 092")
+    assert _where_to_fill(["022 (place)"], False) == "fill them in the TRF"

@@ -139,7 +139,15 @@ _BOLD_CHAR_PX = 10                       # a bold header character, generously
 def column_px(ws: Any, col: int, char_px: float = CHAR_PX) -> int:
     """Width of column ``col`` in pixels (``char_px`` per character plus 5 px of
     padding); 0 when hidden."""
-    dim = ws.column_dimensions[_L(col)]
+    dims = ws.column_dimensions
+    dim = dims.get(_L(col))
+    if dim is None or dim.min and dim.max and not dim.min <= col <= dim.max:
+        # inside a group (openpyxl keeps one dimension per min..max range, keyed by
+        # its first column); read without creating a default entry
+        dim = next((d for d in dims.values() if d.min and d.max and d.min <= col <= d.max),
+                   None)
+    if dim is None:
+        return int(8.43 * char_px + 5)
     if dim.hidden:
         return 0
     return int((dim.width or 8.43) * char_px + 5)

@@ -250,8 +250,10 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "calc_s2": dict(calc, number_format=_SIGNED2),
         "calc_sint": dict(calc, number_format=_SIGNED_INT, font=Font(bold=True)),
         "calc_text": dict(calc, alignment=_LEFT),
+        # one line: a long reason (Ru "not published: ...") never makes its row tall; it
+        # reads whole in the formula bar and on the Report sheet
         "calc_note": dict(calc, alignment=Alignment(horizontal="left", vertical="center",
-                                                    wrap_text=True)),
+                                                    wrap_text=False)),
         "calc_code": dict(calc),
         "calc_date": dict(calc, number_format="yyyy-mm-dd"),
         "calc_check": dict(calc, number_format='0;-0;""', font=Font(bold=True, color="C00000")),
