@@ -240,6 +240,24 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: where a filled template takes each TRF report field (the Event sheet has no 092)
+_EVENT_SHEET_FIELD = {"022": "Place", "052": "End date"}
+
+
+def _where_to_fill(empty: Sequence[str], workbook: bool) -> str:
+    """The hint after an empty-field warning: for a workbook, the Event sheet field of
+    each empty line, and the TRF for a line the sheet has no field for."""
+    if not workbook:
+        return "fill them in the TRF"
+    on_sheet = [f"{_EVENT_SHEET_FIELD[f[:3]]!r} for {f[:3]}" for f in empty
+                if f[:3] in _EVENT_SHEET_FIELD]
+    in_trf = [f[:3] for f in empty if f[:3] not in _EVENT_SHEET_FIELD]
+    parts = ([f"fill {', '.join(on_sheet)} on the Event sheet"] if on_sheet else []) + (
+        [f"the Event sheet has no field for {', '.join(in_trf)}: write it into the TRF"]
+        if in_trf else [])
+    return "; ".join(parts)
+
+
 def cmd_trf(args: argparse.Namespace) -> int:
     from xl_fide.trf import empty_report_fields, encode_trf
     _check_output_name(Path(args.output), "trf")
@@ -256,7 +274,7 @@ def cmd_trf(args: argparse.Namespace) -> int:
     empty = empty_report_fields(t)
     if empty:
         message = (f"{path}: {', '.join(empty)} empty: the TRF has blank lines there "
-                   "(fill them on the Event sheet or in the TRF)")
+                   f"({_where_to_fill(empty, event.inputs is not None)})")
         if args.strict:
             raise CliError(message + " (--strict)")
         if not args.quiet:

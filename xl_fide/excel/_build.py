@@ -121,17 +121,19 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
     return wb
 
 
-#: A4 landscape at 100 % between margins of 0.4": 297 mm - 2 x 10.16 mm = 276.7 mm, in
-#: pixels at 96 per inch (the unit of column widths below).
-PAGE_PX = 1045
+#: A4 landscape at 100 % between the cross-table's side margins of 0.25":
+#: 297 mm - 2 x 6.35 mm = 284.3 mm, in pixels at 96 per inch (the unit of column widths
+#: below).
+PAGE_PX = 1074
 #: One character of column width, in pixels, as the widest engine draws it: Excel 7 px,
 #: LibreOffice 6.95 pt = 9.3 px (measured on its PDF); the wider one, so that neither
 #: engine adds a page break of its own inside a round.
 CHAR_PX = 9.3
 EXCEL_CHAR_PX = 7
-#: a cross-table that fits one page wide in Excel at this scale or more (11 pt text at
-#: 6.6 pt) is printed one page wide
-ONE_PAGE_SCALE = 0.6
+#: a cross-table that fits one page wide in Excel at this scale or more is printed one
+#: page wide: 11 pt text at 7.2 pt in Excel; LibreOffice, drawing with a wider font, scales
+#: a 10-player round robin to 6.4 pt, a 12-player one to 6.0 pt (measured on its PDF)
+ONE_PAGE_SCALE = 0.65
 _TITLE_COLS = 3                          # No, Title, Name: repeated on every page
 _BOLD_CHAR_PX = 10                       # a bold header character, generously
 
@@ -139,7 +141,15 @@ _BOLD_CHAR_PX = 10                       # a bold header character, generously
 def column_px(ws: Any, col: int, char_px: float = CHAR_PX) -> int:
     """Width of column ``col`` in pixels (``char_px`` per character plus 5 px of
     padding); 0 when hidden."""
-    dim = ws.column_dimensions[_L(col)]
+    dims = ws.column_dimensions
+    dim = dims.get(_L(col))
+    if dim is None or dim.min and dim.max and not dim.min <= col <= dim.max:
+        # inside a group (openpyxl keeps one dimension per min..max range, keyed by
+        # its first column); read without creating a default entry
+        dim = next((d for d in dims.values() if d.min and d.max and d.min <= col <= d.max),
+                   None)
+    if dim is None:
+        return int(8.43 * char_px + 5)
     if dim.hidden:
         return 0
     return int((dim.width or 8.43) * char_px + 5)
@@ -163,7 +173,7 @@ def print_units(geo: _Geometry) -> list[tuple[int, int]]:
 
 def _paginate(ws: Any, geo: _Geometry, extra: Sequence[tuple[int, int]] = (),
               last_col: int = 0) -> None:
-    """Paper: a cross-table that fits one page wide at 60 % or more in Excel is printed
+    """Paper: a cross-table that fits one page wide at 65 % or more in Excel is printed
     one page wide; a wider one at 100 % with column breaks between rounds (never inside a round,
     the standings or the rating block), the title columns repeated; the round robin's
     group header is written once per page, so no header is cut by a page edge. ``extra``:
@@ -487,7 +497,7 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     for j in range(1, n + 1):
         c = geo.grid_col(j)
         _text(ws, HEADER_ROW, c, j, "head")
-        ws.column_dimensions[_L(c)].width = 4.3
+        ws.column_dimensions[_L(c)].width = 3.4     # "½", "1F", a bold "12"
     grid_abs = _abs(g1, f, g2, last)
     pts, sb = geo.column("pts"), geo.column("sb")
     for i in range(1, n + 1):

@@ -83,21 +83,21 @@ PLAYER_COLS: tuple[_Col, ...] = (
     _Col("no", "No", "StartRank", 5, "calc_int",
          "Start number = row number; opponents are given by it."),
     _Col("title", "Title", "Title", 5, "in_text", "FIDE title: GM, IM, FM, CM, WGM, WIM, WFM, WCM."),
-    _Col("name", "Name", "PlayerName", 26, "in_text",
+    _Col("name", "Name", "PlayerName", 20, "in_text",
          "Player's name. A row with no name, no rating and no results stays blank."),
     _Col("fed", "Fed", "Federation", 5, "in_text", "Federation (three letters)."),
-    _Col("fide_id", "FIDE id", "FideId", 10, "in_int", "FIDE id."),
-    _Col("ro", "Ro", "Rating", 6, "in_int",
+    _Col("fide_id", "FIDE id", "FideId", 9, "in_int", "FIDE id."),
+    _Col("ro", "Ro", "Rating", 5, "in_int",
          "Rating Ro on the list in force when the event started; blank = unrated."),
-    _Col("born", "Born", "BirthYear", 6, "in_int",
+    _Col("born", "Born", "BirthYear", 5, "in_int",
          "Year of birth: K 40 until the end of the year of the 18th birthday (under 2300)."),
     _Col("games", "Games", "CareerGames", 7, "in_int",
          "Rated games completed before the event: fewer than 30 gives K 40; blank = 30 or more."),
-    _Col("peak", "Peak", "PeakRating", 6, "in_int",
+    _Col("peak", "Peak", "PeakRating", 5, "in_int",
          "Highest published rating: 2400 or more gives K 10 for good."),
-    _Col("k_rule", "K rule", "KRule", 6, "calc_int",
+    _Col("k_rule", "K rule", "KRule", 5, "calc_int",
          "K by FIDE B.02 §8.3.3 from Ro, Born, Games and Peak (one FIDE_K array formula)."),
-    _Col("k_set", "K set", "KOverride", 6, "in_int",
+    _Col("k_set", "K set", "KOverride", 5, "in_int",
          "K override: a K typed here (e.g. from the rating list) wins over K rule."),
     _Col("k", "K", "KFactor", 5, "calc_int",
          "K for the event, before the K × n ≤ 700 cap: K set if given, else K rule."),
@@ -107,20 +107,20 @@ RATING_COLS: tuple[_Col, ...] = (
     _Col("n", "N", "RatedGames", 5, "calc_int",
          "Rated games: played games (1 ½ 0) against rated opponents."),
     _Col("w", "W", "RatedScore", 5, "calc_1", "Score W in the rated games."),
-    _Col("sum_pd", "ΣPD", "Expected", 7, "calc_2",
+    _Col("sum_pd", "ΣPD", "Expected", 6, "calc_2",
          "Expected score: sum of PD over the rated games (table 8.1.2, 400-point rule)."),
     _Col("w_pd", "W−ΣPD", "ScoreMinusExpected", 8, "calc_s2", "ΣΔR = W − ΣPD."),
-    _Col("k_used", "K used", "KUsed", 6, "calc_int",
+    _Col("k_used", "K used", "KUsed", 5, "calc_int",
          "K after the K × n ≤ 700 cap over the event (§8.3.3)."),
-    _Col("change", "K×ΣΔR", "Change", 8, "calc_s2",
+    _Col("change", "K×ΣΔR", "Change", 7, "calc_s2",
          "Rating change K × ΣΔR, not rounded (two decimals)."),
     _Col("chg", "Δ", "RatingChange", 5, "calc_sint",
          "Rating change rounded to a whole number, .5 away from zero (§8.3.4)."),
     _Col("new", "New", "NewRating", 9, "calc_new",
          "New rating = Ro + Δ; under the rating floor it is not published (FIDE B.02 §7.2.1)."),
-    _Col("rp", "Rp", "Performance", 6, "calc_int",
+    _Col("rp", "Rp", "Performance", 5, "calc_int",
          "FIDE performance Ra + dp(p) over the rated games."),
-    _Col("ru", "Ru", "InitialRating", 14, "calc_note",
+    _Col("ru", "Ru", "InitialRating", 9, "calc_note",
          "Unrated players: initial rating (§8.2, games against rated opponents), or why "
          "it is not published."),
 )
@@ -250,8 +250,10 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "calc_s2": dict(calc, number_format=_SIGNED2),
         "calc_sint": dict(calc, number_format=_SIGNED_INT, font=Font(bold=True)),
         "calc_text": dict(calc, alignment=_LEFT),
+        # one line: a long reason (Ru "not published: ...") never makes its row tall; it
+        # reads whole in the formula bar and on the Report sheet
         "calc_note": dict(calc, alignment=Alignment(horizontal="left", vertical="center",
-                                                    wrap_text=True)),
+                                                    wrap_text=False)),
         "calc_code": dict(calc),
         "calc_date": dict(calc, number_format="yyyy-mm-dd"),
         "calc_check": dict(calc, number_format='0;-0;""', font=Font(bold=True, color="C00000")),
@@ -503,7 +505,7 @@ def _page_setup(ws: Any, *, landscape: bool, title_rows: str | None = None,
         ws.page_setup.pageOrder = "overThenDown"     # a row's pages one after the other
         ws.sheet_properties.pageSetUpPr.fitToPage = False
     ws.print_options.gridLines = False
-    ws.page_margins.left = ws.page_margins.right = 0.4
+    ws.page_margins.left = ws.page_margins.right = 0.4 if fit_width else 0.25
     ws.page_margins.top = ws.page_margins.bottom = 0.5
     if title_rows:
         ws.print_title_rows = title_rows

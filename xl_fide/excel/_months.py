@@ -173,7 +173,7 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
 
 def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
     """The sheet's pages again, with the month blocks (the rule of
-    :func:`xl_fide.excel._build._paginate`: one page wide at 60 % or more, else 100 %
+    :func:`xl_fide.excel._build._paginate`: one page wide at 65 % or more, else 100 %
     with breaks between units). A month block is wider than a page at 100 %: it is
     two units, Ro ... K used and K×ΣΔR ... Ru, each with its own group header when a
     page break falls between them, so no header is cut by a page edge."""
