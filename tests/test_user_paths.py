@@ -113,6 +113,22 @@ def test_reader_builds_no_checked_game_per_cell(monkeypatch):
     assert len(calls) < 40          # a few for the scoring table, none per cell
 
 
+def test_reader_shares_one_game_per_round_cell_across_files():
+    # 1,000 events of a period repeat the same round cells (round, opponent, colour,
+    # result): the reader builds one immutable Game per cell and round, not one per line
+    lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
+             for i in range(1, 41)]
+    a = parse_trf(trf({"012": "One", "XXR": "9"}, lines), source="a.trf")
+    b = parse_trf(trf({"012": "Other", "XXR": "9"}, lines), source="b.trf")
+    for pa, pb in zip(a.players, b.players):
+        assert all(ga is gb for ga, gb in zip(pa.games, pb.games))
+    # each the Game the cell means, round by round
+    p3 = a.players[2]
+    assert p3.games == tuple(Game(r, 4, "w", "=") for r in range(1, 10))
+    assert all(g.explicit for g in p3.games)
+
+
 def test_escape_controls_with_line_breaks_needs_no_loop(monkeypatch):
     # text with line breaks (every report) is not printable(); it is still returned as
     # it is, found clean at C speed, without a look at each character

@@ -758,14 +758,26 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     if tail and _USUAL_CELLS.fullmatch(tail):
         # every cell usual (checked at once, in C): read them without a check each, each
         # Game as _read_game builds it (here in the loop: a call per cell costs as much)
+        # A Game is an immutable value: the same cell text in the same round gives an
+        # equal Game, so one object serves every line (of every file) that has it
         games = []
         for r, i in enumerate(range(0, len(tail), 10), 1):
+            cell = tail[i:i + 10]
+            known = _SHARED_GAMES.get(cell)
+            if known is None:
+                known = _SHARED_GAMES[cell] = []
+            elif len(known) >= r and (g := known[r - 1]) is not None:
+                games.append(g)
+                continue
             g = _new(Game)
             _set(g, "__dict__", {
                 "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
                 "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
                 "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
             games.append(g)
+            if r <= _SHARED_ROUNDS and len(_SHARED_GAMES) <= _SHARED_CELLS:
+                known.extend([None] * (r - len(known)))
+                known[r - 1] = g
         return games
     cells: list[Game] = []
     r = 1
@@ -843,6 +855,11 @@ _OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
 _CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
 _USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
 _SPACES = ("", " ", "  ")
+# The Games the reader shares (by cell text, then round): at most this many cell texts,
+# of rounds 1.._SHARED_ROUNDS (a bound on memory; other cells get a Game each)
+_SHARED_GAMES: dict[str, list[Game | None]] = {}
+_SHARED_CELLS = 50_000
+_SHARED_ROUNDS = 60
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
                                         " ": None, "": None}
