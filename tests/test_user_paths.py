@@ -129,6 +129,25 @@ def test_reader_shares_one_game_per_round_cell_across_files():
     assert all(g.explicit for g in p3.games)
 
 
+def test_reader_looks_up_no_pattern_by_text_per_line(monkeypatch):
+    # each line's record id and ruler test, and the file's line breaks, use patterns
+    # compiled once (re.fullmatch(text, ...) looks the pattern up in re's cache each time)
+    import re
+
+    def by_text(*args, **kwargs):
+        raise AssertionError("a pattern looked up by its text while reading")
+
+    lines = [player_line(i, f"Player {i}", 1500 + i, points="1",
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "1")])
+             for i in range(1, 5)]
+    text = trf({"012": "Lines", "042": "2024/01/01", "052": "2024/01/02", "XXR": "1"}, lines)
+    for name in ("fullmatch", "match", "split", "search"):
+        monkeypatch.setattr(re, name, by_text)
+    for t in (parse_trf(text), parse_trf(text.replace("\n", "\r\n"))):
+        assert [p.name for p in t.players] == [f"Player {i}" for i in range(1, 5)]
+        assert t.name == "Lines" and t.rounds == 1
+
+
 def test_escape_controls_with_line_breaks_needs_no_loop(monkeypatch):
     # text with line breaks (every report) is not printable(); it is still returned as
     # it is, found clean at C speed, without a look at each character

@@ -902,11 +902,17 @@ def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
     return (*cells, *(_read_game(r, None, None, "Z", False) for r in range(len(cells) + 1, rounds + 1)))
 
 
+_RULER_TEXT = re.compile(r"[0-9 ]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_HEADER_TAG = re.compile(r"[0-9]{2}2")
+_NATIONAL_TAG = re.compile(r"[A-Z]{3}")
+
+
 def _is_ruler(line: str) -> bool:
     s = line.rstrip()
     if s.startswith("DDD"):
         return True
-    if re.fullmatch(r"[0-9 ]+", s) and (s.startswith("1234567890") or not s[:3].strip()):
+    if _RULER_TEXT.fullmatch(s) and (s.startswith("1234567890") or not s[:3].strip()):
         return True
     return False
 
@@ -964,7 +970,8 @@ def clean_text(text: str) -> str:
 
 
 def _split_lines(text: str) -> list[str]:
-    lines = re.split(r"\r\n|\r|\n", text)
+    # without a carriage return (the usual file) a split at each line feed is the same
+    lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -1149,7 +1156,7 @@ class _Reader:
             self.ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
         if tag == "001":
             self._player(line, lineno)
-        elif re.fullmatch(r"[0-9]{2}2", tag):
+        elif _HEADER_TAG.fullmatch(tag):
             self._record("header", tag, line, lineno)
             self._header(tag, line, lineno)
         elif tag in _TEAM_TAGS:
@@ -1162,7 +1169,7 @@ class _Reader:
         elif tag.startswith("XX") or tag == "DAT":
             self._record("extension", tag, line, lineno)
             self._extension(tag, line, lineno)
-        elif re.fullmatch(r"[A-Z]{3}", tag) and (nat := _parse_national(tag, line, lineno, self.ctx)):
+        elif _NATIONAL_TAG.fullmatch(tag) and (nat := _parse_national(tag, line, lineno, self.ctx)):
             self._record("national", tag, line, lineno)
             self.nationals.append(nat)
             self.trf2026 = True
