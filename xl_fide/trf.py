@@ -758,26 +758,16 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     if tail and _USUAL_CELLS.fullmatch(tail):
         # every cell usual (checked at once, in C): read them without a check each, each
         # Game as _read_game builds it (here in the loop: a call per cell costs as much)
-        # A Game is an immutable value: the same cell text in the same round gives an
-        # equal Game, so one object serves every line (of every file) that has it
+        if len(_SHARED_GAMES) < _SHARED_CELLS:
+            return _shared_cells(tail)
         games = []
         for r, i in enumerate(range(0, len(tail), 10), 1):
-            cell = tail[i:i + 10]
-            known = _SHARED_GAMES.get(cell)
-            if known is None:
-                known = _SHARED_GAMES[cell] = []
-            elif len(known) >= r and (g := known[r - 1]) is not None:
-                games.append(g)
-                continue
             g = _new(Game)
             _set(g, "__dict__", {
                 "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
                 "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
                 "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
             games.append(g)
-            if r <= _SHARED_ROUNDS and len(_SHARED_GAMES) <= _SHARED_CELLS:
-                known.extend([None] * (r - len(known)))
-                known[r - 1] = g
         return games
     cells: list[Game] = []
     r = 1
@@ -799,6 +789,37 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
         r += 1
         base += 10
     return cells
+
+
+def _shared_cells(tail: str) -> list[Game]:
+    """The Games of round cells that are all usual (``_USUAL_CELLS``), as :func:`_parse_cells`
+    builds them, each shared: a Game is an immutable value, and the same cell text in the
+    same round is an equal Game, so one object serves every line of every file that has
+    it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_GAMES`
+    holds ``_SHARED_CELLS`` cell texts (a large event, whose cells all differ), the
+    reader builds a Game per cell again, without looking them up."""
+    games = []
+    shared = _SHARED_GAMES
+    for r, i in enumerate(range(0, len(tail), 10), 1):
+        cell = tail[i:i + 10]
+        known = shared.get(cell)
+        if known is not None and len(known) >= r and (g := known[r - 1]) is not None:
+            games.append(g)
+            continue
+        g = _new(Game)
+        _set(g, "__dict__", {
+            "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
+            "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
+            "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
+        games.append(g)
+        if r > _SHARED_ROUNDS:
+            continue
+        if known is None:
+            known = shared[cell] = []
+        if len(known) < r:
+            known.extend([None] * (r - len(known)))
+        known[r - 1] = g
+    return games
 
 
 def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
@@ -855,10 +876,11 @@ _OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
 _CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
 _USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
 _SPACES = ("", " ", "  ")
-# The Games the reader shares (by cell text, then round): at most this many cell texts,
-# of rounds 1.._SHARED_ROUNDS (a bound on memory; other cells get a Game each)
+# The Games the reader shares (by cell text, then round; _shared_cells): about this many
+# cell texts, of rounds 1.._SHARED_ROUNDS (a bound on memory, and on the look-ups of a
+# large event whose cells all differ; then each cell gets a Game of its own)
 _SHARED_GAMES: dict[str, list[Game | None]] = {}
-_SHARED_CELLS = 50_000
+_SHARED_CELLS = 4096
 _SHARED_ROUNDS = 60
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
