@@ -162,6 +162,23 @@ def test_reader_looks_up_no_pattern_by_text_per_line(monkeypatch):
         assert t.name == "Lines" and t.rounds == 1
 
 
+def test_period_builds_each_change_in_one_step(monkeypatch):
+    # the period's 11,000 changes: their sums are added up while the events are rated,
+    # not a second time by PeriodChange.__post_init__ (the numbers: test_period)
+    def again(self):
+        raise AssertionError("a period change added up its events a second time")
+
+    monkeypatch.setattr(rating_module.PeriodChange, "__post_init__", again)
+    t = trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")
+    report = build_period([t])
+    changes = [p.change for p in report.players if p.change is not None and p.change.N]
+    assert changes
+    for c in changes:
+        assert c.N == sum(e.N for e in c.events)
+        assert c.sum_delta_R == sum(e.sum_delta_R for e in c.events)
+        assert c.new_rating == c.Ro + c.rating_change
+
+
 def test_escape_controls_with_line_breaks_needs_no_loop(monkeypatch):
     # text with line breaks (every report) is not printable(); it is still returned as
     # it is, found clean at C speed, without a look at each character
