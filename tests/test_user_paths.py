@@ -113,6 +113,72 @@ def test_reader_builds_no_checked_game_per_cell(monkeypatch):
     assert len(calls) < 40          # a few for the scoring table, none per cell
 
 
+def test_reader_shares_one_game_per_round_cell_across_files():
+    # 1,000 events of a period repeat the same round cells (round, opponent, colour,
+    # result): the reader builds one immutable Game per cell and round, not one per line
+    lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
+             for i in range(1, 41)]
+    a = parse_trf(trf({"012": "One", "XXR": "9"}, lines), source="a.trf")
+    b = parse_trf(trf({"012": "Other", "XXR": "9"}, lines), source="b.trf")
+    for pa, pb in zip(a.players, b.players):
+        assert all(ga is gb for ga, gb in zip(pa.games, pb.games))
+    # each the Game the cell means, round by round
+    p3 = a.players[2]
+    assert p3.games == tuple(Game(r, 4, "w", "=") for r in range(1, 10))
+    assert all(g.explicit for g in p3.games)
+
+
+def test_reader_stops_sharing_games_when_its_table_is_full(monkeypatch):
+    # a large event's cells all differ: once the table of shared Games is full, the
+    # reader builds each Game itself and the table grows no more (memory, look-ups)
+    monkeypatch.setattr(trf_module, "_SHARED_GAMES", {})
+    monkeypatch.setattr(trf_module, "_SHARED_CELLS", 10)
+    lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
+             for i in range(1, 41)]
+    t = parse_trf(trf({"012": "Big", "XXR": "9"}, lines))
+    assert len(trf_module._SHARED_GAMES) < 10 + 9      # full after the line that filled it
+    p3 = t.players[2]
+    assert p3.games == tuple(Game(r, 4, "w", "=") for r in range(1, 10))
+
+
+def test_reader_looks_up_no_pattern_by_text_per_line(monkeypatch):
+    # each line's record id and ruler test, and the file's line breaks, use patterns
+    # compiled once (re.fullmatch(text, ...) looks the pattern up in re's cache each time)
+    import re
+
+    def by_text(*args, **kwargs):
+        raise AssertionError("a pattern looked up by its text while reading")
+
+    lines = [player_line(i, f"Player {i}", 1500 + i, points="1",
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "1")])
+             for i in range(1, 5)]
+    text = trf({"012": "Lines", "042": "2024/01/01", "052": "2024/01/02", "XXR": "1"}, lines)
+    for name in ("fullmatch", "match", "split", "search"):
+        monkeypatch.setattr(re, name, by_text)
+    for t in (parse_trf(text), parse_trf(text.replace("\n", "\r\n"))):
+        assert [p.name for p in t.players] == [f"Player {i}" for i in range(1, 5)]
+        assert t.name == "Lines" and t.rounds == 1
+
+
+def test_period_builds_each_change_in_one_step(monkeypatch):
+    # the period's 11,000 changes: their sums are added up while the events are rated,
+    # not a second time by PeriodChange.__post_init__ (the numbers: test_period)
+    def again(self):
+        raise AssertionError("a period change added up its events a second time")
+
+    monkeypatch.setattr(rating_module.PeriodChange, "__post_init__", again)
+    t = trf_module.read_trf(DATA / "gros_2010_swiss_after_round4.trf")
+    report = build_period([t])
+    changes = [p.change for p in report.players if p.change is not None and p.change.N]
+    assert changes
+    for c in changes:
+        assert c.N == sum(e.N for e in c.events)
+        assert c.sum_delta_R == sum(e.sum_delta_R for e in c.events)
+        assert c.new_rating == c.Ro + c.rating_change
+
+
 def test_escape_controls_with_line_breaks_needs_no_loop(monkeypatch):
     # text with line breaks (every report) is not printable(); it is still returned as
     # it is, found clean at C speed, without a look at each character

@@ -758,6 +758,8 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     if tail and _USUAL_CELLS.fullmatch(tail):
         # every cell usual (checked at once, in C): read them without a check each, each
         # Game as _read_game builds it (here in the loop: a call per cell costs as much)
+        if len(_SHARED_GAMES) < _SHARED_CELLS:
+            return _shared_cells(tail)
         games = []
         for r, i in enumerate(range(0, len(tail), 10), 1):
             g = _new(Game)
@@ -787,6 +789,37 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
         r += 1
         base += 10
     return cells
+
+
+def _shared_cells(tail: str) -> list[Game]:
+    """The Games of round cells that are all usual (``_USUAL_CELLS``), as :func:`_parse_cells`
+    builds them, each shared: a Game is an immutable value, and the same cell text in the
+    same round is an equal Game, so one object serves every line of every file that has
+    it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_GAMES`
+    holds ``_SHARED_CELLS`` cell texts (a large event, whose cells all differ), the
+    reader builds a Game per cell again, without looking them up."""
+    games = []
+    shared = _SHARED_GAMES
+    for r, i in enumerate(range(0, len(tail), 10), 1):
+        cell = tail[i:i + 10]
+        known = shared.get(cell)
+        if known is not None and len(known) >= r and (g := known[r - 1]) is not None:
+            games.append(g)
+            continue
+        g = _new(Game)
+        _set(g, "__dict__", {
+            "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
+            "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
+            "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
+        games.append(g)
+        if r > _SHARED_ROUNDS:
+            continue
+        if known is None:
+            known = shared[cell] = []
+        if len(known) < r:
+            known.extend([None] * (r - len(known)))
+        known[r - 1] = g
+    return games
 
 
 def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
@@ -843,6 +876,12 @@ _OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
 _CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
 _USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
 _SPACES = ("", " ", "  ")
+# The Games the reader shares (by cell text, then round; _shared_cells): about this many
+# cell texts, of rounds 1.._SHARED_ROUNDS (a bound on memory, and on the look-ups of a
+# large event whose cells all differ; then each cell gets a Game of its own)
+_SHARED_GAMES: dict[str, list[Game | None]] = {}
+_SHARED_CELLS = 4096
+_SHARED_ROUNDS = 60
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
                                         " ": None, "": None}
@@ -885,11 +924,17 @@ def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
     return (*cells, *(_read_game(r, None, None, "Z", False) for r in range(len(cells) + 1, rounds + 1)))
 
 
+_RULER_TEXT = re.compile(r"[0-9 ]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_HEADER_TAG = re.compile(r"[0-9]{2}2")
+_NATIONAL_TAG = re.compile(r"[A-Z]{3}")
+
+
 def _is_ruler(line: str) -> bool:
     s = line.rstrip()
     if s.startswith("DDD"):
         return True
-    if re.fullmatch(r"[0-9 ]+", s) and (s.startswith("1234567890") or not s[:3].strip()):
+    if _RULER_TEXT.fullmatch(s) and (s.startswith("1234567890") or not s[:3].strip()):
         return True
     return False
 
@@ -947,7 +992,8 @@ def clean_text(text: str) -> str:
 
 
 def _split_lines(text: str) -> list[str]:
-    lines = re.split(r"\r\n|\r|\n", text)
+    # without a carriage return (the usual file) a split at each line feed is the same
+    lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -1132,7 +1178,7 @@ class _Reader:
             self.ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
         if tag == "001":
             self._player(line, lineno)
-        elif re.fullmatch(r"[0-9]{2}2", tag):
+        elif _HEADER_TAG.fullmatch(tag):
             self._record("header", tag, line, lineno)
             self._header(tag, line, lineno)
         elif tag in _TEAM_TAGS:
@@ -1145,7 +1191,7 @@ class _Reader:
         elif tag.startswith("XX") or tag == "DAT":
             self._record("extension", tag, line, lineno)
             self._extension(tag, line, lineno)
-        elif re.fullmatch(r"[A-Z]{3}", tag) and (nat := _parse_national(tag, line, lineno, self.ctx)):
+        elif _NATIONAL_TAG.fullmatch(tag) and (nat := _parse_national(tag, line, lineno, self.ctx)):
             self._record("national", tag, line, lineno)
             self.nationals.append(nat)
             self.trf2026 = True

@@ -625,15 +625,23 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
     §8.3.3-§8.3.4); the rating period's own path (:func:`xl_fide.build_period`)."""
     built = []
     newest: RuleEdition | None = None
+    n = sum_delta_R = 0
     for name, Ro_event, ed, pairs in events:
-        built.append(PeriodEvent.of_pairs(name, Ro_event, ed, pairs))
+        e = PeriodEvent.of_pairs(name, Ro_event, ed, pairs)
+        built.append(e)
+        d = e.__dict__
+        n += d["N"]
+        sum_delta_R += d["sum_delta_R"]
         if newest is None or ed.in_force > newest.in_force:
             newest = ed
-    n = sum(e.N for e in built)
     K_used = cap_k(K, n)
     if edition_id is None:
         edition_id = newest.id if newest else ""
-    change = PeriodChange(Ro, K, K_used, tuple(built), edition_id)
+    # PeriodChange(Ro, K, K_used, tuple(built), edition_id) in one step, its sums (what
+    # its __post_init__ adds up) from the loop above
+    change = _new(PeriodChange)
+    _set(change, "__dict__", {"Ro": Ro, "K_given": K, "K": K_used, "events": tuple(built),
+                              "edition_id": edition_id, "N": n, "sum_delta_R": sum_delta_R})
     change._settle()
     return change
 
