@@ -321,7 +321,7 @@ class EventChange(_RoundedChange):
         c = _new(cls)
         _set(c, "__dict__", {"Ro": Ro, "K_given": K_given, "K": K, "edition_id": edition.id,
                              "N": N, "W_half": W_half, "sum_PD": sum_PD,
-                             "sum_delta_R": 50 * W_half - sum_PD, "_pairs": pairs,
+                             "sum_delta_R": 50 * W_half - sum_PD, "_pairs": tuple(pairs),
                              "_edition": edition})
         c._settle()
         return c
@@ -484,7 +484,9 @@ class _LazyLines:
         if obj is None:
             return self
         d = obj.__dict__
-        lines = d["games"] = _lines(as_rating(d["Ro"], "Ro"), d.pop("_pairs"), d.pop("_edition"))
+        # _pairs and _edition stay: another thread may be reading them at the same time
+        # (both then make equal lines; the last one kept)
+        lines = d["games"] = _lines(as_rating(d["Ro"], "Ro"), d["_pairs"], d["_edition"])
         return lines
 
 
@@ -547,7 +549,7 @@ class PeriodEvent:
         N, W_half, sum_PD, _ = rated_sums(Ro, pairs, edition)
         e = _new(cls)
         _set(e, "__dict__", {"name": name, "Ro": Ro, "edition_id": edition.id, "N": N,
-                             "sum_delta_R": 50 * W_half - sum_PD, "_pairs": pairs,
+                             "sum_delta_R": 50 * W_half - sum_PD, "_pairs": tuple(pairs),
                              "_edition": edition})
         return e
 
