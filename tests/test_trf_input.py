@@ -296,8 +296,11 @@ def test_too_many_lines_and_too_many_bytes(tmp_path):
         parse_trf(text, source="n.trf")
     big = tmp_path / "big.trf"
     big.write_bytes(two_player_file().encode() + b"### padding\n" * (trf.MAX_FILE_BYTES // 12 + 10))
-    with pytest.raises(TrfError, match=r"at most 16777216 \(16 MiB"):
+    with pytest.raises(TrfError, match=r"at most 16777216 \(16 MiB") as info:
         trf.read_trf(big)
+    # the reader stops after 16 MiB + 1 byte: "has 16777217 bytes" misstated the size
+    # (the file has 16,777,272 + the players' bytes)
+    assert "the file has more than 16777216 bytes" in str(info.value)
 
 
 # --------------------------------------------------------------------------- control characters

@@ -164,7 +164,8 @@ def _differences(a: Tournament, b: Tournament) -> str:
     if not found:
         return "the start ranks differ"
     return ("the event name differs" if found == ["the event name"]
-            else " and ".join(found) + (" differ" if len(found) > 1 else " differs"))
+            else " and ".join(found) + (" differ" if len(found) > 1 or found == ["the dates"]
+                                        else " differs"))
 
 
 def rating_month(t: Tournament) -> tuple[int, int] | None:

@@ -1415,7 +1415,9 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
 
 def _check_size(size: int, ctx: _Ctx, unit: str) -> None:
     if size > MAX_FILE_BYTES:
-        ctx.fatal(f"the file has {size} {unit}; a TRF may hold at most {MAX_FILE_BYTES} "
+        # the readers stop after MAX_FILE_BYTES + 1 bytes: the size beyond is not known
+        ctx.fatal(f"the file has more than {MAX_FILE_BYTES} {unit}; a TRF may hold at most "
+                  f"{MAX_FILE_BYTES} "
                   f"({MAX_FILE_BYTES // (1024 * 1024)} MiB, xl-fide's limit; the largest real "
                   "events need less than 1 MiB)")
 
