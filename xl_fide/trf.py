@@ -760,15 +760,7 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
         # Game as _read_game builds it (here in the loop: a call per cell costs as much)
         if len(_SHARED_GAMES) < _SHARED_CELLS:
             return _shared_cells(tail)
-        games = []
-        for r, i in enumerate(range(0, len(tail), 10), 1):
-            g = _new(Game)
-            _set(g, "__dict__", {
-                "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
-                "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
-                "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
-            games.append(g)
-        return games
+        return [_usual_game(tail, i, r) for r, i in enumerate(range(0, len(tail), 10), 1)]
     cells: list[Game] = []
     r = 1
     base, end = 92, len(line)
@@ -791,6 +783,17 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     return cells
 
 
+def _usual_game(tail: str, i: int, r: int) -> Game:
+    """The Game of round ``r``'s usual cell at ``tail[i:i + 10]`` (``_USUAL_CELLS``
+    checked it), as :func:`_read_game` builds it, without a check."""
+    g = _new(Game)
+    _set(g, "__dict__", {
+        "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
+        "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
+        "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
+    return g
+
+
 def _shared_cells(tail: str) -> list[Game]:
     """The Games of round cells that are all usual (``_USUAL_CELLS``), as :func:`_parse_cells`
     builds them, each shared: a Game is an immutable value, and the same cell text in the
@@ -806,11 +809,7 @@ def _shared_cells(tail: str) -> list[Game]:
         if known is not None and len(known) >= r and (g := known[r - 1]) is not None:
             games.append(g)
             continue
-        g = _new(Game)
-        _set(g, "__dict__", {
-            "round": r, "opponent": int(tail[i:i + 4]) or None if tail[i + 3] != " " else None,
-            "colour": _CELL_COLOURS[tail[i + 5]], "code": _CELL_CODES[tail[i + 7]],
-            "explicit": not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " ")})
+        g = _usual_game(tail, i, r)
         games.append(g)
         if r > _SHARED_ROUNDS:
             continue

@@ -428,12 +428,7 @@ def _txt_block(lines: list[bytes], ascii: bool, number: int,
         if not all(ids) or not b"".join(ids).isdigit():
             yield from _txt_lines(lines, number, state)
             return
-        found = set()
-        for fid in wanted.id_bytes.intersection(ids):
-            i = -1
-            for _ in range(ids.count(fid)):
-                i = ids.index(fid, i + 1)
-                found.add(i)
+        found = _indexes(ids, wanted.id_bytes)
     if wanted.keys:
         found.update(_named_lines(lines, ascii, state))
     for i in sorted(found):
@@ -464,11 +459,17 @@ def _padded_ids(lines: list[bytes], state: _TxtState) -> set[int] | None:
     if (len(shape) != width * n or b"x" in shape or shape[0::width].strip(b"1")
             or shape[width - 1::width].strip(b"0") or shape.count(b"01") != n - 1):
         return None
+    return _indexes(heads, state.padded_ids)
+
+
+def _indexes(items: list[bytes], wanted: set[bytes] | frozenset[bytes]) -> set[int]:
+    """The indexes of ``items`` equal to one of ``wanted`` (found in C: a set
+    intersection, then ``list.index`` for each match)."""
     found = set()
-    for value in state.padded_ids.intersection(heads):
+    for value in wanted.intersection(items):
         i = -1
-        for _ in range(heads.count(value)):
-            i = heads.index(value, i + 1)
+        for _ in range(items.count(value)):
+            i = items.index(value, i + 1)
             found.add(i)
     return found
 
