@@ -219,15 +219,23 @@ def test_rendered_small_round_robin_is_one_readable_page(make, box, office, tmp_
                    check=True)
 
 
-def test_a_long_ru_reason_keeps_its_row_one_line_high(tmp_path):
-    """The Ru reasons (up to ~100 characters) wrapped in their 14-wide column made each
-    unrated player's row ~7 lines tall on screen and on paper."""
+@pytest.mark.parametrize("name, layout, width", [
+    ("roundrobin_12_synthetic.trf", "roundrobin", 9),
+    ("gros_2010_swiss_after_round4.trf", "swiss", 14)])
+def test_a_long_ru_reason_wraps_whole_in_its_cell(tmp_path, name, layout, width):
+    """A Ru reason (up to ~100 characters: "not published: only 3 games against rated
+    opponents; at least 5 are needed") on one line was cut at the cell's or the page's
+    edge on paper ("not publish"); it wraps in its cell, so it reads whole (the row
+    grows). A round robin keeps Ru 9 wide (its page is tight), a Swiss 14."""
     from xl_fide.excel._layout import _Geometry
-    t = read_trf(DATA / "roundrobin_12_synthetic.trf")
-    ws = load_workbook(saved(fill_workbook(t), tmp_path))[CROSS]
-    geo = _Geometry("roundrobin", len(t.players), 11)
+    t = read_trf(DATA / name)
+    ws = load_workbook(saved(fill_workbook(t, layout=layout), tmp_path))[CROSS]
+    geo = _Geometry(layout, len(t.players), t.rounds)
+    ru = geo.col["ru"]
+    from openpyxl.utils import get_column_letter
+    assert ws.column_dimensions[get_column_letter(ru)].width == width
     for r in range(geo.first, geo.last + 1):
-        assert not ws.cell(r, geo.col["ru"]).alignment.wrap_text, r
+        assert ws.cell(r, ru).alignment.wrap_text, r
 
 
 def test_column_px_reads_grouped_hidden_columns():

@@ -77,6 +77,8 @@ class _Col:
     width: float
     style: str
     help: str
+    #: the width in a Swiss cross-table, when it differs (a round robin's page is tight)
+    swiss_width: float | None = None
 
 
 PLAYER_COLS: tuple[_Col, ...] = (
@@ -122,7 +124,7 @@ RATING_COLS: tuple[_Col, ...] = (
          "FIDE performance Ra + dp(p) over the rated games."),
     _Col("ru", "Ru", "InitialRating", 9, "calc_note",
          "Unrated players: initial rating (§8.2, games against rated opponents), or why "
-         "it is not published."),
+         "it is not published.", swiss_width=14),
 )
 
 STANDING_COLS: dict[str, tuple[_Col, ...]] = {
@@ -250,10 +252,11 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "calc_s2": dict(calc, number_format=_SIGNED2),
         "calc_sint": dict(calc, number_format=_SIGNED_INT, font=Font(bold=True)),
         "calc_text": dict(calc, alignment=_LEFT),
-        # one line: a long reason (Ru "not published: ...") never makes its row tall; it
-        # reads whole in the formula bar and on the Report sheet
+        # a long reason (Ru "not published: ...") wraps in its cell: the row grows, and
+        # the whole reason reads on screen and on paper (on one line it was cut at the
+        # cell's or the page's edge: issue 20 #7)
         "calc_note": dict(calc, alignment=Alignment(horizontal="left", vertical="center",
-                                                    wrap_text=False)),
+                                                    wrap_text=True)),
         "calc_code": dict(calc),
         "calc_date": dict(calc, number_format="yyyy-mm-dd"),
         "calc_check": dict(calc, number_format='0;-0;""', font=Font(bold=True, color="C00000")),
@@ -516,7 +519,8 @@ def _page_setup(ws: Any, *, landscape: bool, title_rows: str | None = None,
 def _header(ws: Any, geo: _Geometry, col: int, spec: _Col) -> None:
     cell = _text(ws, HEADER_ROW, col, spec.header, "head")
     cell.comment = Comment(spec.help, "xl-fide", width=260, height=90)
-    ws.column_dimensions[_L(col)].width = spec.width
+    ws.column_dimensions[_L(col)].width = (
+        spec.swiss_width if geo.layout == "swiss" and spec.swiss_width else spec.width)
 
 
 def _group(ws: Any, first: int, last: int, text: str) -> None:
