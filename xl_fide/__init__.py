@@ -23,7 +23,7 @@ Public surface (imported on first use, so ``import xl_fide`` stays cheap):
 
 from __future__ import annotations
 
-import importlib
+from xl_fide._lazy import lazy_attribute
 
 from xl_fide._version import __version__
 
@@ -62,12 +62,7 @@ __all__ = sorted([*_EXPORTS, "__version__"])
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'xl_fide' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return lazy_attribute(globals(), _EXPORTS, name)
 
 
 def __dir__() -> list[str]:

@@ -10,7 +10,7 @@ download (http.client, ssl); ``lists show`` neither the readers nor the download
 
 from __future__ import annotations
 
-import importlib
+from xl_fide._lazy import lazy_attribute
 
 TYPE_CHECKING = False     # not typing's: importing the package does not import typing
 
@@ -35,12 +35,7 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'xl_fide.lists' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return lazy_attribute(globals(), _EXPORTS, name)
 
 
 def __dir__() -> list[str]:
