@@ -74,9 +74,9 @@ def _scan_stream(raw, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
         from xl_fide.lists._xml import _scan_xml
         return _scan_xml(io.BufferedReader(budget, _CHUNK), scan)
     first = start.split(b"\n", 1)[0].split(b"\r", 1)[0].decode("latin-1")
-    if _is_txt_header(first):
-        return _scan_txt(budget, scan)          # _blocks bounds the lines
     budget.limit_lines(head)
+    if _is_txt_header(first):
+        return _scan_txt(budget, scan)
     from xl_fide.lists._csv import _scan_csv
     return _scan_csv(io.BufferedReader(budget, _CHUNK), scan)
 

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import io
 import operator
 import re
 from collections.abc import Callable, Iterator
@@ -23,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from xl_fide.errors import PlayerFileError
-from xl_fide.lists._budget import _CHUNK, MAX_LINE, Source, _blank_budget, _has_newline, _open_source
+from xl_fide.lists._budget import (_CHUNK, MAX_LINE, Source, _blank_budget, _Budget,
+                                  _has_newline, _open_source)
 from xl_fide.lists._model import PlayerData
 from xl_fide.lists._months import month_of
 from xl_fide.lists._scan import (_Scan, _build, _check_kind, _decode, _for_kind, _hint, _stream,
@@ -108,7 +110,7 @@ def read_fide_txt(path_or_text: Source, rating_kind: str = "standard") -> list[P
     kind = _check_kind(rating_kind)
     with _open_source(path_or_text, _has_newline) as (stream, file):
         scan = _Scan(file, (kind,), hint=_hint(file))
-        return [rec[kind] for rec in _scan_txt(_stream(stream, scan, None, False), scan)]
+        return [rec[kind] for rec in _scan_txt(_stream(stream, scan, buffered=False), scan)]
 
 
 def _txt_layout(header: str, scan: _Scan, line: int):
@@ -304,31 +306,75 @@ def _numbers_checker(has_k: list[bool]) -> Callable[[list[int | None]], bool]:
     return ok
 
 
-def _blocks(stream) -> Iterator[tuple[list[bytes], bool]]:
-    """Whole lines of a binary stream, about a chunk at a time, and whether the chunk
-    was all ASCII (line breaks ``\\n``, ``\\r\\n`` or, when the first chunk has no
-    ``\\n``, ``\\r``). A line longer than :data:`MAX_LINE` is refused."""
-    tail = b""
-    cr: bool | None = None
-    while True:
-        chunk = stream.read(_CHUNK)
-        if not chunk:
-            if tail:
-                yield [tail], tail.isascii()
-            return
-        if cr is None:
-            cr = b"\n" not in chunk and b"\r" in chunk
-        if cr:
-            chunk = chunk.replace(b"\r", b"\n")
-        lines = chunk.split(b"\n")
-        if tail:
+def _blocks(stream: _Budget) -> Iterator[list[bytes]]:
+    """Whole lines of a list under its budgets, a block at a time.
+
+    Line breaks ``\\n`` or ``\\r\\n`` (lines after the first chunk keep them), or,
+    when the first chunk has no ``\\n``, ``\\r``. From a file, lines are cut in C
+    from its buffer (:func:`_file_blocks`); else from chunks (:func:`_chunk_blocks`).
+    """
+    chunk = stream.read(_CHUNK)
+    if b"\n" not in chunk and b"\r" in chunk:
+        yield from _chunk_blocks(stream, chunk, cr=True)
+        return
+    lines = chunk.split(b"\n")
+    tail = lines.pop()
+    if lines:
+        yield lines
+    source = stream.line_source() if chunk else None
+    more = (_file_blocks(source, stream) if source is not None
+            else _chunk_blocks(stream, stream.read(_CHUNK)))
+    for lines in more:
+        if tail:                    # the line the first chunk cut
             lines[0] = tail + lines[0]
+            tail = b""
+        yield lines
+    if tail:
+        yield [tail]
+
+
+def _file_blocks(source: io.BufferedReader, budget: _Budget) -> Iterator[list[bytes]]:
+    """The lines of a buffered file, about a buffer at a time: the lines ending in the
+    buffer (:meth:`io.BufferedReader.readlines`, in C), after the one that ran across
+    the buffer's end (read alone, at most :data:`MAX_LINE` bytes)."""
+    at = source.tell()
+    while True:
+        lines = []
+        buffered = source.peek(1)
+        if buffered and b"\n" not in buffered:
+            line = source.readline(MAX_LINE + 1)
+            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                budget.too_long()
+            lines.append(line)
+            buffered = source.peek(1)
+        cut = buffered.rfind(b"\n")
+        if cut > 0:                 # readlines stops after more than ``cut`` bytes
+            lines += source.readlines(cut)
+        elif cut == 0:
+            lines.append(source.readline())
+        if not lines:
+            return
+        now = source.tell()
+        budget.moved(now - at)
+        at = now
+        yield lines
+
+
+def _chunk_blocks(stream: _Budget, chunk: bytes, cr: bool = False) -> Iterator[list[bytes]]:
+    """The lines of a stream, a chunk at a time from ``chunk`` (its next bytes) on
+    (``cr``: line breaks ``\\r``). A line longer than :data:`MAX_LINE` is refused."""
+    tail = b""
+    while chunk:
+        lines = (chunk.replace(b"\r", b"\n") if cr else chunk).split(b"\n")
+        lines[0] = tail + lines[0]
         tail = lines.pop()
         if len(tail) > MAX_LINE:
-            raise PlayerFileError(f"a line longer than {MAX_LINE} bytes, the limit for a "
-                                  "player list", file=getattr(stream, "_file", None))
+            stream.too_long()
         if lines:
-            yield lines, chunk.isascii()
+            yield lines
+        chunk = stream.read(_CHUNK)
+    if tail:
+        yield [tail]
 
 
 @dataclass
@@ -345,6 +391,7 @@ class _TxtState:
     slow_names: bool = False        # a name without a prefix: every line is looked at
     make_row: Any = None            # store rows instead of PlayerData (ListReader.rows)
     padded_ids: set = field(default_factory=set)    # the event's ids as id columns
+    head_width: int = 0             # the first bytes of a line a block search cuts out
 
     def blank(self, number: int) -> None:
         self.blanks += 1
@@ -352,7 +399,7 @@ class _TxtState:
 
     def header(self, raw: bytes, number: int) -> None:
         scan = self.scan
-        header = _decode(raw).removeprefix("\ufeff").rstrip("\r")
+        header = _decode(raw).removeprefix("\ufeff").rstrip("\r\n")
         if not _is_txt_header(header):
             raise PlayerFileError(
                 "not a FIDE rating list header (expected 'ID Number  Name ...'), "
@@ -374,6 +421,8 @@ class _TxtState:
             for key in wanted.keys:
                 if key and key.isascii():
                     self.keys_by_size.setdefault(len(key), set()).add(key.encode())
+        self.head_width = max([self.id_end] + [self.name_span[0] + size
+                                               for size in self.keys_by_size])
 
 
 def _scan_txt(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
@@ -385,7 +434,7 @@ def _scan_txt(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
     """
     state = _TxtState(scan)
     number = 0                      # lines before the block
-    for lines, ascii in _blocks(stream):
+    for lines in _blocks(stream):
         skip = 0
         if state.layouts is None:
             for skip, raw in enumerate(lines, 1):
@@ -400,101 +449,169 @@ def _scan_txt(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
         if scan.wanted is None or state.slow_names:
             yield from _txt_lines(rest, number + skip, state)
         else:
-            yield from _txt_block(rest, ascii, number + skip, state)
+            yield from _txt_block(rest, number + skip, state)
         number += len(lines)
     if state.layouts is None:
         raise PlayerFileError("empty file: expected a FIDE rating list header "
                               "('ID Number  Name ...')", file=scan.file, line=1)
 
 
-def _txt_block(lines: list[bytes], ascii: bool, number: int,
+def _txt_block(lines: list[bytes], number: int,
                state: _TxtState) -> Iterator[dict[str, PlayerData]]:
-    """The event's players in a block of ``lines`` (``number`` lines before them;
-    ``ascii``: they are all ASCII).
+    """The event's players in a block of ``lines`` (``number`` lines before them).
 
-    All in C, per block: the id column of every line (:func:`_padded_ids`, else each
-    column stripped); when each line has exactly one word of digits there, the event's ids are looked up in
-    them (a set), and names by their first letters at the name column. Any other
-    block (a blank line, a line without a readable id) is read line by line.
+    In C, per block, with one object a line besides the line itself: the first
+    :attr:`~_TxtState.head_width` bytes of every line (its id column, and the first
+    letters of its name when names are looked for), joined. When every id column is as
+    FIDE writes it (:func:`_id_columns`), the event's ids are looked up in the id
+    columns (a set); else each id column is stripped (one word of digits a line, or the
+    block is read line by line). Names are looked for by their first letters at the
+    name column (:func:`_named_lines`).
     """
-    scan = state.scan
-    wanted = scan.wanted
+    wanted = state.scan.wanted
     assert wanted is not None
-    found = _padded_ids(lines, state)
-    if found is None:
+    width, id_end = state.head_width, state.id_end
+    heads = list(map(operator.itemgetter(slice(0, width)), lines))
+    joined = b"".join(heads)
+    columns = _id_columns(joined, len(lines), width, id_end)
+    if columns is None:
         # one word a line, each line's own: a column of two words and a blank one
         # elsewhere would keep the count of a split of the whole block
-        ids = list(map(bytes.strip, map(operator.itemgetter(slice(0, state.id_end)), lines)))
+        ids = list(map(bytes.strip, map(operator.itemgetter(slice(0, id_end)), lines)))
         if not all(ids) or not b"".join(ids).isdigit():
             yield from _txt_lines(lines, number, state)
             return
         found = _indexes(ids, wanted.id_bytes)
+        if wanted.keys and len(joined) != width * len(lines):     # a line shorter
+            joined = b"".join(head.ljust(width) for head in heads)
+    elif width == id_end:
+        found = _indexes(heads, state.padded_ids)
+    else:
+        found = _indexes(_id_words(columns, len(lines)), wanted.id_bytes)
     if wanted.keys:
-        found.update(_named_lines(lines, ascii, state))
+        found.update(_named_lines(lines, joined, state))
     for i in sorted(found):
         yield _txt_record(lines[i], number + i + 1, state)
 
 
-#: The shape of an id column: a digit "1", a space "0", anything else "x".
-_SHAPE = bytes(ord("1") if c in b"0123456789" else ord("0") if c == ord(" ") else ord("x")
-               for c in range(256))
+_DIGITS = b"0123456789"
+#: A column's bytes as digit bits: a digit 1, a blank 0, anything else 2.
+_DIGIT_BITS = bytes(1 if c in _DIGITS else 0 if c == ord(" ") else 2 for c in range(256))
 
 
-def _padded_ids(lines: list[bytes], state: _TxtState) -> set[int] | None:
-    """The lines (indexes) holding one of the event's ids, when every line's id column
-    is as FIDE writes it: digits from the first column, then blanks to the column's
-    end (else None: :func:`_txt_block` splits the columns into words).
+def _id_columns(joined: bytes, count: int, width: int, id_end: int) -> list[bytes] | None:
+    """The id columns of ``count`` lines (``joined``: the first ``width`` bytes of each,
+    end to end), one bytes a column, up to the first column of blanks only, when every
+    line's id column (``id_end`` bytes) is as FIDE writes it: digits from the first
+    column, then blanks to the column's end (else None).
 
-    In C, without a word per line: the columns, joined, mapped to their shape
-    (digit, blank, other); every column starting with a digit, ending with a blank and
-    changing from blank to digit nowhere inside is exactly one id. The event's ids,
-    padded with blanks to the column's width, are then looked up in the columns.
+    Without an object a line: column ``j`` of every line is ``joined[j::width]``.
+    The first column is all digits, the last all blanks, and a line with a digit in
+    one column has one in the column before (the digits of a column, as the bits of a
+    number, lie within those of the column before).
     """
-    width = state.id_end
-    if width < 2:
+    if id_end < 2 or len(joined) != width * count:
         return None
-    heads = list(map(operator.itemgetter(slice(0, width)), lines))
-    shape = b"".join(heads).translate(_SHAPE)
-    n = len(heads)
-    if (len(shape) != width * n or b"x" in shape or shape[0::width].strip(b"1")
-            or shape[width - 1::width].strip(b"0") or shape.count(b"01") != n - 1):
+    columns = [joined[j::width] for j in range(id_end)]
+    blanks = b" " * count
+    if not columns[0].isdigit() or columns[-1] != blanks:
         return None
-    return _indexes(heads, state.padded_ids)
+    before = -1                     # the digit bits of the column before (-1: all)
+    first_blank = len(columns) - 1
+    for j, column in enumerate(columns[1:-1], 1):
+        if column.isdigit():
+            if before != -1:
+                return None
+        elif column == blanks:
+            if before:
+                first_blank = j
+            before = 0
+        elif not before:
+            return None             # a digit after a blank column
+        else:
+            bits = column.translate(_DIGIT_BITS)
+            if b"\x02" in bits:
+                return None
+            digits = int.from_bytes(bits, "big")
+            if digits & ~before:
+                return None
+            before = digits
+    return columns[:first_blank + 1]
+
+
+def _id_words(columns: list[bytes], count: int) -> list[bytes]:
+    """The id of each of ``count`` lines from their id columns as FIDE writes them
+    (:func:`_id_columns`, a column of blanks last): the columns put back side by side,
+    then split at the blanks."""
+    width = len(columns)
+    ids = bytearray(width * count)
+    for j, column in enumerate(columns):
+        ids[j::width] = column
+    return bytes(ids).split()
 
 
 def _indexes(items: list[bytes], wanted: set[bytes] | frozenset[bytes]) -> set[int]:
     """The indexes of ``items`` equal to one of ``wanted`` (found in C: a set
-    intersection, then ``list.index`` for each match)."""
+    intersection, then ``list.index`` for each match; a loop when many match)."""
+    matches = wanted.intersection(items)
+    if len(matches) > 4:
+        return {i for i, item in enumerate(items) if item in matches}
     found = set()
-    for value in wanted.intersection(items):
-        i = -1
-        for _ in range(items.count(value)):
-            i = items.index(value, i + 1)
+    for value in matches:
+        i = items.index(value)
+        while True:
             found.add(i)
+            try:
+                i = items.index(value, i + 1)
+            except ValueError:
+                break
     return found
 
 
-def _named_lines(lines: list[bytes], ascii: bool, state: _TxtState) -> Iterator[int]:
-    """The lines (indexes) whose name is one of the event's names."""
+#: Bytes that make a line's name a candidate whatever its first letters: a blank (or
+#: other white space) where the name starts, and any byte beyond ASCII.
+_NOT_KEY = bytes(1 if c >= 128 else 0 for c in range(256))
+_NOT_KEY_START = bytes(1 if c >= 128 or c in b" \t\n\r\x0b\x0c" else 0 for c in range(256))
+
+
+def _named_lines(lines: list[bytes], joined: bytes, state: _TxtState) -> Iterator[int]:
+    """The lines (indexes) whose name is one of the event's names (``joined``: the
+    first :attr:`~_TxtState.head_width` bytes of each line, end to end).
+
+    A name can be the event's only when its first letters, lower case, are one of
+    the keys (:func:`~xl_fide.lists._scan._name_key`): searched in C in the name
+    columns of ``joined``; or when those first bytes do not say (a blank before the
+    name, a letter beyond ASCII, which :func:`~xl_fide._names.normalise_name` may
+    turn into another): such lines are looked at too.
+    """
     wanted = state.scan.wanted
     assert wanted is not None
     n0, n1 = state.name_span
+    width, count = state.head_width, len(lines)
     candidates: set[int] = set()
     for size, keys in state.keys_by_size.items():
-        # the first letters of every name, lower case, in one string (no line holds a
-        # line break): most blocks hold none of the keys, seen by a search in C
-        joined = b"\n".join(map(operator.itemgetter(slice(n0, n0 + size)), lines)).lower()
-        present = [key for key in keys if key in joined]
-        if not present:
+        # the first letters of every name, lower case, a line break after each (no
+        # line holds one), put together from the columns of ``joined``: most blocks
+        # hold none of the keys, seen by a search in C
+        heads = bytearray((size + 1) * count)
+        for j in range(size):
+            heads[j::size + 1] = joined[n0 + j::width]
+        heads[size::size + 1] = b"\n" * count
+        text = bytes(heads).lower()
+        for key in keys:
+            at = text.find(key)
+            while at >= 0:
+                candidates.add(at // (size + 1))
+                at = text.find(key, at + size + 1)
+    for j in range(n0, width):
+        column = joined[j::width]
+        if column.isascii() and (j > n0 or column.isalpha()):
             continue
-        heads = joined.split(b"\n")
-        for key in keys.intersection(heads):
-            i = -1
-            for _ in range(heads.count(key)):
-                i = heads.index(key, i + 1)
-                candidates.add(i)
-    if not ascii:
-        candidates.update(i for i, line in enumerate(lines) if not line.isascii())
+        flags = column.translate(_NOT_KEY_START if j == n0 else _NOT_KEY)
+        at = flags.find(1)
+        while at >= 0:
+            candidates.add(at)
+            at = flags.find(1, at + 1)
     for i in candidates:
         if wanted.wants_name(_decode(lines[i][n0:n1]).strip(), True):
             yield i
@@ -512,7 +629,7 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
             continue
         if wanted is None:
             if state.make_row is not None:
-                row = state.make_row(_decode(raw).rstrip("\r"))
+                row = state.make_row(_decode(raw).rstrip("\r\n"))
                 if row is not None:
                     yield row
                     continue
