@@ -25,7 +25,7 @@ from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide._interim import interim_parts, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
-from xl_fide.rules.values import as_k, as_rating
+from xl_fide.rules.values import RATING_MAX, RATING_MIN, as_k, as_rating
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
@@ -245,6 +245,7 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
 
 
 _PLAYED_HALF = {"1": 2, "=": 1, "0": 0}   # a played game's code -> score in half points (TRF16)
+_NO_ROUND_LIMIT = 1 << 62                 # an event of 0 rounds (not known) rates every round
 
 
 class _RulesOf:
@@ -310,17 +311,17 @@ def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) 
 
 
 def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
-                      rules_of: _RulesOf) -> dict[str, str]:
+                      rules_of: _RulesOf, keys: Sequence[Sequence[str]]) -> dict[str, str]:
     """Players unrated when the period starts (no rating in the first file they appear
     in, and none in the player data): they stay unrated for the whole period, also for
     their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
-    player key to the name of that first event."""
+    player key to the name of that first event. ``keys``: each event's
+    :func:`player_key` of its players, in order."""
     first: dict[str, str] = {}
     out: dict[str, str] = {}
-    for t in events:
+    for t, event_keys in zip(events, keys):
         rules = rules_of(t)
-        for p in t.players:
-            key = player_key(p.fide_id, p.name)
+        for p, key in zip(t.players, event_keys):
             if key in first:
                 continue
             first[key] = t.name or t.source
@@ -337,32 +338,32 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
              ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
     table: dict[str, _Entry] = {}
     event_info = []
-    unrated = _unrated_at_start(events, players, rules_of)
-    for t in events:
+    keys_of = [[player_key(p.fide_id, p.name) for p in t.players] for t in events]
+    unrated = _unrated_at_start(events, players, rules_of, keys_of)
+    for t, keys in zip(events, keys_of):
         rules = rules_of(t)
         name = t.name or t.source
         event_info.append((name, t.start_date, rules.edition.id))
-        ratings: dict[int, int | None] = {}
-        for p in t.players:
+        ratings: dict[int | None, int | None] = {}
+        for p, key in zip(t.players, keys):
             R = effective_rating(p.rating, rules.edition, _standard(players, p, rules))[0]
-            if R is not None and player_key(p.fide_id, p.name) in unrated:
-                notes.append(f"{p.name}: unrated in {unrated[player_key(p.fide_id, p.name)]}, "
+            if R is not None and key in unrated:
+                notes.append(f"{p.name}: unrated in {unrated[key]}, "
                              f"shown as {R} in {name}: unrated for the whole period "
                              "(FIDE B.02 §8.2.4)")
                 R = None
             ratings[p.start_rank] = R
-        rounds = t.rounds
-        for p in t.players:
-            key = player_key(p.fide_id, p.name)
+        rounds = t.rounds or _NO_ROUND_LIMIT
+        rating_of = ratings.get
+        for p, key in zip(t.players, keys):
             entry = table.get(key)
             if entry is None:
                 entry = table[key] = _Entry(p.name, p.fide_id, p.birth_year)
             # the rated games (_seam.rated_games: played, within the rounds) against
-            # rated opponents, as (R_opp, score_half)
+            # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
             games = [(R_opp, half) for g in p.games
-                     if (half := _PLAYED_HALF.get(g.code)) is not None and g.opponent is not None
-                     and (not rounds or g.round <= rounds)
-                     and (R_opp := ratings.get(g.opponent)) is not None]
+                     if (half := _PLAYED_HALF.get(g.code)) is not None
+                     and (R_opp := rating_of(g.opponent)) is not None and g.round <= rounds]
             entry.events.append((name, ratings[p.start_rank], rules, games))
     return table, event_info
 
@@ -424,7 +425,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         first_rated = next((e for e in entry.events if e[1] is not None), None)
         Ro = data.rating if data is not None and data.rating is not None else (
             first_rated[1] if first_rated else None)
-        names = tuple(e[0] for e in entry.events)
+        names = tuple([e[0] for e in entry.events])
         if Ro is None:
             init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
                                   entry.events[-1][2].edition if entry.events else None)
@@ -449,7 +450,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         # the ratings and games were checked by the reader (and the player data's): the
         # engine computes on them without checking each game again
         evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
-            (str(name), as_rating(R if R is not None else Ro, f"Ro at {name}"), r.edition, games)
+            (str(name), _checked_rating(R if R is not None else Ro, name), r.edition, games)
             for name, R, r, games in entry.events]
         listed_id = None
         if month is not None:   # published on the list after the period: its floor (§7.2.1)
@@ -459,6 +460,29 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
                     _dt.date(month[0], month[1], 1), rules.time_control).id
         change = rate_period_checked(as_rating(Ro, "Ro"), evs, as_k(pk.K, "K"),
                                      edition_id=listed_id)
-        out.append(PeriodPlayer(key, entry.name, entry.fide_id, Ro, change, None, names))
+        out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
+
+
+def _checked_rating(R: object, name: str) -> int:
+    """``R`` as a rating (:func:`~xl_fide.rules.values.as_rating`: the usual int passes
+    at once), naming the event in the error."""
+    if type(R) is int and RATING_MIN <= R <= RATING_MAX:
+        return R
+    return as_rating(R, f"Ro at {name}")
+
+
+def _period_player(key: str, name: str, fide_id: int | None, Ro: int, change: PeriodChange,
+                   names: tuple[str, ...]) -> PeriodPlayer:
+    """``PeriodPlayer(key, name, fide_id, Ro, change, None, names)`` of values already
+    checked, built in one step (the frozen dataclass's ``__init__`` sets its seven
+    fields one at a time)."""
+    p = _new(PeriodPlayer)
+    _set(p, "__dict__", {"key": key, "name": name, "fide_id": fide_id, "Ro": Ro,
+                         "change": change, "initial": None, "event_names": names})
+    return p
+
+
+_new = object.__new__
+_set = object.__setattr__
 

@@ -445,6 +445,21 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
     checked."""
     capped_index: set[int] | None = None      # None: every game over 400 is capped
     cap = cap_applies(Ro, edition)
+    if edition.cap400 is Cap400.EVERY_GAME and not edition.rapid_blitz_600:
+        # the usual edition: PD one look-up by Ro - R_opp (the 400-point rule, when it
+        # applies, is in the table); every game rated unless an opponent is below the floor
+        table = _PD_OF_D[cap]
+        floor = edition.rating_floor
+        base = Ro + RATING_MAX
+        W_half = sum_PD = sum_R = 0
+        for R_opp, s in pairs:
+            if R_opp < floor:
+                break                       # not every game rated: the loop below
+            W_half += s
+            sum_PD += table[base - R_opp]
+            sum_R += R_opp
+        else:
+            return len(pairs), W_half, sum_PD, sum_R
     if cap and edition.cap400 is Cap400.ONCE_PER_EVENT:
         capped_index = _capped_index(Ro, pairs, edition)
     floor = edition.rating_floor
@@ -463,6 +478,21 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
         sum_PD += PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
         sum_R += R_opp
     return N, W_half, sum_PD, sum_R
+
+
+def _pd_of_d() -> tuple[list[int], list[int]]:
+    """PD (hundredths, table 8.1.2) for every D = Ro - R_opp of two ratings 0..4000, at
+    index ``D + RATING_MAX``: as is, and with a difference over 400 counted as 400
+    (FIDE B.02 §8.3.1). Beyond the table PD is 1.00 (D > 0) or 0 (D < 0)."""
+    outside = RATING_MAX - PD_SPAN
+    full = [0] * outside + list(PD_BY_DIFFERENCE) + [100] * outside
+    low, high = RATING_MAX - CAP_DIFFERENCE, RATING_MAX + CAP_DIFFERENCE
+    capped = [full[low]] * low + full[low:high + 1] + [full[high]] * (2 * RATING_MAX - high)
+    return full, capped
+
+
+#: :func:`_pd_of_d`, indexed by whether the 400-point rule applies (False, True)
+_PD_OF_D = _pd_of_d()
 
 
 def rated_pairs(Ro: int, pairs: Sequence[tuple[int, int]],
@@ -559,7 +589,10 @@ class PeriodEvent:
         d = self.__dict__
         if "games" in d:
             return [(g.R_opp, g.score_half) for g in d["games"] if g.rated]
-        return rated_pairs(self.Ro, d["_pairs"], d["_edition"])
+        pairs = d["_pairs"]
+        if d["N"] == len(pairs):        # every game rated (the usual event)
+            return list(pairs)
+        return rated_pairs(self.Ro, pairs, d["_edition"])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,113 @@
+"""Issue 23: the fast paths of the reader and the engine give what the general ones give.
+
+The reader checks a large event's games in bulk, a round at a time, before the
+cell-by-cell check (``xl_fide.trf._sides_agree``); the engine sums a usual edition's
+games by one table look-up each (``rated_sums``). Each test compares the fast path with
+the general one on inputs made to hit every branch: a fast path that misses a problem,
+or sums one game differently, fails here.
+"""
+
+import random
+
+import pytest
+
+from tests.harness.trf_lines import player_line, trf
+from xl_fide import trf as trf_module
+from xl_fide.rules import rating as rating_module
+from xl_fide.rules.editions import EDITIONS
+from xl_fide.trf import parse_trf
+
+PLAYERS = 240          # over trf._BULK_PLAYERS: the bulk check runs first
+ROUNDS = 3
+
+
+def _swiss(players: int = PLAYERS, rounds: int = ROUNDS) -> list[list[tuple[int, str, str]]]:
+    """Round cells of an event where every game agrees: i against i + 1 in round 1,
+    i against i + 2 ... (pairs within blocks), white the lower number, results by turns."""
+    cells: list[list[tuple[int, str, str]]] = [[] for _ in range(players + 1)]
+    results = (("1", "0"), ("=", "="), ("0", "1"), ("+", "-"), ("W", "L"), ("D", "D"))
+    for r in range(rounds):
+        step = 1 << r
+        for i in range(1, players + 1):
+            if cells[i][r:]:
+                continue
+            j = i + step
+            a, b = results[(i + r) % len(results)]
+            cells[i].append((j, "w", a))
+            cells[j].append((i, "b", b))
+    return cells
+
+
+def _text(cells: list[list[tuple[int, str, str]]]) -> str:
+    lines = [player_line(i, f"Player {i}", 1500 + i, rounds=cells[i])
+             for i in range(1, len(cells))]
+    return trf({"012": "Bulk", "XXR": str(ROUNDS)}, lines)
+
+
+def _warnings(text: str, monkeypatch: pytest.MonkeyPatch, bulk: bool) -> list[str]:
+    with monkeypatch.context() as m:
+        if not bulk:
+            m.setattr(trf_module, "_BULK_PLAYERS", 10**9)
+        return [str(w) for w in parse_trf(text).warnings]
+
+
+def test_the_usual_large_event_passes_the_bulk_check():
+    t = parse_trf(_text(_swiss()))
+    assert len(t.players) >= trf_module._BULK_PLAYERS
+    assert trf_module._sides_agree(t.players)
+    assert t.warnings == ()
+
+
+@pytest.mark.parametrize("change", [
+    ("opponent", 2, 0, (5, "b", "0")),          # player 2 names 5, who names 6
+    ("result", 1, 0, (2, "w", "1"), (1, "b", "1")),   # both won
+    ("result", 1, 0, (2, "w", "1"), (1, "b", "=")),   # a win against a draw
+    ("colour", 1, 0, (2, "w", "1"), (1, "w", "0")),   # both white
+    ("bye", 3, 1, (0, "-", "1")),               # a played result without an opponent
+    ("bye", 3, 1, (0, "-", "U")),               # a bye on one side of a game
+    ("self", 7, 2, (7, "w", "=")),              # paired with himself
+    ("colour", 9, 2, (13, "b", "1"), (9, "b", "0")),  # both black, in the last round
+])
+def test_the_bulk_check_misses_no_problem(change, monkeypatch):
+    cells = _swiss()
+    _, player, r, cell, *other = change
+    cells[player][r] = cell
+    if other:
+        cells[cell[0]][r] = other[0]
+    text = _text(cells)
+    t = parse_trf(text)
+    assert not trf_module._sides_agree(t.players)
+    slow = _warnings(text, monkeypatch, bulk=False)
+    assert slow                     # the change is a problem the reader words
+    assert _warnings(text, monkeypatch, bulk=True) == slow
+
+
+def test_the_bulk_check_leaves_unusual_numbering_to_the_cell_check(monkeypatch):
+    # start ranks not 1..n in order: the bulk check says nothing, the loop checks
+    cells = _swiss()
+    lines = [player_line(i, f"Player {i}", 1500 + i, rounds=cells[i])
+             for i in reversed(range(1, len(cells)))]
+    t = parse_trf(trf({"012": "Bulk", "XXR": str(ROUNDS)}, lines))
+    assert not trf_module._sides_agree(t.players)
+    assert t.warnings == ()
+
+
+def _lines_sums(Ro, pairs, edition):
+    lines = [g for g in rating_module._lines(Ro, pairs, edition) if g.rated]
+    return (len(lines), sum(g.score_half for g in lines), sum(g.PD for g in lines),
+            sum(g.R_opp for g in lines))
+
+
+@pytest.mark.parametrize("edition", EDITIONS,
+                         ids=lambda e: e.id)
+def test_rated_sums_are_the_sums_of_the_lines(edition):
+    # every edition (each 400-point rule, the floor, the 2650 exemption, the 600-point
+    # rule): the sums of rated_sums are those of the calculation lines, game for game
+    rng = random.Random(edition.id)
+    for _ in range(400):
+        Ro = rng.choice([rng.randint(0, 4000), rng.randint(900, 2900), 2650, 2649, 2601])
+        pairs = [(rng.choice([rng.randint(0, 4000), rng.randint(900, 2900), Ro + 400,
+                              Ro - 401, edition.rating_floor, edition.rating_floor - 1]),
+                  rng.randint(0, 2)) for _ in range(rng.randint(0, 12))]
+        pairs = [(min(max(r, 0), 4000), s) for r, s in pairs]
+        assert rating_module.rated_sums(Ro, pairs, edition) == _lines_sums(Ro, pairs, edition)
