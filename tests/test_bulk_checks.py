@@ -111,3 +111,17 @@ def test_rated_sums_are_the_sums_of_the_lines(edition):
                   rng.randint(0, 2)) for _ in range(rng.randint(0, 12))]
         pairs = [(min(max(r, 0), 4000), s) for r, s in pairs]
         assert rating_module.rated_sums(Ro, pairs, edition) == _lines_sums(Ro, pairs, edition)
+
+
+def test_the_bulk_opponent_check_refuses_a_stranger_as_before(monkeypatch):
+    # an opponent that is no player: the same located refusal with or without bulk
+    cells = _swiss()
+    cells[5][1] = (PLAYERS + 7, "w", "1")
+    text = _text(cells)
+    with pytest.raises(trf_module.TrfError) as bulk:
+        parse_trf(text)
+    monkeypatch.setattr(trf_module, "_BULK_PLAYERS", 10**9)
+    with pytest.raises(trf_module.TrfError) as slow:
+        parse_trf(text)
+    assert "is not a player" in str(slow.value)
+    assert str(bulk.value) == str(slow.value)

@@ -177,6 +177,12 @@ def _unplayed(code: str) -> GameResult:
     return result
 
 
+# Enum members looked up once (on Python 3.11 each look-up of a member runs Python code)
+_STANDARD = TimeControl.STANDARD
+_K_RULE = KSource.RULE
+_new = object.__new__
+_set = object.__setattr__
+
 # One (frozen) GameResult per code, shared by every cell (a cell costs a look-up)
 _PLAYED = {"1": GameResult(2, True, "1"), "=": GameResult(1, True, "="),
            "0": GameResult(0, True, "0")}
@@ -217,7 +223,11 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     K = k_factor(rating, birth_year=birth, period_year=rules.period_year if birth else None,
                  career_games=_first("career_games", sheet, data),
                  peak_rating=_first("peak_rating", sheet, data), edition=rules.edition)
-    return PlayerK(K, KSource.RULE, birth, note)
+    # PlayerK(K, KSource.RULE, birth, note) in one step (one per rated player: the frozen
+    # dataclass's __init__ sets its fields one at a time)
+    pk = _new(PlayerK)
+    _set(pk, "__dict__", {"K": K, "source": _K_RULE, "birth_year": birth, "note": note})
+    return pk
 
 
 def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None = None, *,
@@ -244,7 +254,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
         matched += data is not None
         rating = p.rating if p.rating is not None else (data.rating if data is not None else None)
         standard = data.standard_rating if data is not None and \
-            rules.time_control is not TimeControl.STANDARD else None
+            rules.time_control is not _STANDARD else None
         if p.rating is not None:   # the file's list is the one at its start: adjust if the
             # rules' date is past a one-off adjustment (1 Oct 2022, 1 Mar 2024)
             rating, adjusted = adjusted_for_rules(rating, tournament.start_date, rules.date,
@@ -267,7 +277,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
         points.append(tournament.points_of(games))
     if players is not None:
         notes.append(f"player data: {matched} of {len(tournament.players)} players found")
-    if k is None and inputs is None and any(pk is not None and pk.source is KSource.RULE
+    if k is None and inputs is None and any(pk is not None and pk.source is _K_RULE
                                             for pk in ks):
         notes.append("K from rating and birth year (FIDE B.02 §8.3.3); career games are not "
                      "in a TRF: a player with fewer than 30 games has K 40 (give player data "

@@ -14,6 +14,8 @@ import dataclasses
 import datetime as _dt
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules
@@ -33,6 +35,10 @@ if TYPE_CHECKING:
 
 __all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
+
+
+_CODE = attrgetter("code")          # a Game's result code
+_GAMES = attrgetter("games")        # a player's Games
 
 
 def player_key(fide_id: int | None, name: str) -> str:
@@ -206,7 +212,7 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
         near.append(t)
         # the same games under the same name, or on the same dates (a corrected export
         # changes one of them at most); other names on other dates: another event
-        codes = Counter([g.code for p in t.players for g in p.games])
+        codes = Counter(map(_CODE, chain.from_iterable(map(_GAMES, t.players))))
         codes.pop("Z", None)
         if codes:       # no game at all: nothing to count twice
             heads = (("name", event_name), ("dates", t.start_date, t.end_date))
@@ -304,7 +310,7 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
 
 def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) -> int | None:
     """The standard rating a rapid/blitz player without an R&B rating counts with."""
-    if players is None or rules.time_control is TimeControl.STANDARD:
+    if players is None or rules.time_control is _STANDARD:
         return None
     data = players.get(p.fide_id, p.name)
     return data.standard_rating if data is not None else None
@@ -422,7 +428,11 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     out = []
     for key, entry in table.items():
         data = players.get(entry.fide_id, entry.name) if players is not None else None
-        first_rated = next((e for e in entry.events if e[1] is not None), None)
+        first_rated = None              # the first event where the player is rated
+        for event in entry.events:
+            if event[1] is not None:
+                first_rated = event
+                break
         Ro = data.rating if data is not None and data.rating is not None else (
             first_rated[1] if first_rated else None)
         names = tuple([e[0] for e in entry.events])
@@ -483,6 +493,8 @@ def _period_player(key: str, name: str, fide_id: int | None, Ro: int, change: Pe
     return p
 
 
+# Enum members looked up once (on Python 3.11 each look-up of a member runs Python code)
+_STANDARD = TimeControl.STANDARD
 _new = object.__new__
 _set = object.__setattr__
 

@@ -96,6 +96,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import functools
+import itertools
 import operator
 import datetime
 import os
@@ -667,14 +668,16 @@ def _text(line: str, first: int, last: int) -> str:
 _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 
-def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, list[Game]]:
+def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None = None
+                       ) -> tuple[TrfPlayer, list[Game]]:
     """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games) and
-    the round cells."""
+    the round cells. ``controls``: whether the line holds a control character, when the
+    caller has looked (``None``: looked up here)."""
     if "\t" in line:
         ctx.warn("tab character in a 001 line; columns are counted as characters and may be shifted",
                  lineno, line.index("\t") + 1)
-    sr_text = _col(line, 5, 8).strip()
-    start_rank = _ascii_int(sr_text)
+    sr_text = line[4:8].strip()             # columns 5-8
+    start_rank = int(sr_text) if sr_text.isascii() and sr_text.isdigit() else None
     if start_rank is None or not 1 <= start_rank <= 9999:
         ctx.fatal(f"start rank (columns 5-8) must be a number 1-9999, got {sr_text!r}", lineno, 5)
     if len(line) < 91 or "".join(_SEPARATORS(line)) != " " * len(_PLAYER_BLANK_COLUMNS):
@@ -682,11 +685,16 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
             if len(line) >= c and line[c - 1] != " ":
                 ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}",
                          lineno, c)
-    # no control character in the line (the usual case): its text fields need no cleaning
-    fields = [line[f].strip() for f in _TEXT_FIELDS]
-    if _CONTROL.search(line) is not None:
-        fields = [clean_text(f) for f in fields]
-    sex, title, name, federation, birth_date = fields
+    # the text fields (TRF16 columns 10 sex, 11-13 title, 15-47 name, 54-56 federation,
+    # 70-79 birth date), as _text reads them; no control character in the line (the
+    # usual case): they need no cleaning
+    sex, title, name, federation, birth_date = (
+        line[9:10].strip(), line[10:13].strip(), line[14:47].strip(), line[53:56].strip(),
+        line[69:79].strip())
+    if controls or (controls is None and _CONTROL.search(line) is not None):
+        sex, title, name, federation, birth_date = (
+            clean_text(sex), clean_text(title), clean_text(name), clean_text(federation),
+            clean_text(birth_date))
     rating_text, id_text = line[48:52].strip(), line[57:68].strip()
     if rating_text.isdigit() and rating_text.isascii():     # the usual line, read here
         rating: int | None = int(rating_text)
@@ -696,9 +704,15 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
         fide_id: int | None = int(id_text)
     else:
         fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    birth_year = _birth_year(birth_date)
+    year = birth_date[:4]                   # _birth_year(birth_date), inline
+    birth_year = int(year) if (len(year) == 4 and year.isdigit() and year.isascii()
+                               and year != "0000") else None
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
+    # points (81-84) and rank (86-89), blank in most files: looked at only when given
+    points = _points_field(line, lineno, ctx) if line[80:84].strip() else None
+    rank = (_number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx,
+                          blank=None) if line[85:89].strip() else None)
     # the fields as TrfPlayer(...) would hold them (every value checked and normalised
     # here), set in one step: a second check would cost as much as reading the line
     player = _new(TrfPlayer)
@@ -712,17 +726,13 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx) -> tuple[TrfPlayer, li
         "fide_id": fide_id or None,
         "birth_date": birth_date,
         "birth_year": birth_year,
-        "points": _points_field(line, lineno, ctx),
-        "rank": _number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx,
-                              blank=None),
+        "points": points,
+        "rank": rank,
         "games": (), "line": 0, "raw": "",
     })
     return player, _parse_cells(line, lineno, ctx)
 
 
-# The text fields of a 001 line (TRF16 columns 10 sex, 11-13 title, 15-47 name, 54-56
-# federation, 70-79 birth date), read as _text reads them
-_TEXT_FIELDS = (slice(9, 10), slice(10, 13), slice(14, 47), slice(53, 56), slice(69, 79))
 _SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
 
 
@@ -1171,6 +1181,9 @@ class _Reader:
 
     def read(self, line: str, lineno: int) -> None:
         """Read one line of the file (1-based ``lineno``)."""
+        if line[:4] == "001 ":          # a player line (most of a file), read at once
+            self._player(line, lineno, self._controls(line, lineno))
+            return
         stripped = line.strip()
         if not stripped or stripped == "\x1a":
             self._record("blank", "", line, lineno)  # kept, so the file is written back as read
@@ -1210,11 +1223,12 @@ class _Reader:
             self.ctx.warn(f"unknown record {tag!r} kept verbatim; expected a TRF record id "
                           "(012...362, 001, 013, 310, XXR, ###...)", lineno, 1)
 
-    def _controls(self, line: str, lineno: int) -> None:
-        """Warn about the first control character of the line (C0 but tab, DEL, C1)."""
+    def _controls(self, line: str, lineno: int) -> bool:
+        """Warn about the first control character of the line (C0 but tab, DEL, C1);
+        whether it has one."""
         m = _CONTROL.search(line)
         if m is None:
-            return
+            return False
         code = ord(m.group())
         if code >= 0x80:
             self.ctx.warn(f"character U+{code:04X} is a C1 control character: the file was read as "
@@ -1223,6 +1237,7 @@ class _Reader:
         else:
             self.ctx.warn(f"control character U+{code:04X} in the text (a damaged file?); "
                           "read as U+FFFD, the line is kept as it is", lineno, m.start() + 1)
+        return True
 
     def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
         # Record(kind, tag, line, lineno) of str and int fields, built in one step
@@ -1230,8 +1245,8 @@ class _Reader:
         _set(r, "__dict__", {"kind": kind, "tag": tag, "text": line, "line": lineno})
         self.records.append(r)
 
-    def _player(self, line: str, lineno: int) -> None:
-        player, cells = _parse_player_line(line, lineno, self.ctx)
+    def _player(self, line: str, lineno: int, controls: bool | None = None) -> None:
+        player, cells = _parse_player_line(line, lineno, self.ctx, controls)
         sr = player.start_rank
         if sr in self.first_line_of:
             self.ctx.fatal(f"duplicate start rank {sr} (first on line {self.first_line_of[sr]})", lineno, 5)
@@ -1327,6 +1342,8 @@ class _Reader:
     def check_opponents(self, rounds: int) -> None:
         """Every opponent is a player (fatal), and not the player himself (warning)."""
         players = self.first_line_of
+        if len(self.rows) >= _BULK_PLAYERS and self._opponents_fine(rounds):
+            return
         for row in self.rows:
             sr = row.player.start_rank
             for c in row.cells[:rounds]:
@@ -1340,6 +1357,17 @@ class _Reader:
                 if opp == sr:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
                                   row.line, _column(c.round))
+
+    def _opponents_fine(self, rounds: int) -> bool:
+        """True when :meth:`check_opponents` has nothing to say: checked in bulk (each
+        step over all the cells runs in C), for a large event."""
+        cells = [row.cells[:rounds] for row in self.rows]
+        opponents = list(map(_OPPONENT, itertools.chain.from_iterable(cells)))
+        own = itertools.chain.from_iterable(
+            map(itertools.repeat, [row.player.start_rank for row in self.rows], map(len, cells)))
+        known = set(opponents)
+        known.discard(None)
+        return known <= self.first_line_of.keys() and not any(map(operator.eq, opponents, own))
 
     def dates(self) -> tuple[datetime.date | None, datetime.date | None]:
         """042 and 052 as dates (None when absent or not understood, with a warning)."""
@@ -1509,19 +1537,25 @@ def _sides_agree(players: tuple[TrfPlayer, ...]) -> bool:
     games = [p.games for p in players]
     if len(set(map(len, games))) > 1:
         return False
+    rounds = len(games[0]) if games else 0
     numbers = range(1, n + 1)
-    for cells in zip(*games):
-        # each cell's opponent, 0 for none (every opponent is a player: check_opponents)
-        opp: list[int] = list(map(_NO_OPPONENT.get, map(_OPPONENT, cells),
-                                  map(_OPPONENT, cells)))
-        if opp and max(opp) > n:
-            return False
+    # each field of every cell in one pass, player by player (the order the Games were
+    # made in: the fastest to read), then a round's cells as a slice of each
+    cells = list(itertools.chain.from_iterable(games))
+    # each cell's opponent, 0 for none (every opponent is a player: check_opponents)
+    opponents: list[int] = list(map(_NO_OPPONENT.get, map(_OPPONENT, cells),
+                                    map(_OPPONENT, cells)))
+    if opponents and max(opponents) > n:
+        return False
+    all_codes: list[str | None] = list(map(_CODE, cells))
+    all_colours: list[str | None] = list(map(_COLOUR, cells))
+    for r in range(rounds):
+        opp = opponents[r::rounds]
         # the opponent's own opponent is this player (0 for a cell without one)
         if (list(map(_item_of([0, *opp]), opp))
                 != list(map(operator.mul, numbers, map(bool, opp)))):
             return False
-        codes: list[str | None] = list(map(_CODE, cells))
-        colours: list[str | None] = list(map(_COLOUR, cells))
+        codes, colours = all_codes[r::rounds], all_colours[r::rounds]
         if not (set(zip(codes, map(_item_of([None, *codes]), opp))) <= _AGREEING_CODES
                 and set(zip(colours, map(_item_of([None, *colours]), opp)))
                 <= _AGREEING_COLOURS):

@@ -257,11 +257,24 @@ def format_report(report: Report, fmt: str = "table") -> str:
 _SCORE_MARKS = {2: "1", 1: "½", 0: "0"}    # a game's score in half points, as the period shows it
 
 
+class _GameTexts(dict[tuple[int, int], str]):
+    """``(R_opp, score_half)`` -> ``"2050:½"``, as the period lists a game, each made
+    once (a period repeats them: one look-up each, in C, through ``map``)."""
+
+    def __missing__(self, game: tuple[int, int]) -> str:
+        text = self[game] = f"{game[0]}:{_SCORE_MARKS[game[1]]}"
+        return text
+
+
+_GAME_TEXTS = _GameTexts()
+
+
 def format_period(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
     chg (ΣΔR), K, K·chg; then the total and its single rounding."""
     lines = ["Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
                                            for n, d, e in report.events)]
+    game_text = _GAME_TEXTS.__getitem__
     for p in report.players:
         head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
         if p.change is not None:
@@ -269,7 +282,7 @@ def format_period(report: PeriodReport) -> str:
             lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
                                                         if c.K != c.K_given else ""))
             for i, ev in enumerate(c.events):
-                opps = " ".join([f"{r}:{_SCORE_MARKS[h]}" for r, h in ev.rated_results()])
+                opps = " ".join(map(game_text, ev.rated_results()))
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
                              f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
                              f"K·chg {hundredths_to_str(c.event_change(i))}")

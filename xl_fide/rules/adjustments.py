@@ -30,6 +30,8 @@ ADJUST_2024_SHARE = (4, 10)                 # by 0.4 x (2000 - R), rounded
 OLD_FLOOR = 1000                            # the floor before 1 March 2024
 ADJUST_RB_2022_DATE = _dt.date(2022, 10, 1)  # the October 2022 rapid and blitz lists
 ADJUST_RB_2022_GAP = 100                    # at most 100 below the standard rating
+# looked up once (on Python 3.11 each look-up of an Enum member runs Python code)
+_STANDARD = TimeControl.STANDARD
 
 
 def adjust_2024(rating: int) -> int:
@@ -82,7 +84,7 @@ def adjusted_for_rules(rating: int | None, list_date: _dt.date | None,
         return rating, ""
     notes = []
     R = rating
-    if (time_control is not TimeControl.STANDARD and standard_rating is not None
+    if (time_control is not _STANDARD and standard_rating is not None
             and list_date < ADJUST_RB_2022_DATE <= rules_date):
         new = adjust_rb_2022(R, standard_rating)
         if new != R:

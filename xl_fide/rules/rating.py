@@ -249,7 +249,9 @@ class _RoundedChange:
         each of them; four lookups of a cached property cost more than the arithmetic)."""
         d = self.__dict__
         change = d["change"] = self.K * d["sum_delta_R"]
-        rounded = d["rating_change"] = round_half_away(change, 100)
+        # round_half_away(change, 100), inline (once per rated player of every event)
+        rounded = d["rating_change"] = ((change + 50) // 100 if change >= 0
+                                        else -((50 - change) // 100))
         new = d["new_rating"] = self.Ro + rounded
         d["publication"] = publication_note(new, self._floor_edition())
 
@@ -350,6 +352,9 @@ def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
 _HALVES = {0: 0, 0.5: 1, 1: 2}     # a game's score -> half points (0.0 and 1.0 too)
 
 
+# Enum members looked up once (on Python 3.11 each look-up of a member runs Python code)
+_EVERY_GAME = Cap400.EVERY_GAME
+_ONCE_PER_EVENT = Cap400.ONCE_PER_EVENT
 _new = object.__new__
 _set = object.__setattr__
 _RB_600_NOTE = "not rated: 600+ apart and a player above 2600 (R&B §1)"
@@ -445,7 +450,7 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
     checked."""
     capped_index: set[int] | None = None      # None: every game over 400 is capped
     cap = cap_applies(Ro, edition)
-    if edition.cap400 is Cap400.EVERY_GAME and not edition.rapid_blitz_600:
+    if edition.cap400 is _EVERY_GAME and not edition.rapid_blitz_600:
         # the usual edition: PD one look-up by Ro - R_opp (the 400-point rule, when it
         # applies, is in the table); every game rated unless an opponent is below the floor
         table = _PD_OF_D[cap]
@@ -460,7 +465,7 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
             sum_R += R_opp
         else:
             return len(pairs), W_half, sum_PD, sum_R
-    if cap and edition.cap400 is Cap400.ONCE_PER_EVENT:
+    if cap and edition.cap400 is _ONCE_PER_EVENT:
         capped_index = _capped_index(Ro, pairs, edition)
     floor = edition.rating_floor
     rb_600 = edition.rapid_blitz_600
@@ -669,7 +674,7 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
         sum_delta_R += d["sum_delta_R"]
         if newest is None or ed.in_force > newest.in_force:
             newest = ed
-    K_used = cap_k(K, n)
+    K_used = K_CAP_PRODUCT // n if K * n > K_CAP_PRODUCT else K     # cap_k of checked ints
     if edition_id is None:
         edition_id = newest.id if newest else ""
     # PeriodChange(Ro, K, K_used, tuple(built), edition_id) in one step, its sums (what

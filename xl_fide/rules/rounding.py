@@ -59,6 +59,10 @@ def fraction_half_up(value: Fraction) -> int:
 
 def hundredths_to_str(value: int) -> str:
     """Format integer hundredths with two decimals and a sign for negatives: -250 -> '-2.50'."""
-    sign = "-" if value < 0 else ""
-    whole, cents = divmod(abs(value), 100)
-    return f"{sign}{whole}.{cents:02d}"
+    if value >= 0:
+        return f"{value // 100}.{_CENTS[value % 100]}"
+    value = -value
+    return f"-{value // 100}.{_CENTS[value % 100]}"
+
+
+_CENTS = tuple(f"{c:02d}" for c in range(100))     # the two decimals of 0 .. 99 hundredths
