@@ -125,3 +125,17 @@ def test_the_bulk_opponent_check_refuses_a_stranger_as_before(monkeypatch):
         parse_trf(text)
     assert "is not a player" in str(slow.value)
     assert str(bulk.value) == str(slow.value)
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda e: e.id)
+def test_effective_ratings_are_effective_rating_of_each(edition):
+    # the whole event's ratings at once (the period's path) as one by one
+    from xl_fide.rules.event import effective_rating, effective_ratings
+    rng = random.Random(edition.id)
+    floor = edition.rating_floor
+    ratings = [rng.choice([None, floor, floor - 1, rng.randint(0, 4000)]) for _ in range(300)]
+    standards = [rng.choice([None, floor, floor - 1, rng.randint(0, 4000)]) for _ in range(300)]
+    assert effective_ratings(ratings, edition) == [
+        effective_rating(R, edition)[0] for R in ratings]
+    assert effective_ratings(ratings, edition, standards) == [
+        effective_rating(R, edition, s)[0] for R, s in zip(ratings, standards)]

@@ -22,7 +22,7 @@ from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide._seam import EventRules, choose_k, event_rules
 from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
 from xl_fide.errors import InputError
-from xl_fide.rules.event import effective_rating
+from xl_fide.rules.event import effective_ratings
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide._interim import interim_parts, split_note
 from xl_fide._names import normalise_name
@@ -68,14 +68,17 @@ class PeriodReport:
     notes: tuple[str, ...]
 
 
-@dataclass
 class _Entry:
-    name: str
-    fide_id: int | None
-    birth_year: int | None
-    # per event: (name, effective rating, rules, rated games as (R_opp, score_half))
-    events: list[tuple[str, int | None, EventRules, list[tuple[int, int]]]] = \
-        field(default_factory=list)
+    """One player over the period's events (one per player: a plain class with slots)."""
+
+    __slots__ = ("name", "fide_id", "birth_year", "events")
+
+    def __init__(self, name: str, fide_id: int | None, birth_year: int | None) -> None:
+        self.name = name
+        self.fide_id = fide_id
+        self.birth_year = birth_year
+        # per event: (name, effective rating, rules, rated games as (R_opp, score_half))
+        self.events: list[tuple[str, int | None, EventRules, list[tuple[int, int]]]] = []
 
 
 class PeriodSpanError(InputError):
@@ -316,25 +319,33 @@ def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) 
     return data.standard_rating if data is not None else None
 
 
+def _event_ratings(t: Tournament, rules: EventRules, players: PlayerDirectory | None
+                   ) -> list[int | None]:
+    """The rating each player of ``t`` counts with (:func:`effective_ratings`), in order."""
+    return effective_ratings(
+        [p.rating for p in t.players], rules.edition,
+        None if players is None else [_standard(players, p, rules) for p in t.players])
+
+
 def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
-                      rules_of: _RulesOf, keys: Sequence[Sequence[str]]) -> dict[str, str]:
+                      keys: Sequence[Sequence[str]],
+                      ratings: Sequence[Sequence[int | None]]) -> dict[str, str]:
     """Players unrated when the period starts (no rating in the first file they appear
     in, and none in the player data): they stay unrated for the whole period, also for
     their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
-    player key to the name of that first event. ``keys``: each event's
-    :func:`player_key` of its players, in order."""
+    player key to the name of that first event. ``keys`` and ``ratings``: each event's
+    :func:`player_key` and :func:`_event_ratings` of its players, in order."""
     first: dict[str, str] = {}
     out: dict[str, str] = {}
-    for t, event_keys in zip(events, keys):
-        rules = rules_of(t)
-        for p, key in zip(t.players, event_keys):
+    for t, event_keys, event_ratings in zip(events, keys, ratings):
+        for p, key, R in zip(t.players, event_keys, event_ratings):
             if key in first:
                 continue
             first[key] = t.name or t.source
             data = players.get(p.fide_id, p.name) if players is not None else None
             if data is not None and data.rating is not None:
                 continue
-            if effective_rating(p.rating, rules.edition, _standard(players, p, rules))[0] is None:
+            if R is None:
                 out[key] = first[key]
     return out
 
@@ -345,14 +356,14 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
     table: dict[str, _Entry] = {}
     event_info = []
     keys_of = [[player_key(p.fide_id, p.name) for p in t.players] for t in events]
-    unrated = _unrated_at_start(events, players, rules_of, keys_of)
-    for t, keys in zip(events, keys_of):
+    ratings_of = [_event_ratings(t, rules_of(t), players) for t in events]
+    unrated = _unrated_at_start(events, players, keys_of, ratings_of)
+    for t, keys, event_ratings in zip(events, keys_of, ratings_of):
         rules = rules_of(t)
         name = t.name or t.source
         event_info.append((name, t.start_date, rules.edition.id))
         ratings: dict[int | None, int | None] = {}
-        for p, key in zip(t.players, keys):
-            R = effective_rating(p.rating, rules.edition, _standard(players, p, rules))[0]
+        for p, key, R in zip(t.players, keys, event_ratings):
             if R is not None and key in unrated:
                 notes.append(f"{p.name}: unrated in {unrated[key]}, "
                              f"shown as {R} in {name}: unrated for the whole period "
@@ -425,6 +436,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     year = period_year or (last.year if last else (today.year if today else None))
     with_year: dict[int, EventRules] = {}       # the events' rules with the period's year
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
+    period_start = _dt.date(month[0], month[1], 1) if month is not None else None
     out = []
     for key, entry in table.items():
         data = players.get(entry.fide_id, entry.name) if players is not None else None
@@ -443,11 +455,10 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             continue
         rules = (first_rated or entry.events[0])[2]
         from_file = data is None or data.rating is None
-        if first_rated is not None and from_file and month is not None:
+        if first_rated is not None and from_file and period_start is not None:
             # Ro is the list before the period: a file from before a one-off adjustment
             # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
-            Ro, adjusted = adjusted_for_rules(Ro, rules.date, _dt.date(month[0], month[1], 1),
-                                              rules.time_control)
+            Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
             if adjusted:
                 notes.append(f"{entry.name}: Ro {adjusted}")
             assert Ro is not None
@@ -460,14 +471,15 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         # the ratings and games were checked by the reader (and the player data's): the
         # engine computes on them without checking each game again
         evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
-            (str(name), _checked_rating(R if R is not None else Ro, name), r.edition, games)
+            (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
+             else _checked_rating(R if R is not None else Ro, name), r.edition, games)
             for name, R, r, games in entry.events]
         listed_id = None
-        if month is not None:   # published on the list after the period: its floor (§7.2.1)
+        if period_start is not None:   # published on the list after the period: its floor (§7.2.1)
             listed_id = listed_ids.get(rules.time_control)
             if listed_id is None:
                 listed_id = listed_ids[rules.time_control] = rules_for(
-                    _dt.date(month[0], month[1], 1), rules.time_control).id
+                    period_start, rules.time_control).id
         change = rate_period_checked(as_rating(Ro, "Ro"), evs, as_k(pk.K, "K"),
                                      edition_id=listed_id)
         out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))

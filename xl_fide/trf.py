@@ -715,21 +715,22 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
                           blank=None) if line[85:89].strip() else None)
     # the fields as TrfPlayer(...) would hold them (every value checked and normalised
     # here), set in one step: a second check would cost as much as reading the line
+    # (each field on its own, in field order: the values kept in the object, see _read_game)
     player = _new(TrfPlayer)
-    _set(player, "__dict__", {
-        "start_rank": start_rank,
-        "sex": sex,
-        "title": title,
-        "name": name,
-        "rating": rating or None,
-        "federation": federation,
-        "fide_id": fide_id or None,
-        "birth_date": birth_date,
-        "birth_year": birth_year,
-        "points": points,
-        "rank": rank,
-        "games": (), "line": 0, "raw": "",
-    })
+    _set(player, "start_rank", start_rank)
+    _set(player, "sex", sex)
+    _set(player, "title", title)
+    _set(player, "name", name)
+    _set(player, "rating", rating or None)
+    _set(player, "federation", federation)
+    _set(player, "fide_id", fide_id or None)
+    _set(player, "birth_date", birth_date)
+    _set(player, "birth_year", birth_year)
+    _set(player, "points", points)
+    _set(player, "rank", rank)
+    _set(player, "games", ())
+    _set(player, "line", 0)
+    _set(player, "raw", "")
     return player, _parse_cells(line, lineno, ctx)
 
 
@@ -932,8 +933,9 @@ def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str)
     """``dataclasses.replace(player, games=games, line=line, raw=raw)`` for a player the
     reader built (its fields already checked and normalised) and nothing else holds yet:
     the fields are set on it, without a second ``__init__`` or a copy."""
-    d = player.__dict__
-    d["games"], d["line"], d["raw"] = games, line, raw
+    _set(player, "games", games)
+    _set(player, "line", line)
+    _set(player, "raw", raw)
     return player
 
 

@@ -146,6 +146,18 @@ def effective_rating(rating: int | None, edition: RuleEdition,
     return rating, note
 
 
+def effective_ratings(ratings: Sequence[int | None], edition: RuleEdition,
+                      standard_ratings: Sequence[int | None] | None = None) -> list[int | None]:
+    """:func:`effective_rating` of each of ``ratings`` (the ratings only, no notes), with
+    the standard rating of the same position (``None``: none known for anyone): the
+    ratings of a whole event at once (FIDE B.02 §7; R&B chapter)."""
+    if standard_ratings is None:     # only the floor can change a rating
+        floor = edition.rating_floor
+        return [R if R is None or R >= floor else None for R in ratings]
+    return [effective_rating(R, edition, standard)[0]
+            for R, standard in zip(ratings, standard_ratings, strict=True)]
+
+
 def _performance(sum_R: int, N: int, W_half: int) -> int:
     """:func:`~xl_fide.rules.performance.performance_rating` of ratings already checked,
     from their sum: Rp = Ra + dp(p) = (ΣR + N dp) / N rounded half up (B.02 §8.1.1)."""

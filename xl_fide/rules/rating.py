@@ -133,7 +133,8 @@ def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None
     more than 120 years before it, see :func:`birth_year_problem`): a wrong birth
     year must not give K 40 silently.
     """
-    Ro = as_rating(Ro, "Ro")
+    if type(Ro) is not int or not 0 <= Ro <= RATING_MAX:     # the usual int passes at once
+        Ro = as_rating(Ro, "Ro")
     peak = as_rating(peak_rating, "peak_rating") if peak_rating is not None else None
     highest = Ro if peak is None else max(Ro, peak)
     if edition is not None and edition.k_fixed_20:
@@ -143,10 +144,12 @@ def k_factor(Ro: int, *, birth_year: int | None = None, career_games: int | None
     else:
         junior = False
         if birth_year is not None:
-            birth_year = as_int(birth_year, "birth_year", minimum=1850, maximum=2200)
+            if type(birth_year) is not int or not 1850 <= birth_year <= 2200:
+                birth_year = as_int(birth_year, "birth_year", minimum=1850, maximum=2200)
             if period_year is None:
                 raise InputError("period_year is needed to apply the junior rule with birth_year")
-            period_year = as_int(period_year, "period_year", minimum=1850, maximum=2200)
+            if type(period_year) is not int or not 1850 <= period_year <= 2200:
+                period_year = as_int(period_year, "period_year", minimum=1850, maximum=2200)
             problem = birth_year_problem(birth_year, period_year)
             if problem:
                 raise InputError(problem)
@@ -241,24 +244,29 @@ class _RoundedChange:
         return publication_note(self.new_rating, self._floor_edition())
 
     def _floor_edition(self) -> RuleEdition:
-        return edition_by_id(self.edition_id) if self.edition_id else rules_for(None)
-
-    def _settle(self) -> None:
-        """Work out the change, its rounding, the new rating and the publication now,
-        where the cached properties keep them (the engine's own changes: a report reads
-        each of them; four lookups of a cached property cost more than the arithmetic)."""
-        d = self.__dict__
-        change = d["change"] = self.K * d["sum_delta_R"]
-        # round_half_away(change, 100), inline (once per rated player of every event)
-        rounded = d["rating_change"] = ((change + 50) // 100 if change >= 0
-                                        else -((50 - change) // 100))
-        new = d["new_rating"] = self.Ro + rounded
-        d["publication"] = publication_note(new, self._floor_edition())
+        return _floor_edition(self.edition_id)
 
     @property
     def published(self) -> bool:
         """False when the new rating is below the floor: shown as unrated (B.02 §7.2.1)."""
         return not self.publication
+
+
+def _settled(Ro: int, K: int, sum_delta_R: int, edition_id: str) -> tuple[int, int, int, str]:
+    """What :class:`_RoundedChange`'s cached properties give, worked out at once for the
+    engine's own changes (a report reads each of them; four look-ups of a cached
+    property cost more than the arithmetic): ``(change, rating_change, new_rating,
+    publication)`` of checked ints (FIDE B.02 §8.3.2, §8.3.4, §7.2.1)."""
+    change = K * sum_delta_R
+    # round_half_away(change, 100), inline (once per rated player of every event)
+    rounded = (change + 50) // 100 if change >= 0 else -((50 - change) // 100)
+    new = Ro + rounded
+    return change, rounded, new, publication_note(new, _floor_edition(edition_id))
+
+
+def _floor_edition(edition_id: str) -> RuleEdition:
+    """The edition whose floor decides a publication (no id: today's rules)."""
+    return edition_by_id(edition_id) if edition_id else rules_for(None)
 
 
 @dataclass(frozen=True)
@@ -320,12 +328,14 @@ class EventChange(_RoundedChange):
         ``EventChange(Ro, K_given, K, _lines(Ro, pairs, edition), edition.id)``, its
         lines (``games``, ``rated_games``) made only when read."""
         N, W_half, sum_PD, _ = sums
+        sum_delta_R = 50 * W_half - sum_PD
+        change, rounded, new, publication = _settled(Ro, K, sum_delta_R, edition.id)
         c = _new(cls)
         _set(c, "__dict__", {"Ro": Ro, "K_given": K_given, "K": K, "edition_id": edition.id,
                              "N": N, "W_half": W_half, "sum_PD": sum_PD,
-                             "sum_delta_R": 50 * W_half - sum_PD, "_pairs": tuple(pairs),
-                             "_edition": edition})
-        c._settle()
+                             "sum_delta_R": sum_delta_R, "_pairs": tuple(pairs),
+                             "_edition": edition, "change": change, "rating_change": rounded,
+                             "new_rating": new, "publication": publication})
         return c
 
 
@@ -679,10 +689,12 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
         edition_id = newest.id if newest else ""
     # PeriodChange(Ro, K, K_used, tuple(built), edition_id) in one step, its sums (what
     # its __post_init__ adds up) from the loop above
+    total, rounded, new, publication = _settled(Ro, K_used, sum_delta_R, edition_id)
     change = _new(PeriodChange)
     _set(change, "__dict__", {"Ro": Ro, "K_given": K, "K": K_used, "events": tuple(built),
-                              "edition_id": edition_id, "N": n, "sum_delta_R": sum_delta_R})
-    change._settle()
+                              "edition_id": edition_id, "N": n, "sum_delta_R": sum_delta_R,
+                              "change": total, "rating_change": rounded, "new_rating": new,
+                              "publication": publication})
     return change
 
 
