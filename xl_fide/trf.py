@@ -680,7 +680,7 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
     start_rank = int(sr_text) if sr_text.isascii() and sr_text.isdigit() else None
     if start_rank is None or not 1 <= start_rank <= 9999:
         ctx.fatal(f"start rank (columns 5-8) must be a number 1-9999, got {sr_text!r}", lineno, 5)
-    if len(line) < 91 or "".join(_SEPARATORS(line)) != " " * len(_PLAYER_BLANK_COLUMNS):
+    if len(line) < 91 or "".join(_SEPARATORS(line)) != _BLANK_SEPARATORS:
         for c in _PLAYER_BLANK_COLUMNS:
             if len(line) >= c and line[c - 1] != " ":
                 ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}",
@@ -735,6 +735,7 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
 
 
 _SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
+_BLANK_SEPARATORS = " " * len(_PLAYER_BLANK_COLUMNS)
 
 
 def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
@@ -766,11 +767,20 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     round r in columns 92+10(r-1) .. 101+10(r-1)."""
     _check_round_cells(line, lineno, ctx, "round cells")
     tail = line[91:]
+    sharing = len(_SHARED_GAMES) < _SHARED_CELLS
+    if tail and sharing:
+        # every cell a text read before in that round: each was checked then (only usual
+        # cells are shared), the line needs no check
+        known = _shared_cells(tail, checked=False)
+        if known is not None:
+            return known
     if tail and _USUAL_CELLS.fullmatch(tail):
         # every cell usual (checked at once, in C): read them without a check each, each
         # Game as _read_game builds it (here in the loop: a call per cell costs as much)
-        if len(_SHARED_GAMES) < _SHARED_CELLS:
-            return _shared_cells(tail)
+        if sharing:
+            games = _shared_cells(tail)
+            assert games is not None          # checked: each cell is made when not known
+            return games
         return [_usual_game(tail, i, r) for r, i in enumerate(range(0, len(tail), 10), 1)]
     cells: list[Game] = []
     r = 1
@@ -807,13 +817,15 @@ def _usual_game(tail: str, i: int, r: int) -> Game:
     return g
 
 
-def _shared_cells(tail: str) -> list[Game]:
+def _shared_cells(tail: str, checked: bool = True) -> list[Game] | None:
     """The Games of round cells that are all usual (``_USUAL_CELLS``), as :func:`_parse_cells`
     builds them, each shared: a Game is an immutable value, and the same cell text in the
     same round is an equal Game, so one object serves every line of every file that has
     it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_GAMES`
     holds ``_SHARED_CELLS`` cell texts (a large event, whose cells all differ), the
-    reader builds a Game per cell again, without looking them up."""
+    reader builds a Game per cell again, without looking them up. With ``checked``
+    false the cells are not known to be usual: ``None`` as soon as one was never read
+    in its round (only usual cells are kept, so the others are usual)."""
     games = []
     shared = _SHARED_GAMES
     for r, i in enumerate(range(0, len(tail), 10), 1):
@@ -822,6 +834,8 @@ def _shared_cells(tail: str) -> list[Game]:
         if known is not None and len(known) >= r and (g := known[r - 1]) is not None:
             games.append(g)
             continue
+        if not checked:
+            return None
         g = _usual_game(tail, i, r)
         games.append(g)
         if r > _SHARED_ROUNDS:

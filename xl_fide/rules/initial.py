@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 from xl_fide.rules.editions import InitialRule, RuleEdition, rules_for
 from xl_fide.rules.rounding import fraction_half_up
 from xl_fide.rules.tables import dp_for_p, p_hundredths
-from xl_fide.rules.values import RATING_MAX, RATING_MIN, as_half_points, as_rating
+from xl_fide.rules.values import as_half_points, as_rating, plain_game
 
 HYPOTHETICAL_OPPONENT = 1800   # §8.2 (2024): two hypothetical draws against 1800
 HALF_POINT_BONUS = 20          # §8.2 (2022): +20 per half point above 50 %
@@ -61,9 +61,6 @@ class InitialRating:
         return self.Ru is not None
 
 
-_HALVES = {0: 0, 0.5: 1, 1: 2}     # a game's score -> half points (0.0 and 1.0 too)
-
-
 def _collect(events: Sequence[Sequence[tuple[object, object]]], floor: int
              ) -> tuple[list[tuple[int, int]], bool, list[str]]:
     parsed = []
@@ -74,17 +71,13 @@ def _collect(events: Sequence[Sequence[tuple[object, object]]], floor: int
             R_opp, score = game
             if R_opp is None:   # unrated opponent: does not count (§8.2)
                 continue
-            # the usual game (an int rating, a score 0, 0.5 or 1) passes at once; anything
-            # else is checked in full, its error naming the game
-            if type(R_opp) is int and RATING_MIN <= R_opp <= RATING_MAX:
-                R = R_opp
-            else:
-                R = as_rating(R_opp, f"opponent rating (event {ei}, game {gi})")
-            kind = type(score)
-            if (kind is int or kind is float) and score in _HALVES:
-                half = _HALVES[score]
-            else:
-                half = as_half_points(score, f"score (event {ei}, game {gi})")
+            # the usual game passes at once; anything else is checked in full, its error
+            # naming the game
+            pair = plain_game(R_opp, score)
+            if pair is None:
+                pair = (as_rating(R_opp, f"opponent rating (event {ei}, game {gi})"),
+                        as_half_points(score, f"score (event {ei}, game {gi})"))
+            R, half = pair
             if R < floor:       # not a published rating: an unrated opponent (§7.2.1)
                 notes.append(f"game {gi} of event {ei} not counted: opponent's rating {R} "
                              f"is below the floor {floor} (B.02 §7.2.1)")

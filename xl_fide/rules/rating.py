@@ -19,7 +19,7 @@ from xl_fide.rules.editions import edition as edition_by_id
 from xl_fide.errors import InputError
 from xl_fide.rules.rounding import round_half_away
 from xl_fide.rules.tables import PD_BY_DIFFERENCE, PD_SPAN, pd_for_difference
-from xl_fide.rules.values import RATING_MAX, as_half_points, as_int, as_k, as_rating
+from xl_fide.rules.values import RATING_MAX, as_half_points, as_int, as_k, as_rating, plain_game
 
 EXEMPT_RATING = 2650       # §8.3.1 (from 2025-10-01, standard only)
 RB_600_DIFFERENCE = 600    # R&B §1 (from 2024-12-01)
@@ -348,18 +348,12 @@ def _game_pairs(games: Iterable[Sequence[object]]) -> list[tuple[int, int]]:
         except (TypeError, ValueError):
             raise InputError(f"game {i} must be (opponent rating, score), got {game!r}") from None
         # plain ints and 0 / 0.5 / 1 pass at once; anything else is checked in full
-        if type(R_opp) is not int or not 0 <= R_opp <= RATING_MAX:
-            R_opp = as_rating(R_opp, f"opponent rating of game {i}")
-        kind = type(score)
-        if (kind is int or kind is float) and score in _HALVES:
-            half = _HALVES[score]
-        else:
-            half = as_half_points(score, f"score of game {i}")
-        out.append((R_opp, half))
+        pair = plain_game(R_opp, score)
+        if pair is None:
+            pair = (as_rating(R_opp, f"opponent rating of game {i}"),
+                    as_half_points(score, f"score of game {i}"))
+        out.append(pair)
     return out
-
-
-_HALVES = {0: 0, 0.5: 1, 1: 2}     # a game's score -> half points (0.0 and 1.0 too)
 
 
 # Enum members looked up once (on Python 3.11 each look-up of a member runs Python code)
