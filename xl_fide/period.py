@@ -232,6 +232,9 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                                 "twice, give one of them")
             for group in groups:
                 group.append(t)
+        ids = [p.fide_id for p in t.players if p.fide_id]
+        if len(set(ids)) == len(ids):       # no FIDE id twice (the usual event)
+            continue
         ranks: dict[int, int] = {}
         for p in t.players:
             if p.fide_id and p.fide_id in ranks:

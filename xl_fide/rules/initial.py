@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Iterable, Sequence
 
 from xl_fide.rules.editions import InitialRule, RuleEdition, rules_for
-from xl_fide.rules.rounding import fraction_half_up
+from xl_fide.rules.rounding import round_half_up
 from xl_fide.rules.tables import dp_for_p, p_hundredths
 from xl_fide.rules.values import as_half_points, as_rating, plain_game
 
@@ -59,6 +59,9 @@ class InitialRating:
     @property
     def published(self) -> bool:
         return self.Ru is not None
+
+
+_RULE_2024 = InitialRule.RULE_2024    # looked up once (an Enum member runs Python code on 3.11)
 
 
 def _collect(events: Sequence[Sequence[tuple[object, object]]], floor: int
@@ -117,19 +120,21 @@ def initial_rating(events: Iterable[Iterable[tuple[object, object]]],
         return InitialRating(None, None, None, None, None, 0, 0, rule.value, why,
                              edition.id, ignored, tuple(notes))
     total = sum(r for r, _ in games)
-    if rule is InitialRule.RULE_2024:
-        Ra = Fraction(total + 2 * HYPOTHETICAL_OPPONENT, N + 2)
+    if rule is _RULE_2024:
+        # Ra = (ΣR_opp + 2 x 1800) / (N + 2); Ru = Ra + dp, rounded half up: one exact
+        # division of ints (Ra + dp = (ΣR + 2 x 1800 + (N + 2) dp) / (N + 2))
+        total, games_n = total + 2 * HYPOTHETICAL_OPPONENT, N + 2
         p = p_hundredths(W_half + 2, N + 2)     # two hypothetical draws = 2 half points
         dp = dp_for_p(p)
-        value = fraction_half_up(Ra + dp)
     else:
-        Ra = Fraction(total, N)
+        games_n = N
         p = p_hundredths(W_half, N)
         if 2 * W_half <= 2 * N:                 # score <= 50 %
             dp = dp_for_p(p)
         else:                                   # +20 per half point above 50 %
             dp = HALF_POINT_BONUS * (W_half - N)
-        value = fraction_half_up(Ra + dp)
+    Ra = Fraction(total, games_n)
+    value = round_half_up(total + games_n * dp, games_n)
     reason = ""
     Ru: int | None = value
     if N < edition.initial_min_games:
