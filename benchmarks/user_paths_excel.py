@@ -67,7 +67,7 @@ def cells_of(xlsx: Path) -> list[tuple[str, list[list[object]]]]:
             for ws in wb.worksheets]
 
 
-_FORMULA = re.compile(rb"<f(?:\s[^>]*)?(?:/>|>.*?</f>)", re.S)
+_FORMULA = re.compile(rb"<f(?:\s[^>]*?)?(?:/>|>.*?</f>)", re.S)   # <f ../> too (shared)
 
 
 def values_only(xlsx: Path, out: Path) -> Path:

@@ -410,11 +410,12 @@ def test_save_refuses_to_overwrite_and_leaves_no_partial_file(tmp_path, monkeypa
     save_workbook(wb, path, force=True)
     assert oct(path.stat().st_mode & 0o777) != "0o600"
 
-    def boom(self, target):
-        target.write(b"partial")          # save_workbook builds the file in memory
+    def boom(self):                       # openpyxl fails half-way through its parts
+        self._archive.writestr("partial", b"partial")   # (save_workbook builds in memory)
         raise OSError("disk full")
 
-    monkeypatch.setattr(type(wb), "save", boom)
+    from openpyxl.writer.excel import ExcelWriter
+    monkeypatch.setattr(ExcelWriter, "write_data", boom)
     with pytest.raises(OSError, match="disk full"):
         save_workbook(wb, tmp_path / "new.xlsx")
     with pytest.raises(OSError):

@@ -18,29 +18,27 @@ def test_cached_values_read_each_table_once_not_once_per_game(formulas, monkeypa
     once. Before: each look-up read its whole table again, 780 reads per game (udf) and
     1,347 (native), 80 s of a 2,000 x 15 cross-table."""
     wb = fill_workbook(synthetic_swiss(60, 9), formulas=formulas)
-    reads = 0
-    get = _cached._Sheets.get
-
-    def counted(self, *args):
-        nonlocal reads
-        reads += 1
-        return get(self, *args)
-
-    lookups = 0
-    vlookup = _cached._vlookup
-
-    def looked_up(*args):
-        nonlocal lookups
-        lookups += 1
-        return vlookup(*args)
-
-    monkeypatch.setattr(_cached._Sheets, "get", counted)
-    monkeypatch.setattr(_cached, "_vlookup", looked_up)
+    reads = _count_calls(monkeypatch, _cached._Sheets, "get")
+    lookups = _count_calls(monkeypatch, _cached, "_vlookup")
     values = _cached.complete_values(wb, wb.xl_fide_geo, wb.xl_fide_cached)
     assert values                                   # it did work out the cells
-    assert reads <= 40 * 60 * 9, f"{reads / (60 * 9):.0f} cell reads per game"
+    assert reads[0] <= 40 * 60 * 9, f"{reads[0] / (60 * 9):.0f} cell reads per game"
     # each result code looked up once per column it is asked for, not once per cell
-    assert lookups <= 100, f"{lookups} table scans"
+    assert lookups[0] <= 100, f"{lookups[0]} table scans"
+
+
+def _count_calls(monkeypatch, owner, name):
+    """``owner.name`` replaced by a wrapper that counts its calls: the count, a list of
+    one int."""
+    calls = [0]
+    real = getattr(owner, name)
+
+    def counted(*args):
+        calls[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
 
 
 def test_a_table_read_again_after_its_sheet_changes():
@@ -90,3 +88,22 @@ def test_reading_the_rounds_tests_no_list_membership_per_cell(layout, monkeypatc
         fill_workbook(rr_example(), layout="roundrobin")
     assert seen, "the rounds were read back"
     assert _CountingList.tests == 0
+
+
+def test_checking_a_filled_workbook_reads_its_cells_once(monkeypatch):
+    """fill_workbook checks the workbook it built by reading it back; no cell differs
+    from what TRF_original says was written, so the cells are read once, not a second
+    time as written (issue 23). Before: twice."""
+    from xl_fide.excel import _read
+    calls = _count_calls(monkeypatch, _read, "_read_cells")
+    fill_workbook(synthetic_swiss(10, 3))
+    assert calls == [1]
+
+
+def test_same_cells_tells_types_apart():
+    from xl_fide.excel._read import _same_cells
+    assert _same_cells(([[1, "a", None]],), ([[1, "a", None]],))
+    for other in (1.0, True, "1"):
+        assert not _same_cells(([[1]],), ([[other]],))
+    assert not _same_cells(([[1]],), ([[1, None]],))
+    assert not _same_cells(([[1]], [[2]]), ([[1]], [[3]]))

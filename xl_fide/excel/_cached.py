@@ -3,11 +3,12 @@
 A formula cell of an ``.xlsx`` holds its formula (``<f>``) and the value last computed
 (``<v>``). openpyxl writes the formula only, so a reader that does not calculate (a file
 or mail preview, a phone viewer, pandas, calamine, a UDF workbook opened where the
-add-in is not loaded) shows an empty rating block. :func:`add_cached_values` writes the
-values xl-fide computed (the same engine the formulas call) into the saved package; the
-workbook still asks every spreadsheet to recalculate on load (``fullCalcOnLoad``).
+add-in is not loaded) shows an empty rating block. :func:`save_with_values` writes the
+values xl-fide computed (the same engine the formulas call) into the package as openpyxl
+saves it; the workbook still asks every spreadsheet to recalculate on load
+(``fullCalcOnLoad``).
 
-This is the only place that edits the package openpyxl wrote. The values are given per
+This is the only place that edits the package openpyxl writes. The values are given per
 sheet title and cell reference; a cell that the sheet XML does not hold is left alone.
 Value types: ``bool`` (``t="b"``), ``int``/``float`` (a number), a date (its serial
 number, day 0 = 30 Dec 1899), ``str`` (``t="str"``; an error text such as ``"#N/A"`` is
@@ -16,69 +17,104 @@ number, day 0 = 30 Dec 1899), ``str`` (``t="str"``; an error text such as ``"#N/
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
-import io
-import posixpath
+import functools
+import re
 import zipfile
-from typing import Any, Mapping
-from xml.etree import ElementTree as ET
+from typing import Any, Collection, Mapping
 
-_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
 
 CachedValues = Mapping[str, Mapping[str, object]]
 
 
-def add_cached_values(xlsx: bytes, values: CachedValues) -> bytes:
-    """``xlsx`` (a package as openpyxl saved it) with ``values[sheet][ref]`` written as
-    the cached value of each cell ``ref`` (``"B5"``) of the sheet titled ``sheet``."""
-    if not any(values.values()):
-        return xlsx
-    source = zipfile.ZipFile(io.BytesIO(xlsx))
-    parts = _sheet_parts(source)
-    edits = {parts[title]: cells for title, cells in values.items() if cells and title in parts}
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            data = source.read(info)
-            if info.filename in edits:
-                data = _with_values(data, edits[info.filename])
-            target.writestr(info, data)
-    return out.getvalue()
+def save_with_values(wb: Any, file: Any, values: CachedValues,
+                     shared: Collection[str] = ()) -> None:
+    """openpyxl's save of ``wb`` into ``file`` (a path or a binary file object), each
+    worksheet's XML given ``values[sheet][ref]`` as the cached value of its cell ``ref``
+    (``"B5"``) on its way into the package: one pass over the XML as openpyxl wrote it,
+    the package compressed once. On the sheets titled in ``shared`` the runs of a column
+    that hold one relative formula are written as shared formulas (:mod:`._shared`)."""
+    from openpyxl.writer.excel import ExcelWriter
+    archive = _ValuesArchive(file, wb, values, frozenset(shared))
+    ExcelWriter(wb, archive).save()          # closes the archive
 
 
-def _sheet_parts(package: zipfile.ZipFile) -> dict[str, str]:
-    """Sheet title -> the part name of its XML (``xl/worksheets/sheet1.xml``)."""
-    book = ET.fromstring(package.read("xl/workbook.xml"))
-    rels = ET.fromstring(package.read("xl/_rels/workbook.xml.rels"))
-    target = {r.get("Id"): r.get("Target", "") for r in rels.iter(f"{{{_PKG_REL}}}Relationship")}
-    parts = {}
-    for sheet in book.iter(f"{{{_MAIN}}}sheet"):
-        t = target.get(sheet.get(f"{{{_REL}}}id"), "")
-        parts[sheet.get("name", "")] = (t.lstrip("/") if t.startswith("/")
-                                        else posixpath.normpath(posixpath.join("xl", t)))
-    return parts
+class _ValuesArchive(zipfile.ZipFile):
+    """The package openpyxl's ``ExcelWriter`` writes (it adds each worksheet's XML with
+    :meth:`write` from a file): a worksheet whose title has values gets them first."""
+
+    def __init__(self, file: Any, wb: Any, values: CachedValues, shared: frozenset[str]) -> None:
+        super().__init__(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+        self._wb, self._values, self._shared = wb, values, shared
+
+    def write(self, filename: Any, arcname: Any = None, compress_type: Any = None,
+              compresslevel: Any = None) -> None:
+        # the worksheet being written has its number (ws.path) set by now
+        title = next((ws.title for ws in self._wb.worksheets
+                      if arcname is not None and ws.path[1:] == arcname), None)
+        cells = self._values.get(title, {}) if title is not None else {}
+        share = title in self._shared
+        if not (cells or share):
+            super().write(filename, arcname, compress_type, compresslevel)
+            return
+        with open(filename, "rb") as f:
+            xml = f.read()
+        self.writestr(arcname, _with_values(xml, cells, share))
 
 
-def _with_values(xml: bytes, cells: Mapping[str, object]) -> bytes:
-    for _, (prefix, uri) in ET.iterparse(io.BytesIO(xml), events=("start-ns",)):
-        ET.register_namespace(prefix, uri)
-    root = ET.fromstring(xml)
-    for c in root.iter(f"{{{_MAIN}}}c"):
-        ref = c.get("r") or ""
-        if ref not in cells:
-            continue
-        kind, text = _encoded(cells[ref])
-        for old in c.findall(f"{{{_MAIN}}}v") + c.findall(f"{{{_MAIN}}}is"):
-            c.remove(old)
-        if kind is None:
-            c.attrib.pop("t", None)
+#: A cell element as openpyxl writes it: its column, row, other attributes (``s``,
+#: ``t``), and its children (``<f>``, then ``<v>`` or ``<is>``) or none (``/>``).
+_CELL = re.compile(rb'<c r="([A-Z]+)([0-9]+)"((?: [a-zA-Z]+="[^"]*")*) ?(?:/>|>(.*?)</c>)', re.S)
+_T_ATTR = re.compile(rb' t="[^"]*"')
+_FORMULA = re.compile(rb"<f(?: [^>]*?)?(?:/>|>.*?</f>)", re.S)
+
+
+def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -> bytes:
+    """``xml`` (a worksheet) with each cell of ``cells`` holding its value as ``<v>``
+    after its formula (as the schema asks), any value or inline text it had dropped;
+    ``share``: the formulas shared where a column repeats one (:class:`._shared.Sharing`)."""
+    from xl_fide.excel._shared import Sharing
+    pieces: list[bytes] = []
+    sharing = Sharing(pieces) if share else None
+    pos = 0
+    for m in _CELL.finditer(xml):
+        col, row, attrs, body = m.groups()
+        ref = (col + row).decode("ascii")
+        known = ref in cells
+        f = _FORMULA.match(body) if body else None
+        if not known and (f is None or sharing is None):
+            continue                              # left as it is
+        pieces.append(xml[pos:m.start()])
+        pos = m.end()
+        if known:
+            kind, text = _encoded(cells[ref])
+            attrs = _T_ATTR.sub(b"", attrs)
+            if kind is not None:
+                attrs += b' t="' + kind.encode("ascii") + b'"'
+            rest = b"<v>" + _escape(text).encode("utf-8") + b"</v></c>"
         else:
-            c.set("t", kind)
-        ET.SubElement(c, f"{{{_MAIN}}}v").text = text     # after <f>, as the schema asks
-    return ET.tostring(root, encoding="UTF-8", xml_declaration=True)
+            assert f is not None
+            rest = body[f.end():] + b"</c>"
+        pieces.append(b'<c r="' + col + row + b'"' + attrs + b">")
+        if f is None:
+            pass
+        elif sharing is None:
+            pieces.append(f.group(0))
+        else:
+            element = f.group(0)
+            plain = element[3:-4] if element.startswith(b"<f>") else None
+            sharing.add(col, int(row), element, plain)
+        pieces.append(rest)
+    if sharing is not None:
+        sharing.close()
+    pieces.append(xml[pos:])
+    return b"".join(pieces)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _encoded(value: object) -> tuple[str | None, str]:
@@ -168,6 +204,7 @@ class _Sheets:
         return memo[ref]
 
 
+@functools.lru_cache(maxsize=None)
 def _col(c: int) -> str:
     out = ""
     while c:
@@ -363,12 +400,13 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
             s.put(cross, r, geo.col["sb"], "" if _blank(name[r]) else _num(total))
             sb[r] = s.out[cross][f"{_col(geo.col['sb'])}{r}"]
     nums = [(pts[q], sb.get(q)) for q in rows if _is_num(pts[q])]
+    ordered = sorted(q for q, _ in nums)
     for r in rows:
         p = pts[r]
         if _blank(p):
             s.put(cross, r, geo.col["rank"], "")
             continue
-        above = sum(1 for q, _ in nums if q > p)
+        above = len(ordered) - bisect.bisect_right(ordered, p)      # RANK: how many more
         if rr:
             above += sum(1 for q, b in nums if q == p and _is_num(b) and b > sb[r])
         s.put(cross, r, geo.col["rank"], 1 + above)

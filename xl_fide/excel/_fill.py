@@ -5,6 +5,7 @@ templates (``python -m xl_fide.excel._fill [DIRECTORY]``)."""
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import io
 import os
@@ -21,7 +22,7 @@ from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
 from xl_fide.excel import _months as _m
 from xl_fide.excel._build import build_template
-from xl_fide.excel._cached import add_cached_values, complete_values
+from xl_fide.excel._cached import complete_values, save_with_values
 from xl_fide.excel._layout import (
     _L,
     _SCORING_CODES,
@@ -40,6 +41,7 @@ from xl_fide.excel._layout import (
     TABLES,
     WorkbookExistsError,
     _Geometry,
+    _native_layout,
     _note_cell,
     _page_setup,
     _text,
@@ -339,7 +341,8 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
     name = wb[EVENT].cell(EVENT_ROW["name"], 2).value
     out: dict[str, Any] = {"A1": name if name not in (None, "") else "FIDE rating cross-table"}
     by_rank = {row.result.start_rank: row for row in report.rows}
-    points = [_num(by_rank[p.start_rank].points) for p in players if p.start_rank in by_rank]
+    points = sorted(_num(by_rank[p.start_rank].points) for p in players
+                    if p.start_rank in by_rank)
     for r in range(geo.first, geo.last + 1):
         i = r - geo.first
         row = by_rank.get(players[i].start_rank) if i < len(players) else None
@@ -356,7 +359,7 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
             pts = _num(row.points)
             out[at("pts", r)] = pts
             if layout == "swiss":
-                out[at("rank", r)] = 1 + sum(1 for q in points if q > pts)
+                out[at("rank", r)] = 1 + len(points) - bisect.bisect_right(points, pts)
         out.update({at(key, r): v for key, v in zip(_BLOCK, values)})
     return out
 
@@ -481,17 +484,28 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
     _check_kind(path)
     if path.exists() and not force:
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
-    buffer = io.BytesIO()
-    wb.save(buffer)
     cached = getattr(wb, "xl_fide_cached", {})
     geo = getattr(wb, "xl_fide_geo", None)
     if geo is not None:                 # a workbook built here: every formula's value
         cached = complete_values(wb, geo, cached)
-    data = add_cached_values(buffer.getvalue(), cached)
+    buffer = io.BytesIO()
+    save_with_values(wb, buffer, cached, _helper_sheets(wb, geo))
+    data = buffer.getvalue()
     try:
         return write_atomic(path, data, force=force)
     except OutputExistsError:
         raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
+
+
+def _helper_sheets(wb: Workbook, geo: _Geometry | None) -> list[str]:
+    """The native helper sheets (``Calc``, a month's ``Calc M<n>``): their formulas are
+    written shared (:mod:`xl_fide.excel._shared`), so that a spreadsheet parses one
+    formula per column, not one per cell. Never the sheets xl-fide reads back (openpyxl
+    expands a shared formula cell by cell as it reads)."""
+    if geo is None or geo.formulas != "native":
+        return []
+    layouts = [_native_layout(geo), *getattr(wb, "xl_fide_months", ())]
+    return [lay.calc for lay in layouts if lay.calc in wb.sheetnames]
 
 
 #: Macro-enabled kinds: openpyxl cannot write the VBA project they must hold, and

@@ -308,8 +308,10 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
         ranks = list(range(1, geo.n + 1))
     else:
         assert original is not None
-        pri = _read_cells(*_pristine(ev_rows, rows, geo, original["cells"]), geo, schedule,
-                          typed_k)
+        written = _pristine(ev_rows, rows, geo, original["cells"])
+        # no cell edited since fill time (a workbook checked as it is written): the same read
+        pri = (cur if _same_cells(written, (ev_rows, rows))
+               else _read_cells(*written, geo, schedule, typed_k))
         tournament, ranks = _merge(t0, original["ranks"], pri, cur, source,
                                    int(original["rounds"]))
     inputs = {ranks[i - 1]: d for i, d in cur.inputs.items()}
@@ -318,6 +320,16 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
             TrfWarning(source, None, None, w) for w in cur.warnings))
     return WorkbookEvent(tournament, cur.fields["rules_date"], cur.fields["tc_word"] or None,
                          inputs)
+
+
+def _same_cells(a: tuple[list[list[Any]], ...], b: tuple[list[list[Any]], ...]) -> bool:
+    """Whether two tuples of grids hold the same values of the same types, cell by cell
+    (``1`` and ``1.0`` and ``True`` are not the same cell)."""
+    return len(a) == len(b) and all(
+        len(ga) == len(gb) and all(
+            len(ra) == len(rb) and all(type(x) is type(y) and x == y for x, y in zip(ra, rb))
+            for ra, rb in zip(ga, gb))
+        for ga, gb in zip(a, b))
 
 
 def _int_or(value: Any, default: int) -> int:
