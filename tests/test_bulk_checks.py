@@ -139,3 +139,45 @@ def test_effective_ratings_are_effective_rating_of_each(edition):
         effective_rating(R, edition)[0] for R in ratings]
     assert effective_ratings(ratings, edition, standards) == [
         effective_rating(R, edition, s)[0] for R, s in zip(ratings, standards)]
+
+
+def test_no_adjustment_between_dates_leaves_every_rating_as_it_is():
+    # the period skips adjusted_for_rules when adjustment_between says no adjustment
+    # falls between the dates: then it must leave every rating (and note) unchanged
+    import datetime as dt
+
+    from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
+    from xl_fide.rules.editions import TimeControl
+
+    days = [dt.date(2022, 9, 30), dt.date(2022, 10, 1), dt.date(2023, 6, 1),
+            dt.date(2024, 2, 29), dt.date(2024, 3, 1), dt.date(2025, 11, 1), None]
+    skipped = 0
+    for list_date in days:
+        for rules_date in days:
+            if adjustment_between(list_date, rules_date):
+                continue
+            skipped += 1
+            for tc in TimeControl:
+                for R in (1000, 1401, 1650, 1999, 2000, 2500):
+                    for standard in (None, 1500, 2100):
+                        assert adjusted_for_rules(R, list_date, rules_date, tc, standard) == (R, "")
+    assert skipped > len(days)          # the dates without an adjustment between were tried
+    assert adjustment_between(dt.date(2024, 2, 29), dt.date(2024, 3, 1))
+    assert adjustment_between(dt.date(2022, 9, 30), dt.date(2022, 10, 1))
+
+
+def test_a_file_without_control_characters_reads_as_one_looked_at_line_by_line(monkeypatch):
+    # the reader skips the per-line search for control characters when the whole text
+    # has none: the same tournament and warnings as looking at every line
+    lines = [player_line(i, f"Player {i}", 1500 + i, points="1",
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "1")])
+             for i in range(1, 9)]
+    clean = trf({"012": "Clean", "XXR": "1"}, lines)
+    dirty = clean.replace("Player 3", "Player\x073")
+    fast = [parse_trf(text) for text in (clean, dirty, clean.replace("\n", "\r\n"))]
+    monkeypatch.setattr(trf_module, "_CONTROL_IN_TEXT", trf_module.re.compile("\n|$"))
+    slow = [parse_trf(text) for text in (clean, dirty, clean.replace("\n", "\r\n"))]
+    assert fast == slow
+    assert [[w.message for w in t.warnings] for t in fast] == \
+        [[w.message for w in t.warnings] for t in slow]
+    assert any("U+0007" in w.message for w in fast[1].warnings)

@@ -220,9 +220,11 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     problem = birth_year_problem(birth, rules.period_year) if birth and rules.period_year else None
     if problem:   # not an age: the junior rule cannot apply (never a silent K 40)
         birth, note = None, f"{problem}: not used for K (FIDE B.02 §8.3.3)"
+    known = sheet is not None or data is not None    # else no career games, no peak
     K = k_factor(rating, birth_year=birth, period_year=rules.period_year if birth else None,
-                 career_games=_first("career_games", sheet, data),
-                 peak_rating=_first("peak_rating", sheet, data), edition=rules.edition)
+                 career_games=_first("career_games", sheet, data) if known else None,
+                 peak_rating=_first("peak_rating", sheet, data) if known else None,
+                 edition=rules.edition)
     # PlayerK(K, KSource.RULE, birth, note) in one step (one per rated player: the frozen
     # dataclass's __init__ sets its fields one at a time)
     pk = _new(PlayerK)

@@ -18,7 +18,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from xl_fide.rules.adjustments import adjusted_for_rules
+from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
 from xl_fide._seam import EventRules, choose_k, event_rules
 from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
 from xl_fide.errors import InputError
@@ -257,6 +257,14 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
 
 
 _PLAYED_HALF = {"1": 2, "=": 1, "0": 0}   # a played game's code -> score in half points (TRF16)
+# a game against an opponent rated R as (R, score_half), by score half points 0, 1, 2:
+# made once for each rating (at most 4,001)
+_PAIRS: dict[int, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {}
+
+
+def _pairs(R: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    pairs = _PAIRS[R] = ((R, 0), (R, 1), (R, 2))
+    return pairs
 _NO_ROUND_LIMIT = 1 << 62                 # an event of 0 rounds (not known) rates every round
 
 
@@ -281,9 +289,8 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
     """The events with each standard event over 30 days split by month (interim
     reports, :mod:`xl_fide._interim`); a month that is not this period's (the latest
     month of all) is left out with a note, unless ``span``."""
-    from xl_fide.report import build_report   # one event's rating, to chain the months
-
     def rate(part: Tournament) -> tuple[Tournament, dict[int, int | None]]:
+        from xl_fide.report import build_report   # one event's rating, to chain the months
         rep = build_report(part, options, players=players)
         return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
                       if r.result.calc is not None and r.result.calc.published}
@@ -374,16 +381,20 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
                 R = None
             ratings[p.start_rank] = R
         rounds = t.rounds or _NO_ROUND_LIMIT
-        rating_of = ratings.get
+        # a rated player's games as (R_opp, score_half), by score: one tuple each, shared
+        # by every event (the page then finds each one's text by identity)
+        pairs_of = {sr: _PAIRS.get(R) or _pairs(R) for sr, R in ratings.items()
+                    if R is not None}
+        pair_of = pairs_of.get
         for p, key in zip(t.players, keys):
             entry = table.get(key)
             if entry is None:
                 entry = table[key] = _Entry(p.name, p.fide_id, p.birth_year)
             # the rated games (_seam.rated_games: played, within the rounds) against
             # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
-            games = [(R_opp, half) for g in p.games
+            games = [pairs[half] for g in p.games
                      if (half := _PLAYED_HALF.get(g.code)) is not None
-                     and (R_opp := rating_of(g.opponent)) is not None and g.round <= rounds]
+                     and (pairs := pair_of(g.opponent)) is not None and g.round <= rounds]
             entry.events.append((name, ratings[p.start_rank], rules, games))
     return table, event_info
 
@@ -437,7 +448,8 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         month = (options.event_date.year, options.event_date.month)
         last = options.event_date
     year = period_year or (last.year if last else (today.year if today else None))
-    with_year: dict[int, EventRules] = {}       # the events' rules with the period's year
+    # by each event's rules: what the period takes of them (_period_rules)
+    with_year: dict[int, tuple[EventRules, bool, str | None]] = {}
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     period_start = _dt.date(month[0], month[1], 1) if month is not None else None
     out = []
@@ -457,36 +469,53 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
         rules = (first_rated or entry.events[0])[2]
-        from_file = data is None or data.rating is None
-        if first_rated is not None and from_file and period_start is not None:
+        of_rules = with_year.get(id(rules))
+        if of_rules is None:
+            of_rules = with_year[id(rules)] = _period_rules(rules, year, period_start,
+                                                            listed_ids)
+        year_rules, may_adjust, listed_id = of_rules
+        if may_adjust and first_rated is not None and (data is None or data.rating is None):
             # Ro is the list before the period: a file from before a one-off adjustment
             # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
             Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
             if adjusted:
                 notes.append(f"{entry.name}: Ro {adjusted}")
             assert Ro is not None
-        year_rules = with_year.get(id(rules))
-        if year_rules is None:
-            year_rules = with_year[id(rules)] = dataclasses.replace(rules, period_year=year)
         pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
         if pk.note:
             notes.append(f"{entry.name}: {pk.note}")
         # the ratings and games were checked by the reader (and the player data's): the
-        # engine computes on them without checking each game again
+        # engine computes on them without checking each game again (the usual int
+        # rating and K pass at once; anything else is checked in full)
         evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
             (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
              else _checked_rating(R if R is not None else Ro, name), r.edition, games)
             for name, R, r, games in entry.events]
-        listed_id = None
-        if period_start is not None:   # published on the list after the period: its floor (§7.2.1)
-            listed_id = listed_ids.get(rules.time_control)
-            if listed_id is None:
-                listed_id = listed_ids[rules.time_control] = rules_for(
-                    period_start, rules.time_control).id
-        change = rate_period_checked(as_rating(Ro, "Ro"), evs, as_k(pk.K, "K"),
-                                     edition_id=listed_id)
+        K = pk.K
+        change = rate_period_checked(
+            Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
+            evs, K if type(K) is int and 1 <= K <= 100 else as_k(K, "K"),
+            edition_id=listed_id)
         out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
+
+
+def _period_rules(rules: EventRules, year: int | None, period_start: _dt.date | None,
+                  listed_ids: dict[TimeControl, str]) -> tuple[EventRules, bool, str | None]:
+    """What the period takes of an event's rules, once per event: the rules with the
+    period's year (the junior K rule), whether a one-off adjustment of the ratings falls
+    between them and the period (:func:`adjustment_between`), and the edition of the
+    list after the period whose floor decides a publication (§7.2.1; ``None`` without
+    a month: the newest edition among the events); ``listed_ids`` by time control."""
+    listed_id = None
+    if period_start is not None:
+        listed_id = listed_ids.get(rules.time_control)
+        if listed_id is None:
+            listed_id = listed_ids[rules.time_control] = rules_for(
+                period_start, rules.time_control).id
+    return (dataclasses.replace(rules, period_year=year),
+            period_start is not None and adjustment_between(rules.date, period_start),
+            listed_id)
 
 
 def _checked_rating(R: object, name: str) -> int:

@@ -1019,6 +1019,8 @@ def _decode(data: bytes, source: str, encoding: str | None) -> tuple[str, str]:
 
 # Control characters a text field must not hold: C0 but tab, DEL, C1 (U+0080-U+009F).
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+# _CONTROL but the line breaks (\n, \r): a file's text without any has no line with one
+_CONTROL_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def clean_text(text: str) -> str:
@@ -1194,17 +1196,21 @@ class _Reader:
         self.round_dates_text: tuple[str, ...] = ()
         self.round_dates: tuple[datetime.date | None, ...] = ()
         self.trf2026 = False
+        # no control character anywhere in the file (the usual one; set by _parse): no
+        # line needs looking at for one
+        self.no_controls = False
 
     def read(self, line: str, lineno: int) -> None:
         """Read one line of the file (1-based ``lineno``)."""
         if line[:4] == "001 ":          # a player line (most of a file), read at once
-            self._player(line, lineno, self._controls(line, lineno))
+            self._player(line, lineno, not self.no_controls and self._controls(line, lineno))
             return
         stripped = line.strip()
         if not stripped or stripped == "\x1a":
             self._record("blank", "", line, lineno)  # kept, so the file is written back as read
             return
-        self._controls(line, lineno)
+        if not self.no_controls:
+            self._controls(line, lineno)
         tag = line[:3]
         if tag == "###":
             self._record("comment", tag, line, lineno)
@@ -1449,6 +1455,7 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     if not any(line.strip() for line in lines):
         ctx.fatal("empty file: expected TRF records (012 tournament name, 001 players, ...)")
     reader = _Reader(ctx, encoding)
+    reader.no_controls = _CONTROL_IN_TEXT.search(text) is None
     for lineno, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE_CHARS:
             ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "

@@ -7,11 +7,8 @@ makes any text safe to print on a terminal.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import functools
-import io
-import json
 import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -111,6 +108,7 @@ def to_json(report: Report) -> str:
         "notes": list(report.notes),
         "warnings": list(report.warnings),
     }
+    import json         # here: the table and the period need no json
     if report.months:   # an event over 30 days: the monthly (interim) reports FIDE rates
         doc["months"] = [json.loads(to_json(m)) for m in report.months]
     return json.dumps(doc, ensure_ascii=False, indent=2)
@@ -195,6 +193,8 @@ def to_csv(report: Report) -> str:
     Names and notes starting with ``= + - @`` are written with a leading ``'`` so that a
     spreadsheet opening the CSV shows them as text, never runs them as formulas.
     """
+    import csv          # here: the table and the period need no csv
+    import io
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     header = list(COLUMNS) + ["note", "K from"]
@@ -269,24 +269,39 @@ class _GameTexts(dict[tuple[int, int], str]):
 _GAME_TEXTS = _GameTexts()
 
 
+class _HundredthsTexts(dict[int, str]):
+    """Integer hundredths -> ``"-2.50"`` (:func:`hundredths_to_str`), each made once (a
+    period repeats them: one look-up each, in C)."""
+
+    def __missing__(self, value: int) -> str:
+        text = self[value] = hundredths_to_str(value)
+        return text
+
+
+_HUNDREDTHS_TEXTS = _HundredthsTexts()
+
+
 def format_period(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
     chg (ΣΔR), K, K·chg; then the total and its single rounding."""
     lines = ["Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
                                            for n, d, e in report.events)]
     game_text = _GAME_TEXTS.__getitem__
+    h = _HUNDREDTHS_TEXTS.__getitem__
     for p in report.players:
         head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
         if p.change is not None:
             c = p.change
-            lines.append(f"{head}: Ro {p.Ro}, K {c.K}" + (f" (capped from {c.K_given})"
-                                                        if c.K != c.K_given else ""))
-            for i, ev in enumerate(c.events):
+            K = c.K
+            lines.append(f"{head}: Ro {p.Ro}, K {K}" + (f" (capped from {c.K_given})"
+                                                      if K != c.K_given else ""))
+            for ev in c.events:
+                # chg = ΣΔR of the event, K·chg its change (c.event_change), unrounded
+                chg = ev.sum_delta_R
                 opps = " ".join(map(game_text, ev.rated_results()))
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
-                             f"chg {hundredths_to_str(ev.sum_delta_R)}, K {c.K}, "
-                             f"K·chg {hundredths_to_str(c.event_change(i))}")
-            lines.append(f"  total: K·chg {hundredths_to_str(c.change)} -> {c.rating_change:+d}, "
+                             f"chg {h(chg)}, K {K}, K·chg {h(K * chg)}")
+            lines.append(f"  total: K·chg {h(c.change)} -> {c.rating_change:+d}, "
                          f"new rating {c.new_rating}"
                          + (f" ({c.publication}: listed as unrated)" if c.publication else ""))
         else:

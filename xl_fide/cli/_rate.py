@@ -9,13 +9,12 @@ the sheet); this module parses options and prints.
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime as _dt
-import io
-import json
 from pathlib import Path
 
-TYPE_CHECKING = False      # `xl-fide --help` registers this module: no typing import
+# `xl-fide --help` registers this module (every command builds its parser): no typing,
+# csv or json import at the top
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -94,6 +93,8 @@ def add_parser(sub: Any) -> None:
 # ------------------------------------------------------------------------------ inputs
 
 def _games_from_options(items: list[str], day: _dt.date | None) -> Any:
+    import csv
+    import io
     from xl_fide._games import parse_games
     day = day or _dt.date.today()
     out = io.StringIO()
@@ -241,6 +242,8 @@ def to_table(p: Any) -> str:
 
 
 def to_csv(p: Any) -> str:
+    import csv
+    import io
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["event", "event_start", "event_end", "Ro", "K", "N", "W", "sum_delta_R",
@@ -264,6 +267,7 @@ def _safe(text: str) -> str:
 
 def format_rate(p: Any, fmt: str) -> str:
     if fmt == "json":
+        import json
         return json.dumps(to_dict(p), ensure_ascii=False, indent=2) + "\n"
     return {"table": to_table, "csv": to_csv}[fmt](p)
 

@@ -68,6 +68,15 @@ def adjust_rb_2022(rapid_or_blitz: int, standard: int) -> int:
     return max(rb, std - ADJUST_RB_2022_GAP)
 
 
+def adjustment_between(list_date: _dt.date | None, rules_date: _dt.date | None) -> bool:
+    """Whether a one-off adjustment (1 Oct 2022 rapid and blitz, 1 Mar 2024) falls in
+    ``list_date`` < date <= ``rules_date``: else :func:`adjusted_for_rules` leaves every
+    rating as it is (``None`` dates: never)."""
+    return (list_date is not None and rules_date is not None
+            and (list_date < ADJUST_RB_2022_DATE <= rules_date
+                 or list_date < ADJUST_2024_DATE <= rules_date))
+
+
 def adjusted_for_rules(rating: int | None, list_date: _dt.date | None,
                        rules_date: _dt.date | None, time_control: TimeControl,
                        standard_rating: int | None = None) -> tuple[int | None, str]:
