@@ -48,6 +48,7 @@ from xl_fide.excel._layout import (
     _abs,
     _agreeing_pairs,
     _apply,
+    _style_cells,
     _check_size,
     _define,
     _event_ref,
@@ -426,8 +427,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     # players rows: styles
     styles = [(geo.col[s.key], s.style) for s in PLAYER_COLS + st + RATING_COLS]
     for r in range(geo.first, geo.last + 1):
-        for c, style in styles:
-            _apply(ws.cell(r, c), style)
+        _style_cells(ws, ((r, c, style) for c, style in styles))
         ws.cell(r, geo.col["no"]).value = r - geo.first + 1
         ws.cell(r, geo.col["k"]).value = _k_formula(geo, r)
     # K rule: ONE array formula over the column (FIDE_K is vectorised)
@@ -502,8 +502,8 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     pts, sb = geo.column("pts"), geo.column("sb")
     for i in range(1, n + 1):
         r = f + i - 1
-        for j in range(1, n + 1):
-            _apply(ws.cell(r, geo.grid_col(j)), "diag" if i == j else "in_res")
+        _style_cells(ws, ((r, geo.grid_col(j), "diag" if i == j else "in_res")
+                          for j in range(1, n + 1)))
         row = f"{_L(g1)}{r}:{_L(g2)}{r}"
         mine = f"TRANSPOSE({_abs(geo.grid_col(i), f, geo.grid_col(i), last)})"
         name = geo.cell("name", r)
@@ -560,10 +560,10 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
                                    "not match the opponent's row. Check = their sum.",
                                    "xl-fide", width=260, height=70)
     ws.column_dimensions.group(_L(geo.check_first), _L(geo.check_last), hidden=True)
+    parts = [(geo.round_col(rnd, part), style) for rnd in range(1, R + 1)
+             for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res"))]
     for r in range(f, last + 1):
-        for rnd in range(1, R + 1):
-            for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res")):
-                _apply(ws.cell(r, geo.round_col(rnd, part)), style)
+        _style_cells(ws, ((r, c, style) for c, style in parts))
     pts = geo.column("pts")
     heads = _abs(geo.block_first, HEADER_ROW, geo.block_last, HEADER_ROW)
     no = geo.col["no"]

@@ -22,7 +22,7 @@ import datetime as _dt
 import functools
 import re
 import zipfile
-from typing import Any, Collection, Mapping
+from typing import Any, Collection, Iterator, Mapping
 
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
 
@@ -66,9 +66,10 @@ class _ValuesArchive(zipfile.ZipFile):
 
 #: A cell element as openpyxl writes it: its column, row, other attributes (``s``,
 #: ``t``), and its children (``<f>``, then ``<v>`` or ``<is>``) or none (``/>``).
-_CELL = re.compile(rb'<c r="([A-Z]+)([0-9]+)"((?: [a-zA-Z]+="[^"]*")*) ?(?:/>|>(.*?)</c>)', re.S)
+_CELL = re.compile(rb'<c r="([A-Z]+)([0-9]+)"((?: [a-zA-Z]+="[^"]*")*) ?'
+                   rb'(?:/>|>([^<]*(?:<(?!/c>)[^<]*)*)</c>)')       # the body: up to </c>
 _T_ATTR = re.compile(rb' t="[^"]*"')
-_FORMULA = re.compile(rb"<f(?: [^>]*?)?(?:/>|>.*?</f>)", re.S)
+_FORMULA = re.compile(rb"<f(?: [^>]*?)?(?:/>|>[^<]*(?:<(?!/f>)[^<]*)*</f>)")
 
 
 def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -> bytes:
@@ -79,12 +80,12 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
     pieces: list[bytes] = []
     sharing = Sharing(pieces) if share else None
     pos = 0
-    for m in _CELL.finditer(xml):
+    for m in (_CELL.finditer(xml) if share else _known_cells(xml, cells)):
         col, row, attrs, body = m.groups()
         ref = (col + row).decode("ascii")
         known = ref in cells
         f = _FORMULA.match(body) if body else None
-        if not known and (f is None or sharing is None):
+        if not known and f is None:
             continue                              # left as it is
         pieces.append(xml[pos:m.start()])
         pos = m.end()
@@ -111,6 +112,21 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
         sharing.close()
     pieces.append(xml[pos:])
     return b"".join(pieces)
+
+
+#: The start of a cell element (its reference: group 1), to find the cells that get a value.
+_CELL_REF = re.compile(rb'<c r="([A-Z]+[0-9]+)"')
+
+
+def _known_cells(xml: bytes, cells: Mapping[str, object]) -> Iterator[re.Match[bytes]]:
+    """The :data:`_CELL` matches of the cells of ``xml`` that ``cells`` has a value for,
+    in order: the other cells are passed over by their reference alone."""
+    known = {ref.encode("ascii") for ref in cells}
+    for m in _CELL_REF.finditer(xml):
+        if m.group(1) in known:
+            whole = _CELL.match(xml, m.start())
+            if whole is not None:
+                yield whole
 
 
 def _escape(text: str) -> str:
@@ -417,32 +433,46 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
             s.put(cross, r, geo.col["check"], sum(_pair_bad(s, a, b)
                                                   for a, b in zip(mine, theirs)))
         return
-    for r in rows:
-        total = 0
-        for k in range(1, geo.rounds + 1):
-            bad = _swiss_bad(s, geo, cross, k, r)
-            s.put(cross, r, geo.check_col(k), bad)
-            total += bad
-        s.put(cross, r, geo.col["check"], total)
+    _swiss_checks(s, geo, cross, rows)
 
 
-def _swiss_bad(s: _Sheets, geo: Any, cross: str, k: int, r: int) -> int:
-    """The check of round ``k`` of row ``r`` (``_build._swiss_term``)."""
-    oc, cc, rc = (geo.round_col(k, p) for p in ("opp", "col", "res"))
-    opp = s.get(cross, r, oc)
-    if _blank(opp):
-        return 0
-    if not _is_num(opp) or not 1 <= int(opp) <= geo.n:
-        return 1                                         # INDEX: #REF! / #VALUE!
-    o = geo.first + int(opp) - 1
-    back = s.get(cross, o, oc)
-    me = s.get(cross, r, geo.col["no"])
-    if _blank(back) or back != me:
-        return 1
-    colour = s.get(cross, r, cc)
-    if colour in ("w", "b") and s.get(cross, o, cc) == colour:
-        return 1
-    return _pair_bad(s, s.get(cross, r, rc), s.get(cross, o, rc))
+def _swiss_checks(s: _Sheets, geo: Any, cross: str, rows: range) -> None:
+    """Each row's per-round checks (``_build._swiss_term``) and Check (their sum): the
+    round's columns read once as lists, each pair of results judged once."""
+    n = geo.n
+    no = [s.get(cross, r, geo.col["no"]) for r in rows]
+    judged: dict[tuple[Any, ...], int] = {}
+
+    def pair_bad(a: object, b: object) -> int:
+        key = (type(a), a, type(b), b)          # 1, 1.0 and True are not the same result
+        if key not in judged:
+            judged[key] = _pair_bad(s, a, b)
+        return judged[key]
+
+    totals = [0] * len(rows)
+    for k in range(1, geo.rounds + 1):
+        opp, col, res = ([s.get(cross, r, geo.round_col(k, part)) for r in rows]
+                         for part in ("opp", "col", "res"))
+        check = geo.check_col(k)
+        for i, r in enumerate(rows):
+            o = opp[i]
+            if _blank(o):
+                bad = 0
+            elif not _is_num(o) or not 1 <= int(o) <= n:
+                bad = 1                                  # INDEX: #REF! / #VALUE!
+            else:
+                j = int(o) - 1
+                back = opp[j]
+                if _blank(back) or back != no[i]:
+                    bad = 1
+                elif col[i] in ("w", "b") and col[j] == col[i]:
+                    bad = 1
+                else:
+                    bad = pair_bad(res[i], res[j])
+            s.put(cross, r, check, bad)
+            totals[i] += bad
+    for i, r in enumerate(rows):
+        s.put(cross, r, geo.col["check"], totals[i])
 
 
 class _Error(Exception):

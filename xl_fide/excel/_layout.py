@@ -9,10 +9,10 @@ from __future__ import annotations
 import datetime as _dt
 from copy import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.comments import Comment
 from openpyxl.styles import (
     Alignment,
@@ -307,6 +307,19 @@ def _apply(cell: Any, name: str) -> None:
         cache[name] = copy(cell._style)
     else:
         cell._style = copy(arr)
+
+
+def _style_cells(ws: Any, places: Iterable[tuple[int, int, str]]) -> None:
+    """``_apply(ws.cell(row, col), name)`` for each ``(row, col, name)`` of ``places``, in
+    order; a cell not there yet is made with its style (not made, then restyled)."""
+    cache = ws.parent.__dict__.setdefault("_xl_fide_styles", {})
+    cells = ws._cells
+    for r, c, name in places:
+        arr = cache.get(name)
+        if arr is None or (r, c) in cells:
+            _apply(ws.cell(r, c), name)
+        else:
+            ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
 
 
 def _text(ws: Any, row: int, col: int, value: Any, style: str | None = None) -> Any:

@@ -113,10 +113,17 @@ def _date_value(value: Any, sheet: str, row: int, what: str) -> _dt.date | None:
 
 
 class _Unsaved:
-    """An input cell holding a formula whose result the file does not store."""
+    """An input cell holding a formula whose result the file does not store: the cell
+    ``sheet``, ``row``, ``col`` (1-based), named as :attr:`where` when it is used."""
 
-    def __init__(self, where: str) -> None:
-        self.where = where
+    __slots__ = ("sheet", "row", "col")
+
+    def __init__(self, sheet: str, row: int, col: int) -> None:
+        self.sheet, self.row, self.col = sheet, row, col
+
+    @property
+    def where(self) -> str:
+        return _where(self.sheet, self.row, self.col)
 
 
 def _resolved(value: Any) -> Any:
@@ -133,6 +140,8 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
     :class:`_Unsaved` marker that raises when the cell is used."""
 
     def grid(sheet: Any) -> tuple[list[list[Any]], set[tuple[int, int]]]:
+        if isinstance(getattr(sheet, "_cells", None), dict):
+            return _grid_in_memory(sheet, max_row, max_col, formula_text)
         rows, formulas = [], set()
         for r, cells in enumerate(sheet.iter_rows(min_row=1, max_row=max_row, max_col=max_col)):
             row = []
@@ -152,8 +161,30 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
     saved = grid(ws_values)[0] if ws_values is not None else None
     for r, c in formulas:
         cached = saved[r][c] if saved is not None else None
-        rows[r][c] = cached if cached is not None else _Unsaved(_where(ws.title, r + 1, c + 1))
+        rows[r][c] = cached if cached is not None else _Unsaved(ws.title, r + 1, c + 1)
     return rows
+
+
+def _grid_in_memory(ws: Any, max_row: int, max_col: int,
+                    formula_text: dict[tuple[int, int], str] | None,
+                    ) -> tuple[list[list[Any]], set[tuple[int, int]]]:
+    """:func:`_rows`'s grid of a worksheet being written (openpyxl's, in memory: a
+    workbook :func:`fill_workbook` checks before it is saved): its cells taken from the
+    sheet's own map of cells, none created for the blank places in the grid."""
+    rows: list[list[Any]] = [[None] * max_col for _ in range(max_row)]
+    formulas = set()
+    for (r, c), cell in ws._cells.items():
+        if r > max_row or c > max_col:
+            continue
+        value = cell._value
+        if value is None:
+            continue
+        if cell.data_type == "f" or isinstance(value, ArrayFormula):
+            formulas.add((r - 1, c - 1))
+            if formula_text is not None:
+                formula_text[(r - 1, c - 1)] = str(getattr(value, "text", value))
+        rows[r - 1][c - 1] = value
+    return rows, formulas
 
 
 @dataclass(frozen=True)
@@ -719,16 +750,32 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
     return games
 
 
+#: The value types whose result code is parsed once per value (:func:`_read_rounds`).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict[int, list[Game]]:
     games: dict[int, list[Game]] = {}
     blank_result: dict[tuple[int, int], bool] = {}
     present = set(active)               # a look-up per cell: a set, not the list
+    columns = [(rnd, *(geo.round_col(rnd, p) for p in ("opp", "col", "res")))
+               for rnd in range(1, geo.rounds + 1)]
+    codes: dict[tuple[type, Any], str | None] = {}      # a result cell's value: its code
+
+    def code_of(value: Any, r: int, rc: int) -> str | None:
+        key = (type(value), value)
+        if key[0] not in _PLAIN or key not in codes:
+            code = _result_code(value, _where(CROSS, r, rc))
+            if key[0] not in _PLAIN:
+                return code
+            codes[key] = code
+        return codes[key]
+
     for i in active:
         r = geo.first + i - 1
         row = rows[r - 1]
         out = []
-        for rnd in range(1, geo.rounds + 1):
-            oc, cc, rc = (geo.round_col(rnd, p) for p in ("opp", "col", "res"))
+        for rnd, oc, cc, rc in columns:
             opp = _whole(row[oc - 1], CROSS, r, oc, "opponent", 0, geo.n) or None
             if opp is not None and opp not in present:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {opp} has a blank row")
@@ -738,7 +785,7 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
             if colour not in ("", "w", "b", "-"):
                 raise WorkbookError(f"{_where(CROSS, r, cc)}: colour must be w or b, "
                                     f"got {row[cc - 1]!r}")
-            code = _result_code(row[rc - 1], _where(CROSS, r, rc))
+            code = code_of(row[rc - 1], r, rc)
             blank_result[(i, rnd)] = code is None
             if opp is None and code is None:
                 out.append(Game(rnd, None, colour or None, "Z", explicit=bool(colour)))
@@ -751,7 +798,7 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
                 continue
             back = games[g.opponent][g.round - 1]
             r = geo.first + i - 1
-            oc, cc, rc = (geo.round_col(g.round, p) for p in ("opp", "col", "res"))
+            _, oc, cc, rc = columns[g.round - 1]
             if back.opponent is None:
                 what = f" ({back.code})" if back.code != "Z" or back.explicit else ""
                 raise WorkbookError(

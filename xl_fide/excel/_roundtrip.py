@@ -82,9 +82,10 @@ def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
     cross_cells, event_cells = _input_cells(geo)
     cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
     for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
-        ws = wb[sheet]
+        written = wb[sheet]._cells          # (row, col) -> cell: a blank place has none
         for r, c in where:
-            value = ws.cell(r, c).value
+            cell = written.get((r, c))
+            value = None if cell is None else cell.value
             if value is not None:
                 cells[sheet][f"{_L(c)}{r}"] = _to_json(value)
     payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,

@@ -1,0 +1,68 @@
+"""The cross-table is checked and valued as it is written (issue 23): the check before
+saving reads the cells fill_workbook wrote from the sheet's own map of cells (it makes
+no cell), the Check columns are worked out from the rounds' columns, and the cached
+values go only into the cells that have one, every other cell's XML left as openpyxl
+wrote it."""
+from __future__ import annotations
+
+import pytest
+
+from tests.test_workbook import swiss_example
+from xl_fide.errors import InputError
+from xl_fide.excel._cached import _with_values
+from xl_fide.excel._fill import fill_workbook
+from xl_fide.excel._layout import CROSS, EVENT, _Geometry
+from xl_fide.trf import Game, Tournament, TrfPlayer
+
+
+def test_the_check_before_saving_makes_no_cell():
+    # the check read the Event sheet's A1:C36 through openpyxl's iter_rows, which makes
+    # every cell it passes: blank cells, written as empty <row> elements, and the
+    # sheet's dimension one row too many
+    wb = fill_workbook(swiss_example())
+    made = [cell.coordinate for cell in wb[EVENT]._cells.values()
+            if cell.value is None and not cell.has_style]
+    assert made == []
+    assert wb[EVENT].max_row == 35
+
+
+def test_cached_values_only_where_given_the_rest_as_written():
+    xml = (b'<sheetData><row r="1"><c r="A1" t="n"><v>1</v></c>'
+           b'<c r="B1"><f>A1+1</f><v></v></c><c r="C1" s="2"/>'
+           b'<c r="D1" t="inlineStr"><is><t>a &lt;/c&gt; b</t></is></c>'
+           b'<c r="E1"><f>IF(A1&lt;2,"&lt;/c&gt;","")</f><v></v></c></row>'
+           b'<row r="2"><c r="B2"><f>A2+1</f><v></v></c><c r="B12"><f>B2</f></c></row>'
+           b'</sheetData>')
+    out = _with_values(xml, {"B1": 2, "C1": 7.5, "E1": "</c>", "B12": "#N/A"})
+    assert out == (b'<sheetData><row r="1"><c r="A1" t="n"><v>1</v></c>'
+                   b'<c r="B1"><f>A1+1</f><v>2</v></c><c r="C1" s="2"><v>7.5</v></c>'
+                   b'<c r="D1" t="inlineStr"><is><t>a &lt;/c&gt; b</t></is></c>'
+                   b'<c r="E1" t="str"><f>IF(A1&lt;2,"&lt;/c&gt;","")</f>'
+                   b'<v>&lt;/c&gt;</v></c></row>'
+                   b'<row r="2"><c r="B2"><f>A2+1</f><v></v></c>'
+                   b'<c r="B12" t="e"><f>B2</f><v>#N/A</v></c></row></sheetData>')
+
+
+def _swiss(games: dict[int, list[Game]]) -> Tournament:
+    players = [TrfPlayer(start_rank=i, name=f"Player {i}", rating=2000 - i, games=tuple(g))
+               for i, g in sorted(games.items())]
+    return Tournament.build(name="Two rounds", players=players, rounds=2)
+
+
+def test_a_bad_result_is_named_by_its_own_cell_after_good_ones():
+    # the result cells' values are parsed once per value: a refusal still names its cell
+    geo = _Geometry("swiss", 4, 2)
+    t = _swiss({1: [Game(1, 2, "w", "1"), Game(2, 3, "w", "1")],
+                2: [Game(1, 1, "b", "0"), Game(2, 4, "w", "1")],
+                3: [Game(1, 4, "w", "1"), Game(2, 1, "b", "1")],
+                4: [Game(1, 3, "b", "0"), Game(2, 2, "b", "0")]})
+    with pytest.raises(InputError) as got:
+        fill_workbook(t)
+    cell = f"{CROSS}!{_col(geo.round_col(2, 'res'))}{geo.first}"
+    assert str(got.value) == (f"this event cannot be written as a workbook that reads back: "
+                              f"{cell}: player 1 and player 3 both won round 2")
+
+
+def _col(c: int) -> str:
+    from openpyxl.utils import get_column_letter
+    return get_column_letter(c)
