@@ -212,6 +212,27 @@ def test_cli_rates_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, capsys
     assert gc.isenabled()
 
 
+def test_crosstable_fills_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, tmp_path):
+    # the same decision for crosstable (issue 23: the collector cost about 0.6 s of a
+    # 2,000-player workbook); it is on again afterwards, also when the command fails
+    import xl_fide.excel
+    seen = []
+    original = xl_fide.excel.fill_workbook
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(xl_fide.excel, "fill_workbook", spy)
+    out = tmp_path / "mini.xlsx"
+    assert main(["crosstable", str(DATA / "mini_trf2026.trf"), "-o", str(out), "-q"]) == 0
+    assert out.exists() and seen == [False]
+    assert gc.isenabled()
+    # given again without --force: refused, and the collector is on again
+    assert main(["crosstable", str(DATA / "mini_trf2026.trf"), "-o", str(out), "-q"]) != 0
+    assert gc.isenabled()
+
+
 def _no_lines(monkeypatch):
     """Make building a calculation line (a GameCalc) fail."""
     def line(*args):

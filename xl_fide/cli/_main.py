@@ -173,10 +173,12 @@ def _print_warnings(t, quiet: bool) -> None:
 class _RatingPhase:
     """The CLI's rating phase (read, rate, format) with Python's cyclic garbage collector
     paused. The phase builds hundreds of thousands of small acyclic objects (games,
-    calculation lines) that reference counting frees; the collector would only walk
-    them again and again: 20-30 % of ``report`` and ``period`` on large events, and
-    growing faster than the work (issue 23, measured in benchmarks/user_paths.py). A
-    decision of the command line only: the library never changes the collector."""
+    calculation lines, a workbook's cells and styles) that reference counting frees;
+    the collector would only walk them again and again: 20-30 % of ``report`` and
+    ``period`` on large events, and growing faster than the work, about 0.6 s of
+    ``crosstable`` at 2,000 players (issue 23, measured in benchmarks/user_paths.py and
+    user_paths_excel.py). A decision of the command line only: the library never
+    changes the collector."""
 
     def __enter__(self) -> None:
         import gc
@@ -213,6 +215,11 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def cmd_crosstable(args: argparse.Namespace) -> int:
+    with _RatingPhase():
+        return _crosstable(args)
+
+
+def _crosstable(args: argparse.Namespace) -> int:
     from xl_fide.report import build_report
     from xl_fide.excel import MAX_PLAYERS, fill_workbook
     path = _input_path(args)
