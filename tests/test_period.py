@@ -5,6 +5,7 @@ The events are small TRFs built here: each game is (round, white, black, result)
 """
 
 from pathlib import Path
+import re
 
 import pytest
 
@@ -354,3 +355,27 @@ def test_another_result_or_another_player_is_another_event():
                   source="b.trf")
     # A: 1 - .36 = +.64 and .5 - .36 = +.14 (D -100, PD .36), K 20: 20 x .78 = 15.60 -> +16
     assert player(build_period([a, b]), "Alpha, A").change.rating_change == 16
+
+
+def test_the_same_games_with_some_fide_ids_or_none_are_refused():
+    # the events are compared in groups of the same number and sum of FIDE ids (both
+    # identities hold every player's id), else of the same count of each result: a
+    # corrected name of a player without an id, in an event where another has one, or
+    # in an event where none has one, is still the same games
+    def export(name_b, ids, result="1", day="01"):
+        lines = [player_line(1, "Alpha, A", 2000, fide_id=ids[0], rounds=[(2, "w", result)]),
+                 player_line(2, name_b, 1900, fide_id=ids[1],
+                             rounds=[(1, "b", {"1": "0", "0": "1"}[result])])]
+        return parse_trf(trf({"012": "Open", "042": f"2025/11/{day}"}, lines),
+                         source=f"{name_b}-{ids}-{result}-{day}.trf")
+
+    for ids in ((11, None), (None, None)):
+        first = export("Beta, B", ids)
+        with pytest.raises(InputError, match=rf"the same games as {re.escape(first.source)} .*only a "
+                                             r"player's name differs"):
+            build_period([first, export("Beta, Bea", ids)])
+        # another result (under the same name, on another day), or another player's
+        # id: other games, pooled
+        assert len(build_period([first, export("Beta, B", ids, "0", "02")]).players) == 2
+    assert len(build_period([export("Beta, B", (11, None)),
+                             export("Beta, B", (11, 33), day="02")]).players) == 3

@@ -177,6 +177,13 @@ def _differences(a: Tournament, b: Tournament) -> str:
                                         else " differs"))
 
 
+def _code_counts(t: Tournament) -> list[tuple[str, int]]:
+    """How many round cells of ``t`` hold each result code but ``Z``, by code."""
+    codes = Counter(map(_CODE, chain.from_iterable(map(_GAMES, t.players))))
+    codes.pop("Z", None)
+    return sorted(codes.items())
+
+
 def rating_month(t: Tournament) -> tuple[int, int] | None:
     """The rating period of an event: the calendar month of its end date (else its
     start date); ``None`` when the file has no date (FIDE B.02 §8.3)."""
@@ -193,12 +200,13 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
     # of players and of cells of each result (under the same name, or on the same dates)
     seen: dict[tuple[object, ...], list[Tournament]] = {}
     same_games: dict[tuple[object, ...], list[Tournament]] = {}
-    games_of: dict[int, tuple[tuple[object, ...], tuple[object, ...]]] = {}
+    games_of: dict[tuple[int, int], tuple[object, ...]] = {}
 
-    def games_keys(t: Tournament) -> tuple[tuple[object, ...], tuple[object, ...]]:
-        found = games_of.get(id(t))
+    def games_key(t: Tournament, which: int) -> tuple[object, ...]:
+        found = games_of.get((id(t), which))
         if found is None:
-            found = games_of[id(t)] = (games_identity(t), _games_by_rank(t))
+            found = games_of[id(t), which] = (games_identity if which == 0
+                                              else _games_by_rank)(t)
         return found
 
     for t in events if identity else ():
@@ -213,18 +221,20 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                     raise InputError(f"{t.source}: the same event as {other.source} (same "
                                      "name, dates and players): given twice")
         near.append(t)
+        ids = [p.fide_id for p in t.players if p.fide_id]
         # the same games under the same name, or on the same dates (a corrected export
-        # changes one of them at most); other names on other dates: another event
-        codes = Counter(map(_CODE, chain.from_iterable(map(_GAMES, t.players))))
-        codes.pop("Z", None)
-        if codes:       # no game at all: nothing to count twice
+        # changes one of them at most); other names on other dates: another event. Both
+        # identities hold every player's FIDE id: events are compared only within a
+        # group of the same number and sum of ids, or, without an id, of the same count
+        # of each result code (a walk over the games)
+        if any(g.code != "Z" for p in t.players for g in p.games):   # else nothing to count twice
             heads = (("name", event_name), ("dates", t.start_date, t.end_date))
-            cells = (size, *sorted(codes.items()))
+            cells = (size, len(ids), sum(ids)) if ids else (size, *_code_counts(t))
             groups = [same_games.setdefault(head + cells, []) for head in heads]
             for which in (0, 1):        # by FIDE id else name, then by start rank and id
                 for group in groups:
                     for first in group:
-                        if games_keys(first)[which] == games_keys(t)[which]:
+                        if games_key(first, which) == games_key(t, which):
                             raise InputError(
                                 f"{t.source}: the same games as {first.source} (the same "
                                 f"players and every round cell alike; only "
@@ -232,7 +242,6 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
                                 "twice, give one of them")
             for group in groups:
                 group.append(t)
-        ids = [p.fide_id for p in t.players if p.fide_id]
         if len(set(ids)) == len(ids):       # no FIDE id twice (the usual event)
             continue
         ranks: dict[int, int] = {}

@@ -211,6 +211,7 @@ def _report(args: argparse.Namespace) -> int:
         _say(f"wrote {args.output}")
     else:
         _write_out(text)
+    _keep_to_exit(event, report, text)
     return EXIT_OK
 
 
@@ -352,6 +353,7 @@ def _period(args: argparse.Namespace) -> int:
     except PeriodTimeControlError as exc:
         raise CliError(f"{exc} (--time-control)") from None
     _write_out(format_period(report))
+    _keep_to_exit(tournaments, report)
     return EXIT_OK
 
 
@@ -638,5 +640,46 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def main_entry() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script entry point (and ``python -m xl_fide``). After a command that kept
+    what it built (:func:`_keep_to_exit`) the process ends without freeing it."""
+    global _KEPT
+    _KEPT = []
+    code = main()
+    if _KEPT:
+        _exit_now(code)
+    sys.exit(code)
+
+
+# What a command built and no longer needs, kept until the process ends when it runs as
+# the console script (main_entry sets _KEPT): the operating system takes a
+# process's memory back at once, where freeing a period's or a large event's hundreds of
+# thousands of objects one by one is 6-8 % of the command's CPU time (issue 23,
+# benchmarks/user_paths.py). A library call of main() keeps nothing.
+_KEPT: list[object] | None = None
+
+
+def _keep_to_exit(*built: object) -> None:
+    """Keep ``built`` (a command's events, report, text) until the process ends, when it
+    ends after the command (:func:`main_entry`). The cyclic collector, back on after the
+    rating phase, leaves them alone (:func:`gc.freeze`): walking them would cost what
+    freeing them does."""
+    if _KEPT is not None:
+        import gc
+        _KEPT.extend(built)
+        gc.freeze()
+
+
+def _exit_now(code: int) -> None:
+    """End the process with ``code`` as :func:`sys.exit` would, without freeing its
+    objects (as mypy ends its runs): the output flushed, the ``atexit`` functions run,
+    then :func:`os._exit`. When the output cannot be flushed (a closed pipe), the usual
+    :func:`sys.exit` ends it, with its usual words and code."""
+    import atexit
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    os._exit(code)
