@@ -313,9 +313,10 @@ def put_value(cells: dict[tuple[int, int], Any], ws: Any, row: int, col: int, va
     if cell is not None and type(value) is str:
         plain = _PLAIN.get(value)
         if plain is None:
-            plain = _PLAIN[value] = (0 < len(value) < 256 and not value.startswith(_FORMULA_STARTS)
-                                     and not ILLEGAL_CHARACTERS_RE.search(value)
-                                     and value not in ERROR_CODES)
+            plain = (0 < len(value) < 256 and not value.startswith(_FORMULA_STARTS)
+                     and not ILLEGAL_CHARACTERS_RE.search(value) and value not in ERROR_CODES)
+            if len(_PLAIN) < 1024:      # the few codes and colours of a cross-table
+                _PLAIN[value] = plain
         if plain:
             cell._value, cell.data_type = value, "s"
             return
