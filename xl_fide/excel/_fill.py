@@ -44,6 +44,7 @@ from xl_fide.excel._layout import (
     _native_layout,
     _note_cell,
     _page_setup,
+    _style_cells,
     _text,
     put_value,
     safe_text,
@@ -428,6 +429,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
     for c, (h, width, _) in enumerate(heads, 1):
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
+    cells = ws._cells
     for i, row in enumerate(report.rows):
         res = row.result
         r = hr + 1 + i
@@ -443,8 +445,9 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
             res.initial.Ru if res.initial is not None else None,
             (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
-        for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
-            _text(ws, r, c, value, style)
+        _style_cells(ws, ((r, c, style) for c, (_, _, style) in enumerate(heads, 1)))
+        for c, value in enumerate(values, 1):
+            put_value(cells, ws, r, c, value)
     return hr + len(report.rows)
 
 
