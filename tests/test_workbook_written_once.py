@@ -66,3 +66,23 @@ def test_a_bad_result_is_named_by_its_own_cell_after_good_ones():
 def _col(c: int) -> str:
     from openpyxl.utils import get_column_letter
     return get_column_letter(c)
+
+
+@pytest.mark.parametrize("value", ["w", "b", "-", "+", "=", "=1", "@x", "#N/A", "½", "a\x01b",
+                                   "", 0, 1, 12, True, 1.5])
+def test_a_round_cell_set_directly_holds_what_the_setter_gives(value):
+    # put_value skips openpyxl's setter for an int or a plain text: every other value
+    # (a formula start, an error code, a control character, a bool) goes through _text
+    from openpyxl import Workbook
+
+    from xl_fide.excel._layout import _text, put_value
+    wb = Workbook()
+    ws = wb.active
+    ws.cell(1, 1)
+    ws.cell(1, 2)                   # made first, as the template makes its input cells
+    put_value(ws._cells, ws, 1, 1, value)
+    _text(ws, 1, 2, value)
+    a, b = ws.cell(1, 1), ws.cell(1, 2)
+    assert (type(a.value), a.value, a.data_type, a.quotePrefix) == \
+        (type(b.value), b.value, b.data_type, b.quotePrefix)
+    assert getattr(wb, "xl_fide_replaced", []) in ([], ["Sheet!A1", "Sheet!B1"])

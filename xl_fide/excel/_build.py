@@ -568,15 +568,21 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     heads = _abs(geo.block_first, HEADER_ROW, geo.block_last, HEADER_ROW)
     no = geo.col["no"]
     mask = f'{heads}="Res"'
+    checks = [geo.check_col(rnd) for rnd in range(1, R + 1)]
+    for r in range(f, last + 1):
+        _style_cells(ws, ((r, c, "calc_int") for c in checks))
+    # each round's check formula made once, the row put in per row (30,000 at 2,000 x 15)
+    terms = [("=" + _swiss_term(geo, rnd, _ROW, no)).split(_ROW) for rnd in range(1, R + 1)]
+    cells = ws._cells
     for r in range(f, last + 1):
         block = f"{_L(geo.block_first)}{r}:{_L(geo.block_last)}{r}"
         name = geo.cell("name", r)
         p = geo.cell("pts", r)
         ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(block, mask)})')
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
-        for rnd in range(1, R + 1):
-            _apply(ws.cell(r, geo.check_col(rnd), "=" + _swiss_term(geo, rnd, r, no)),
-                   "calc_int")
+        row = str(r)
+        for c, pieces in zip(checks, terms):
+            cells[(r, c)].value = row.join(pieces)
         ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
                                     f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]
@@ -621,9 +627,13 @@ def _choose(ranges: Sequence[str]) -> str:
         ranges) + ")"
 
 
-def _swiss_term(geo: _Geometry, rnd: int, r: int, no: int) -> str:
+_ROW = "\0"      # stands for the row number in a formula made once for every row
+
+
+def _swiss_term(geo: _Geometry, rnd: int, r: int | str, no: int) -> str:
     """1 when round ``rnd`` of row ``r`` disagrees with the opponent's row, else 0: the
-    opponent's opponent must be this row, the colours differ, the results agree."""
+    opponent's opponent must be this row, the colours differ, the results agree.
+    ``r``: the row number, or :data:`_ROW` to be replaced by it."""
     oc, cc, rc = (geo.round_col(rnd, p) for p in ("opp", "col", "res"))
     opp, col, res = f"{_L(oc)}{r}", f"{_L(cc)}{r}", f"{_L(rc)}{r}"
 

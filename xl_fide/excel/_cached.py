@@ -178,6 +178,21 @@ class _Sheets:
         v = None if cell is None else cell.value
         return None if cell is None or cell.data_type == "f" or v == "" else v
 
+    def column(self, sheet: str, c: int, rows: range) -> list[Any]:
+        """``[self.get(sheet, r, c) for r in rows]``, the column's letter and the sheet's
+        maps looked up once."""
+        letter, got, cells = _col(c), self.out.get(sheet, {}), self._cells[sheet]
+        out: list[Any] = []
+        for r in rows:
+            ref = f"{letter}{r}"
+            if ref in got:
+                out.append(got[ref])
+                continue
+            cell = cells.get((r, c))
+            v = None if cell is None else cell.value
+            out.append(None if cell is None or cell.data_type == "f" or v == "" else v)
+        return out
+
     def put(self, sheet: str, r: int, c: int, value: object, *, keep: bool = True) -> None:
         cells = self.out.setdefault(sheet, {})
         ref = f"{_col(c)}{r}"
@@ -390,13 +405,14 @@ def _points(s: _Sheets, cells: list[object]) -> object:
 def _standings(s: _Sheets, geo: Any, cross: str) -> None:
     """Pts, SB, Rank and Check (and the Swiss per-round checks) of every row."""
     rows = range(geo.first, geo.last + 1)
-    name = {r: s.get(cross, r, geo.col["name"]) for r in rows}
+    name = dict(zip(rows, s.column(cross, geo.col["name"], rows)))
     rr = geo.layout == "roundrobin"
     if rr:
         cols = [geo.grid_col(j) for j in range(1, geo.n + 1)]
     else:
         cols = [geo.round_col(k, "res") for k in range(1, geo.rounds + 1)]
-    grid = {r: [s.get(cross, r, c) for c in cols] for r in rows}
+    columns = [s.column(cross, c, rows) for c in cols]
+    grid = {r: [column[i] for column in columns] for i, r in enumerate(rows)}
     for r in rows:
         s.put(cross, r, geo.col["pts"], "" if _blank(name[r]) else _points(s, grid[r]))
     pts: dict[int, Any] = {r: s.out[cross][f"{_col(geo.col['pts'])}{r}"] for r in rows}
@@ -440,7 +456,7 @@ def _swiss_checks(s: _Sheets, geo: Any, cross: str, rows: range) -> None:
     """Each row's per-round checks (``_build._swiss_term``) and Check (their sum): the
     round's columns read once as lists, each pair of results judged once."""
     n = geo.n
-    no = [s.get(cross, r, geo.col["no"]) for r in rows]
+    no = s.column(cross, geo.col["no"], rows)
     judged: dict[tuple[Any, ...], int] = {}
 
     def pair_bad(a: object, b: object) -> int:
@@ -451,7 +467,7 @@ def _swiss_checks(s: _Sheets, geo: Any, cross: str, rows: range) -> None:
 
     totals = [0] * len(rows)
     for k in range(1, geo.rounds + 1):
-        opp, col, res = ([s.get(cross, r, geo.round_col(k, part)) for r in rows]
+        opp, col, res = (s.column(cross, geo.round_col(k, part), rows)
                          for part in ("opp", "col", "res"))
         check = geo.check_col(k)
         for i, r in enumerate(rows):

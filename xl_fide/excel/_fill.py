@@ -44,7 +44,9 @@ from xl_fide.excel._layout import (
     _native_layout,
     _note_cell,
     _page_setup,
+    _style_cells,
     _text,
+    put_value,
     safe_text,
 )
 from xl_fide.excel._read import _read_book
@@ -146,23 +148,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
                                            else rating_by_rank.get(p.start_rank))
         ws.cell(r, geo.col["born"]).value = p.birth_year
         ws.cell(r, geo.col["k_set"]).value = k_by_rank.get(p.start_rank)
-        if layout == "roundrobin":
-            for g in p.games:
-                if g.opponent is None or (tournament.rounds and g.round > tournament.rounds):
-                    continue
-                j = number[g.opponent]
-                _text(ws, r, geo.grid_col(j), _cell_value(g.code))
-        else:
-            for g in p.games:
-                if tournament.rounds and g.round > tournament.rounds:
-                    continue
-                if g.opponent is None and g.code == "Z" and not g.explicit:
-                    continue
-                if g.opponent is not None:
-                    ws.cell(r, geo.round_col(g.round, "opp")).value = number[g.opponent]
-                if g.colour:
-                    _text(ws, r, geo.round_col(g.round, "col"), g.colour)
-                _text(ws, r, geo.round_col(g.round, "res"), _cell_value(g.code))
+        _fill_games(ws, geo, tournament, p, r, number)
     from xl_fide.trf import write_trf
     try:
         original: str | None = write_trf(tournament)
@@ -183,6 +169,32 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     _add_months(wb, geo, tournament, report, players, cached)
     wb.__dict__["xl_fide_cached"] = cached
     return wb
+
+
+def _fill_games(ws: Any, geo: _Geometry, tournament: Tournament, p: Any, r: int,
+                number: dict[int, int]) -> None:
+    """Row ``r``'s games: player ``p``'s results in the round robin's grid (by the
+    opponent's number, ``number``: start rank -> row number), or each round's opponent,
+    colour and result in the swiss blocks (columns opp, col, res side by side)."""
+    cells = ws._cells
+    last = tournament.rounds
+    if geo.layout == "roundrobin":
+        for g in p.games:
+            if g.opponent is None or (last and g.round > last):
+                continue
+            put_value(cells, ws, r, geo.grid_col(number[g.opponent]), _cell_value(g.code))
+        return
+    for g in p.games:
+        if last and g.round > last:
+            continue
+        if g.opponent is None and g.code == "Z" and not g.explicit:
+            continue
+        oc = geo.round_col(g.round, "opp")
+        if g.opponent is not None:
+            put_value(cells, ws, r, oc, number[g.opponent])
+        if g.colour:
+            put_value(cells, ws, r, oc + 1, g.colour)
+        put_value(cells, ws, r, oc + 2, _cell_value(g.code))
 
 
 def _add_months(wb: Workbook, geo: _Geometry, tournament: Tournament, report: Report,
@@ -417,6 +429,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
     for c, (h, width, _) in enumerate(heads, 1):
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
+    cells = ws._cells
     for i, row in enumerate(report.rows):
         res = row.result
         r = hr + 1 + i
@@ -432,8 +445,9 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
             res.initial.Ru if res.initial is not None else None,
             (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
-        for c, (value, (_, _, style)) in enumerate(zip(values, heads), 1):
-            _text(ws, r, c, value, style)
+        _style_cells(ws, ((r, c, style) for c, (_, _, style) in enumerate(heads, 1)))
+        for c, value in enumerate(values, 1):
+            put_value(cells, ws, r, c, value)
     return hr + len(report.rows)
 
 

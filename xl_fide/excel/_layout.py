@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.comments import Comment
 from openpyxl.styles import (
     Alignment,
@@ -295,6 +295,33 @@ def safe_text(cell: Any, value: Any) -> None:
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
         cell.data_type = "s"
         cell.quotePrefix = True
+
+
+_PLAIN: dict[str, bool] = {}     # a text: whether openpyxl stores it as it is
+
+
+def put_value(cells: dict[tuple[int, int], Any], ws: Any, row: int, col: int, value: Any) -> None:
+    """``_text(ws, row, col, value)``, for the many cells of the players' rows (their
+    rounds, the Report sheet): an ``int`` or a text that needs nothing of
+    :func:`safe_text` (no character a sheet cannot hold, no formula start, not an error
+    code such as ``#N/A``) is set on the cell already made with its style (``cells``: the
+    sheet's map of cells) as openpyxl's setter would set it; anything else goes through
+    :func:`_text`."""
+    cell = cells.get((row, col))
+    if cell is not None and type(value) is int:
+        cell._value, cell.data_type = value, "n"
+        return
+    if cell is not None and type(value) is str:
+        plain = _PLAIN.get(value)
+        if plain is None:
+            plain = (0 < len(value) < 256 and not value.startswith(_FORMULA_STARTS)
+                     and not ILLEGAL_CHARACTERS_RE.search(value) and value not in ERROR_CODES)
+            if len(value) < 4:          # the few codes and colours of a cross-table
+                _PLAIN[value] = plain
+        if plain:
+            cell._value, cell.data_type = value, "s"
+            return
+    _text(ws, row, col, value)
 
 
 def _apply(cell: Any, name: str) -> None:

@@ -752,6 +752,7 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
 
 #: The value types whose result code is parsed once per value (:func:`_read_rounds`).
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+_COLOURS = frozenset({"w", "b"})         # a colour cell read as it is
 
 
 def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict[int, list[Game]]:
@@ -776,12 +777,16 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
         row = rows[r - 1]
         out = []
         for rnd, oc, cc, rc in columns:
-            opp = _whole(row[oc - 1], CROSS, r, oc, "opponent", 0, geo.n) or None
+            opp = row[oc - 1]                   # an int in range is its own number
+            if not (opp is None or (type(opp) is int and 0 <= opp <= geo.n)):
+                opp = _whole(opp, CROSS, r, oc, "opponent", 0, geo.n)
+            opp = opp or None
             if opp is not None and opp not in present:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {opp} has a blank row")
             if opp == i:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: a player cannot meet himself")
-            colour = _str(row[cc - 1]).lower()
+            colour = row[cc - 1]
+            colour = "" if colour is None else colour if colour in _COLOURS else _str(colour).lower()
             if colour not in ("", "w", "b", "-"):
                 raise WorkbookError(f"{_where(CROSS, r, cc)}: colour must be w or b, "
                                     f"got {row[cc - 1]!r}")

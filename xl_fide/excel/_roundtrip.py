@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import json
 from dataclasses import dataclass
 from decimal import Decimal
@@ -55,14 +56,26 @@ _CHUNK = 30_000            # characters per cell (Excel holds at most 32,767)
 _COMPUTED_KEYS = ("no", "k_rule", "k")
 
 
-def _input_cells(geo: _Geometry) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(row, column) of the input cells of the Crosstable and Event sheets."""
-    computed = {geo.col[k] for k in _COMPUTED_KEYS}
-    cross = [(r, c) for r in range(geo.first, geo.last + 1)
-             for c in range(1, geo.block_last + 1) if c not in computed]
+_Refs = tuple[tuple[int, int, str], ...]
+
+
+def _input_cells(geo: _Geometry) -> tuple[_Refs, _Refs]:
+    """(row, column, reference such as ``"D7"``) of the input cells of the Crosstable and
+    Event sheets; made once per sheet size (writing a workbook and checking it both use
+    them)."""
+    return _input_refs(geo.first, geo.last, geo.block_last,
+                       frozenset(geo.col[k] for k in _COMPUTED_KEYS))
+
+
+@functools.lru_cache(maxsize=2)
+def _input_refs(first: int, last: int, block_last: int,
+                computed: frozenset[int]) -> tuple[_Refs, _Refs]:
+    letters = {c: _L(c) for c in range(1, block_last + 1) if c not in computed}
+    cross = tuple((r, c, f"{letter}{r}") for r in range(first, last + 1)
+                  for c, letter in letters.items())
     event = [(EVENT_ROW[key], 2) for key, *_ in _EVENT_INPUTS if key != "rounds"]
     event += [(SCORING_FIRST_ROW + i, 2) for i in range(len(_SCORING_CODES))]
-    return cross, event
+    return cross, tuple((r, c, f"{_L(c)}{r}") for r, c in event)
 
 
 def _to_json(value: Any) -> Any:
@@ -83,11 +96,12 @@ def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
     cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
     for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
         written = wb[sheet]._cells          # (row, col) -> cell: a blank place has none
-        for r, c in where:
+        out = cells[sheet]
+        for r, c, ref in where:
             cell = written.get((r, c))
             value = None if cell is None else cell.value
             if value is not None:
-                cells[sheet][f"{_L(c)}{r}"] = _to_json(value)
+                out[ref] = _to_json(value)
     payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,
                "rounds": geo.rounds, "cells": cells, "encoding": encoding}  # the TRF's bytes
     # ASCII only, and no "_" (which an .xlsx reader may take for an _xHHHH_ escape)
@@ -139,8 +153,8 @@ def _pristine(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
     cross_cells, event_cells = _input_cells(geo)
     for grid, where, sheet in ((rows2, cross_cells, CROSS), (ev2, event_cells, EVENT)):
         written = cells.get(sheet, {})
-        for r, c in where:
-            grid[r - 1][c - 1] = written.get(f"{_L(c)}{r}")
+        for r, c, ref in where:
+            grid[r - 1][c - 1] = written.get(ref)
     return ev2, rows2
 
 
