@@ -449,3 +449,26 @@ def test_import_of_a_file_that_is_not_a_list_says_what_it_is(store, tmp_path, ca
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert f"{name}: {says}" in err and "header" not in err
     assert not ListStore().lists()
+
+
+def test_report_lists_closes_the_store_it_opened(store, tmp_path, capsys, monkeypatch):
+    # `report --lists` opened the store (event_list_data made its own ListStore) and
+    # never closed it: Python 3.13's sqlite3 then warns of an unclosed database when the
+    # collector frees it, and the CLI printed that in whatever command came next (found
+    # by CI under Python 3.13). Each store it opens is closed when it returns.
+    import xl_fide.lists._store as _store
+    jan = write_list(tmp_path / "standard_jan24frl.txt",
+                     line(1001, "One, A", "2150", "9", "40", "2006"),
+                     line(1002, "Two, B", "2000", "0", "20", "1980"))
+    assert run(capsys, "lists", "import", str(jan))[0] == 0
+    opened = []
+
+    class Recorded(_store.ListStore):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            opened.append(self)
+
+    monkeypatch.setattr(_store, "ListStore", Recorded)
+    by_list, _ = report(capsys, str(trf(tmp_path / "past.trf")), "--lists")
+    assert by_list[1]["k"] == 40                    # K 40 from the January 2024 list
+    assert opened and all(s._conn is None for s in opened)

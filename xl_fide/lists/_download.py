@@ -169,7 +169,10 @@ def download_lists(month: str | None = None, kinds: Sequence[str] = RATING_KINDS
     ``(done, total)`` callback (see :class:`Progress`). Returns (url, result) pairs.
     Raises :class:`DownloadError` (one line: the address and what went wrong).
     """
-    store = store or ListStore()
+    if store is None:               # a store of its own: closed when done
+        with ListStore() as own:
+            return download_lists(month, kinds, base_url=base_url, store=own,
+                                  progress=progress, timeout=timeout)
     month = month or month_of_date(_dt.datetime.now(_dt.timezone.utc).date())
     _month_number(month)
     if not base_url.endswith("/"):

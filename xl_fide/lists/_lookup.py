@@ -108,9 +108,10 @@ def event_list_data(tournaments: Sequence[Any], rules: Sequence[EventRules],
     Raises :class:`StoreError` naming the month to import when a list is missing,
     :class:`InputError` when an event has no date.
     """
-    if store is None:               # the store (sqlite3) only for --lists
+    if store is None:               # the store (sqlite3) only for --lists; closed here
         from xl_fide.lists._store import ListStore
-        store = ListStore()
+        with ListStore() as own:
+            return event_list_data(tournaments, rules, own)
     start, end = _event_dates(rules)
     kind = _event_kind(rules)
     ro_month = _need(store, kind, month_of_date(start), "in force at the event's start")

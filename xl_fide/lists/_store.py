@@ -277,6 +277,17 @@ class ListStore:
     def __enter__(self) -> ListStore:
         return self
 
+    def __del__(self) -> None:
+        # a store dropped without close() (or ``with``) closes its connection: Python
+        # 3.13's sqlite3 warns about a connection freed open (ResourceWarning), and the
+        # CLI would print that warning in whatever command the collector ran in
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
+
     def __exit__(self, *exc: object) -> None:
         self.close()
 
