@@ -60,3 +60,28 @@ def test_the_exit_functions_run_and_the_code_is_kept(tmp_path):
                              capture_output=True, text=True, env=ENV)
     assert refused.returncode == 2 and mark.read_text() == "yes"
     assert "rating periods" in refused.stderr
+
+
+def test_the_console_script_writes_the_whole_workbook(tmp_path, capsys):
+    # crosstable also ends without freeing its workbook: the file is whole (saved and
+    # closed before), what it prints is main()'s, and the code is 0
+    from openpyxl import load_workbook
+    event = str(DATA / "san_viator_2018_swiss.trf")
+    mine, theirs = tmp_path / "in_process.xlsx", tmp_path / "script.xlsx"
+    assert main(["crosstable", event, "-o", str(mine), "--formulas", "native"]) == 0
+    out, err = capsys.readouterr()
+    done = subprocess.run([sys.executable, "-m", "xl_fide", "crosstable", event, "-o",
+                           str(theirs), "--formulas", "native"],
+                          capture_output=True, text=True, encoding="utf-8", env=ENV)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, out.replace(str(mine), str(theirs)), err)
+
+    def cells(path, values):
+        book = load_workbook(path, data_only=values)
+        return {(ws.title, c.coordinate): getattr(c.value, "text", c.value)
+                for ws in book.worksheets for row in ws.iter_rows() for c in row
+                if c.value is not None}
+
+    for values in (False, True):
+        assert cells(theirs, values) == cells(mine, values)
+    assert len(cells(theirs, True)) > 1000

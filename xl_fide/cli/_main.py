@@ -240,6 +240,7 @@ def _crosstable(args: argparse.Namespace) -> int:
     wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas,
                        order=args.order)
     _save_book(wb, out, args.force)
+    _keep_to_exit(event, report, wb)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
     if args.formulas == "udf":
         _say("its FIDE_* formulas compute in Excel with xl-fide's functions; without Excel: "
@@ -641,7 +642,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def main_entry() -> None:
     """Console-script entry point (and ``python -m xl_fide``). After a command that kept
-    what it built (:func:`_keep_to_exit`) the process ends without freeing it."""
+    what it built (:func:`_keep_to_exit`: ``report``, ``period``, ``crosstable``) the
+    process ends without freeing it."""
     global _KEPT
     _KEPT = []
     code = main()
