@@ -193,18 +193,24 @@ def test_escape_controls_with_line_breaks_needs_no_loop(monkeypatch):
     assert escape_controls("a\x1b[31mb\u202ec\n") == "a\\x1b[31mb\\u202ec\n"
 
 
-def test_cli_rates_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, capsys):
-    # a CLI-level decision (documented in xl_fide/cli/_main.py): the rating phase of
-    # report/period runs with the cyclic collector paused; it is on again afterwards
-    import xl_fide.report
-    seen = []
-    original = xl_fide.report.build_report
+def _gc_seen_by(monkeypatch, module, name) -> list[bool]:
+    """Whether the cyclic collector was on at each call of ``module.name`` (a spy)."""
+    seen: list[bool] = []
+    original = getattr(module, name)
 
     def spy(*args, **kwargs):
         seen.append(gc.isenabled())
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(xl_fide.report, "build_report", spy)
+    monkeypatch.setattr(module, name, spy)
+    return seen
+
+
+def test_cli_rates_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, capsys):
+    # a CLI-level decision (documented in xl_fide/cli/_main.py): the rating phase of
+    # report/period runs with the cyclic collector paused; it is on again afterwards
+    import xl_fide.report
+    seen = _gc_seen_by(monkeypatch, xl_fide.report, "build_report")
     assert gc.isenabled()
     code = main(["report", str(DATA / "mini_trf2026.trf"), "--format", "json", "-q"])
     assert code == 0 and json.loads(capsys.readouterr().out)["players"]
@@ -216,14 +222,7 @@ def test_crosstable_fills_with_the_cyclic_gc_paused_and_restores_it(monkeypatch,
     # the same decision for crosstable (issue 23: the collector cost about 0.6 s of a
     # 2,000-player workbook); it is on again afterwards, also when the command fails
     import xl_fide.excel
-    seen = []
-    original = xl_fide.excel.fill_workbook
-
-    def spy(*args, **kwargs):
-        seen.append(gc.isenabled())
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(xl_fide.excel, "fill_workbook", spy)
+    seen = _gc_seen_by(monkeypatch, xl_fide.excel, "fill_workbook")
     out = tmp_path / "mini.xlsx"
     assert main(["crosstable", str(DATA / "mini_trf2026.trf"), "-o", str(out), "-q"]) == 0
     assert out.exists() and seen == [False]

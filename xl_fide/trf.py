@@ -704,9 +704,7 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
         fide_id: int | None = int(id_text)
     else:
         fide_id = _number_field(line, 58, 68, "FIDE id must be a number or blank", lineno, ctx)
-    year = birth_date[:4]                   # _birth_year(birth_date), inline
-    birth_year = int(year) if (len(year) == 4 and year.isdigit() and year.isascii()
-                               and year != "0000") else None
+    birth_year = _birth_year(birth_date)
     if birth_date and birth_year is None and not re.fullmatch(r"0{4}.*", birth_date):
         ctx.warn(f"birth date must start with a year YYYY, got {birth_date!r}", lineno, 70)
     # points (81-84) and rank (86-89), blank in most files: looked at only when given

@@ -69,9 +69,11 @@ def adjust_rb_2022(rapid_or_blitz: int, standard: int) -> int:
 
 
 def adjustment_between(list_date: _dt.date | None, rules_date: _dt.date | None) -> bool:
-    """Whether a one-off adjustment (1 Oct 2022 rapid and blitz, 1 Mar 2024) falls in
-    ``list_date`` < date <= ``rules_date``: else :func:`adjusted_for_rules` leaves every
-    rating as it is (``None`` dates: never)."""
+    """Whether a one-off adjustment falls in ``list_date`` < date <= ``rules_date``: the
+    rapid and blitz one of 1 October 2022 (FIDE Rapid & Blitz Rating Regulations from
+    1 October 2022) or the one of 1 March 2024 (FIDE B.02 as in force from 1 March
+    2024). Else :func:`adjusted_for_rules` leaves every rating as it is (``None``
+    dates: never)."""
     return (list_date is not None and rules_date is not None
             and (list_date < ADJUST_RB_2022_DATE <= rules_date
                  or list_date < ADJUST_2024_DATE <= rules_date))

@@ -36,9 +36,9 @@ from typing import Sequence, cast
 
 from xl_fide.rules.editions import Cap400, RuleEdition, rules_for
 from xl_fide.errors import InputError, XlFideError
-from xl_fide.rules.rating import EXEMPT_RATING, K_CAP_PRODUCT, RB_600_DIFFERENCE, RB_600_TOP
+from xl_fide.rules.rating import (EXEMPT_RATING, K_CAP_PRODUCT, PD_OF_D, RB_600_DIFFERENCE,
+                                   RB_600_TOP)
 from xl_fide.rules.rounding import round_hundredths_half_away
-from xl_fide.rules.tables import pd_rows
 from xl_fide.rules.values import RATING_MAX, as_k, as_rating
 
 # Each player's (N, W_half, ΣPD) is packed into one int: ΣPD in the low bits, then
@@ -85,18 +85,10 @@ class BatchResult:
 
 
 def _pd_signed() -> list[int]:
-    """PD (hundredths) for D = -RATING_MAX .. RATING_MAX, index D + RATING_MAX.
-
-    FIDE B.02 §8.1.2, expanded from the bands of :func:`xl_fide.rules.tables.pd_rows`;
-    the lower-rated player gets 100 - H.
-    """
-    H: list[int] = []
-    for low, high, value in pd_rows():
-        top = RATING_MAX if high is None else min(high, RATING_MAX)
-        H.extend([value] * (top - low + 1))
-        if top == RATING_MAX:
-            break
-    return [100 - h for h in reversed(H[1:])] + H
+    """PD (hundredths) for D = -RATING_MAX .. RATING_MAX, index D + RATING_MAX (FIDE
+    B.02 §8.1.2; the lower-rated player gets 100 - H): the engine's own table,
+    :data:`xl_fide.rules.rating.PD_OF_D`, without the 400-point rule."""
+    return list(PD_OF_D[False])
 
 
 def _player_kinds(edition: RuleEdition) -> list[tuple[bool, bool]]:

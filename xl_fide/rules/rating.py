@@ -93,11 +93,12 @@ def cap_k(K: int, n: int) -> int:
     ``cap_k(40, 17) == 40``, ``cap_k(20, 35) == 20``, ``cap_k(20, 36) == 19``,
     ``cap_k(10, 70) == 10``, ``cap_k(10, 71) == 9``.
     """
-    K = as_k(K, "K")
-    n = as_int(n, "n", minimum=0)
-    if K * n > K_CAP_PRODUCT:
-        return K_CAP_PRODUCT // n
-    return K
+    return _cap_k(as_k(K, "K"), as_int(n, "n", minimum=0))
+
+
+def _cap_k(K: int, n: int) -> int:
+    """:func:`cap_k` of checked ints (FIDE B.02 §8.3.3)."""
+    return K_CAP_PRODUCT // n if K * n > K_CAP_PRODUCT else K
 
 
 def birth_year_problem(birth_year: int, period_year: int) -> str | None:
@@ -258,8 +259,7 @@ def _settled(Ro: int, K: int, sum_delta_R: int, edition_id: str) -> tuple[int, i
     property cost more than the arithmetic): ``(change, rating_change, new_rating,
     publication)`` of checked ints (FIDE B.02 §8.3.2, §8.3.4, §7.2.1)."""
     change = K * sum_delta_R
-    # round_half_away(change, 100), inline (once per rated player of every event)
-    rounded = (change + 50) // 100 if change >= 0 else -((50 - change) // 100)
+    rounded = round_half_away(change, 100)
     new = Ro + rounded
     return change, rounded, new, publication_note(new, _floor_edition(edition_id))
 
@@ -457,7 +457,7 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
     if edition.cap400 is _EVERY_GAME and not edition.rapid_blitz_600:
         # the usual edition: PD one look-up by Ro - R_opp (the 400-point rule, when it
         # applies, is in the table); every game rated unless an opponent is below the floor
-        table = _PD_OF_D[cap]
+        table = PD_OF_D[cap]
         floor = edition.rating_floor
         base = Ro + RATING_MAX
         W_half = sum_PD = sum_R = 0
@@ -500,8 +500,9 @@ def _pd_of_d() -> tuple[list[int], list[int]]:
     return full, capped
 
 
-#: :func:`_pd_of_d`, indexed by whether the 400-point rule applies (False, True)
-_PD_OF_D = _pd_of_d()
+#: PD (hundredths, table 8.1.2) by D + RATING_MAX, indexed by whether the 400-point
+#: rule applies (False, True): see :func:`_pd_of_d`; the batch engine's table too
+PD_OF_D = _pd_of_d()
 
 
 def rated_pairs(Ro: int, pairs: Sequence[tuple[int, int]],
@@ -678,7 +679,7 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
         sum_delta_R += d["sum_delta_R"]
         if newest is None or ed.in_force > newest.in_force:
             newest = ed
-    K_used = K_CAP_PRODUCT // n if K * n > K_CAP_PRODUCT else K     # cap_k of checked ints
+    K_used = _cap_k(K, n)
     if edition_id is None:
         edition_id = newest.id if newest else ""
     # PeriodChange(Ro, K, K_used, tuple(built), edition_id) in one step, its sums (what

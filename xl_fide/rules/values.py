@@ -164,8 +164,8 @@ _HALVES = {0: 0, 0.5: 1, 1: 2}     # a game's score -> half points (0.0 and 1.0 
 
 def plain_game(R_opp: object, score: object) -> tuple[int, int] | None:
     """``(R_opp, score in half points)`` of the usual game: an int rating 0..4000 and a
-    score 0, 0.5 or 1 (int or float), at once; ``None`` for anything else, which the
-    caller checks in full (:func:`as_rating`, :func:`as_half_points`) to name the game
+    score 0, 0.5 or 1 (int or float: a loss, a draw, a win), at once; ``None`` for
+    anything else, which the caller checks in full (:func:`as_rating`, :func:`as_half_points`) to name the game
     in its error."""
     if type(R_opp) is int and RATING_MIN <= R_opp <= RATING_MAX:
         kind = type(score)
