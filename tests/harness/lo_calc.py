@@ -342,10 +342,15 @@ def unopkg(*args, profile, timeout=180):
             for n in [".", *dirs, *files]:
                 os.chown(os.path.join(root, n), 65534, 65534)
     cmd = [tool, *args, "-env:UserInstallation=file://" + profile]
+    cwd = None
     if os.geteuid() == 0:
         cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+        # unopkg's script starts with `cd` to its working directory: the checkout may sit
+        # in a folder only root can enter (`mktemp -d` makes it 0700), so that user works
+        # in the profile's parent, which is his
+        cwd = home
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, cwd=cwd)
 
 
 def _soffice_env(**extra):
