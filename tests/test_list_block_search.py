@@ -174,3 +174,38 @@ def test_a_line_over_the_budget_anywhere_in_a_small_list_is_refused(tmp_path, ne
     path.write_bytes(newline.join(lines).encode("ascii") + newline.encode("ascii"))
     reader = ListReader(path, ("standard",), only=[(5, None)])
     assert [record["standard"].fide_id for record in reader] == [5]
+
+
+@pytest.mark.parametrize("odd", [
+    "5",                                    # a line shorter than the heads searched
+    "5000001        No",                    # cut inside the name's first letters
+    "5000001        Nobody, Here\x00",      # a NUL byte after the heads
+    "5000001        No\x00ody, Here",       # a NUL byte in a name's first letters
+    "50000\x00" + " " * 9 + "Nobody, Here",  # a NUL byte in the id column
+])
+@pytest.mark.parametrize("chunk,buffer", [(400, 53), (1 << 20, 1 << 18)])
+def test_a_short_line_or_a_nul_byte_among_the_heads(tmp_path, monkeypatch, odd, chunk, buffer):
+    # the heads of a block are packed by struct, which pads a shorter line with NUL
+    # bytes: such a block is cut line by line, as before
+    _small_reads(monkeypatch, chunk, buffer)
+    lines = [HEADER, *_filler(4), odd, *EDGES, *_filler(4)]
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes("\r\n".join(lines).encode() + b"\r\n")
+    for only in [*WANTED, [(5_000_001, None)], [(None, "No")], [(None, "Nobody, Here")]]:
+        blocks, by_line = _read_both(path, only, monkeypatch)
+        assert blocks == by_line, only
+
+
+def test_ids_at_the_edges_of_the_groups_of_lines_unpacked(tmp_path, monkeypatch):
+    # the id columns are unpacked _txt._GROUP lines at a time: players first, last,
+    # and on each side of a group's edge, in a block holding several groups and a part
+    lines = [HEADER, *_filler(5 * _txt._GROUP + 7)]
+    spots = sorted({1, 2, len(lines) - 1} | {k * _txt._GROUP + d for k in range(1, 6)
+                                            for d in (0, 1, 2)})
+    only = [(6_000_000 + spot - 1, None) for spot in spots]
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
+    for extra in ([], [(None, "Other17, Ben")]):
+        blocks, by_line = _read_both(path, only + extra, monkeypatch)
+        assert blocks == by_line
+        assert len(blocks[0]) == len(spots) + len(extra)

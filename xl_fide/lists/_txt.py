@@ -16,10 +16,13 @@
 
 from __future__ import annotations
 
+import functools
 import io
+import itertools
 import operator
 import re
-from collections.abc import Callable, Iterator
+import struct
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -460,20 +463,23 @@ def _txt_block(lines: list[bytes], number: int,
                state: _TxtState) -> Iterator[dict[str, PlayerData]]:
     """The event's players in a block of ``lines`` (``number`` lines before them).
 
-    In C, per block, with one object a line besides the line itself: the first
-    :attr:`~_TxtState.head_width` bytes of every line (its id column, and the first
-    letters of its name when names are looked for), joined. When every id column is as
-    FIDE writes it (:func:`_id_columns`), the event's ids are looked up in the id
-    columns (a set); else each id column is stripped (one word of digits a line, or the
-    block is read line by line). Names are looked for by their first letters at the
-    name column (:func:`_named_lines`).
+    In C, per block: the first :attr:`~_TxtState.head_width` bytes of every line (its
+    id column, and the first letters of its name when names are looked for), joined
+    (:func:`_joined_heads`). When every id column is as FIDE writes it
+    (:func:`_id_columns`), the id columns, one bytes a line, are looked up among the
+    event's ids padded as id columns (:func:`_padded_lines`); else each id column
+    is stripped (one word of digits a line, or the block is read line by line). Names
+    are looked for by their first letters at the name column (:func:`_named_lines`).
     """
     wanted = state.scan.wanted
     assert wanted is not None
-    width, id_end = state.head_width, state.id_end
-    heads = list(map(operator.itemgetter(slice(0, width)), lines))
-    joined = b"".join(heads)
-    columns = _id_columns(joined, len(lines), width, id_end)
+    width, id_end, count = state.head_width, state.id_end, len(lines)
+    joined = _joined_heads(lines, width)
+    if b"\x00" in joined:
+        # a line shorter than the heads (struct pads it with NUL bytes) or a NUL byte:
+        # the heads cut one by one, a shorter line's shorter
+        joined = b"".join(map(operator.itemgetter(slice(0, width)), lines))
+    columns = _id_columns(joined, count, width, id_end)
     if columns is None:
         # one word a line, each line's own: a column of two words and a blank one
         # elsewhere would keep the count of a split of the whole block
@@ -482,16 +488,56 @@ def _txt_block(lines: list[bytes], number: int,
             yield from _txt_lines(lines, number, state)
             return
         found = _indexes(ids, wanted.id_bytes)
-        if wanted.keys and len(joined) != width * len(lines):     # a line shorter
-            joined = b"".join(head.ljust(width) for head in heads)
-    elif width == id_end:
-        found = _indexes(heads, state.padded_ids)
+        if wanted.keys and len(joined) != width * count:     # a line shorter
+            joined = b"".join(line[:width].ljust(width) for line in lines)
     else:
-        found = _indexes(_id_words(columns, len(lines)), wanted.id_bytes)
+        found = _padded_lines(joined, width, id_end, state.padded_ids)
     if wanted.keys:
         found.update(_named_lines(lines, joined, state))
     for i in sorted(found):
         yield _txt_record(lines[i], number + i + 1, state)
+
+
+#: Lines packed or unpacked by one :class:`struct.Struct` (one compiled per width).
+_GROUP = 128
+
+
+@functools.lru_cache(maxsize=16)
+def _group_struct(code: str) -> struct.Struct:
+    """``code`` (one record's struct format) repeated :data:`_GROUP` times, compiled."""
+    return struct.Struct(code * _GROUP)
+
+
+def _joined_heads(lines: list[bytes], width: int) -> bytes:
+    """The first ``width`` bytes of each line, end to end (``width * len(lines)``
+    bytes), packed by :mod:`struct` (its ``s`` code: in C, no object a line); a line
+    shorter than ``width`` is padded with NUL bytes."""
+    pack = _group_struct(f"{width}s").pack
+    count = len(lines)
+    rest = count % _GROUP
+    parts = [pack(*lines[at:at + _GROUP]) for at in range(0, count - rest, _GROUP)]
+    if rest:
+        parts.append(pack(*lines[count - rest:], *itertools.repeat(b"", _GROUP - rest)))
+    return b"".join(parts)[:width * count]
+
+
+def _padded_lines(joined: bytes, width: int, id_end: int,
+                  padded_ids: set[bytes]) -> set[int]:
+    """The lines (indexes) of ``joined`` (``width`` bytes a line) whose id column (its
+    first ``id_end`` bytes) is one of ``padded_ids``: the id columns unpacked by
+    :mod:`struct` in C, one bytes a line, :data:`_GROUP` lines at a time, each group
+    searched as :func:`_indexes` does (NUL bytes pad the last group: no id column)."""
+    unpack = _group_struct(f"{id_end}s{width - id_end}x").unpack_from
+    size = _GROUP * width
+    if len(joined) % size:
+        joined += bytes(size - len(joined) % size)
+    found: set[int] = set()
+    for at in range(0, len(joined), size):
+        records = unpack(joined, at)
+        if not padded_ids.isdisjoint(records):
+            first = at // width
+            found.update(first + i for i in _indexes(records, padded_ids))
+    return found
 
 
 _DIGITS = b"0123456789"
@@ -539,18 +585,7 @@ def _id_columns(joined: bytes, count: int, width: int, id_end: int) -> list[byte
     return columns[:first_blank + 1]
 
 
-def _id_words(columns: list[bytes], count: int) -> list[bytes]:
-    """The id of each of ``count`` lines from their id columns as FIDE writes them
-    (:func:`_id_columns`, a column of blanks last): the columns put back side by side,
-    then split at the blanks."""
-    width = len(columns)
-    ids = bytearray(width * count)
-    for j, column in enumerate(columns):
-        ids[j::width] = column
-    return bytes(ids).split()
-
-
-def _indexes(items: list[bytes], wanted: set[bytes] | frozenset[bytes]) -> set[int]:
+def _indexes(items: Sequence[bytes], wanted: set[bytes] | frozenset[bytes]) -> set[int]:
     """The indexes of ``items`` equal to one of ``wanted`` (found in C: a set
     intersection, then ``list.index`` for each match; a loop when many match)."""
     matches = wanted.intersection(items)
