@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import (
@@ -381,8 +382,15 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
     sheet; the Event sheet's version cell as text (no FIDE_VERSION to call)."""
     ws = wb[CROSS]
     calc = wb.create_sheet(_native.CALC)
-    for sheet, r, c, value in _native.cells(_native_layout(geo)):
-        (ws if sheet == CROSS else calc).cell(r, c).value = value
+    lay = _native_layout(geo)
+    rows = _native.row_template(lay)
+    if rows is None:
+        for sheet, r, c, value in _native.cells(lay):
+            (ws if sheet == CROSS else calc).cell(r, c).value = value
+    else:
+        for sheet, r, c, value in _native.header_cells(lay):
+            (ws if sheet == CROSS else calc).cell(r, c).value = value
+        _native_rows(ws, calc, rows, lay.first, lay.last)
     calc.sheet_state = "hidden"
     calc.protection.sheet = True
     ws.cell(HEADER_ROW, geo.col["k_rule"]).comment = Comment(
@@ -392,6 +400,45 @@ def _write_native(wb: Workbook, geo: _Geometry) -> None:
     _text(ev, EVENT_ROW["version"], 2, __version__)
     _text(ev, EVENT_ROW["version"], 3, "native formulas: no add-in needed", "subtitle")
 
+
+
+def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last: int) -> None:
+    """The players' rows ``first``..``last`` of :func:`_native.cells` from their template
+    (:func:`_native.row_template`) set as ``cell.value = value`` sets them: a formula whose
+    texts hold no character a sheet cannot hold and stay within a cell's 32,767
+    characters, and an ``int``, get their value and data type directly (a ``Calc`` cell
+    made new: the sheet has none there yet); any other value goes through the setter."""
+    longest = len(str(last))
+    fast: list[tuple[Any, int, object, str | None]] = []
+    for sheet, c, value in rows:
+        target = ws if sheet == CROSS else calc
+        kind: str | None = None
+        if type(value) is tuple:
+            text = "".join(value)
+            if (text.startswith("=") and len(text) + longest * (len(value) - 1) <= 32767
+                    and not ILLEGAL_CHARACTERS_RE.search(text)):
+                kind = "f"
+        elif type(value) is int:
+            kind = "n"
+        fast.append((target, c, value, kind))
+    calc_cells, cross_cells = calc._cells, ws._cells
+    cell: Any
+    for r in range(first, last + 1):
+        number = str(r)
+        for target, c, value, kind in fast:
+            if type(value) is tuple:
+                value = number.join(value)
+            if kind is None:
+                target.cell(r, c).value = value
+                continue
+            if target is calc and (r, c) not in calc_cells:
+                cell = calc_cells[(r, c)] = Cell(calc, row=r, column=c)
+            else:
+                cell = cross_cells.get((r, c)) if target is ws else None
+                if cell is None:
+                    cell = target.cell(r, c)
+            cell._value, cell.data_type = value, kind
+    calc._current_row = max(calc._current_row, last)
 
 
 def _iso_date(d: str) -> str:

@@ -80,34 +80,48 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
     pieces: list[bytes] = []
     sharing = Sharing(pieces) if share else None
     pos = 0
+    missing = object()
+    append = pieces.append
     for m in (_CELL.finditer(xml) if share else _known_cells(xml, cells)):
         col, row, attrs, body = m.groups()
-        ref = (col + row).decode("ascii")
-        known = ref in cells
-        f = _FORMULA.match(body) if body else None
-        if not known and f is None:
-            continue                              # left as it is
-        pieces.append(xml[pos:m.start()])
-        pos = m.end()
-        if known:
-            kind, text = _encoded(cells[ref])
-            attrs = _T_ATTR.sub(b"", attrs)
-            if kind is not None:
-                attrs += b' t="' + kind.encode("ascii") + b'"'
-            rest = b"<v>" + _escape(text).encode("utf-8") + b"</v></c>"
+        value = cells.get((col + row).decode("ascii"), missing)
+        element: bytes | None = None            # the formula's element, <f>...</f>
+        if not body:
+            pass
+        elif body.startswith(b"<f>"):           # openpyxl's plain formula (as _FORMULA)
+            end = body.find(b"</f>")
+            if end >= 0:
+                element = body[:end + 4]
         else:
-            assert f is not None
-            rest = body[f.end():] + b"</c>"
-        pieces.append(b'<c r="' + col + row + b'"' + attrs + b">")
-        if f is None:
+            f = _FORMULA.match(body)
+            if f is not None:
+                element = f.group(0)
+        if value is missing and element is None:
+            continue                              # left as it is
+        append(xml[pos:m.start()])
+        pos = m.end()
+        if value is not missing:
+            if attrs:
+                attrs = _T_ATTR.sub(b"", attrs)
+            if type(value) is int:                # (what _encoded gives an int)
+                rest = b"<v>%d</v></c>" % value
+            else:
+                kind, text = _encoded(value)
+                if kind is not None:
+                    attrs += b' t="' + kind.encode("ascii") + b'"'
+                rest = b"<v>" + _escape(text).encode("utf-8") + b"</v></c>"
+        else:
+            assert element is not None
+            rest = body[len(element):] + b"</c>"
+        append(b'<c r="' + col + row + b'"' + attrs + b">")
+        if element is None:
             pass
         elif sharing is None:
-            pieces.append(f.group(0))
+            append(element)
         else:
-            element = f.group(0)
             plain = element[3:-4] if element.startswith(b"<f>") else None
             sharing.add(col, int(row), element, plain)
-        pieces.append(rest)
+        append(rest)
     if sharing is not None:
         sharing.close()
     pieces.append(xml[pos:])
@@ -155,6 +169,7 @@ def _encoded(value: object) -> tuple[str | None, str]:
 # own input cells, each as its formula computes it (the formula text is beside each).
 
 _Cells = dict[str, dict[str, Any]]
+_MISSING = object()             # no value worked out for a cell
 
 
 class _Sheets:
@@ -183,14 +198,18 @@ class _Sheets:
         maps looked up once."""
         letter, got, cells = _col(c), self.out.get(sheet, {}), self._cells[sheet]
         out: list[Any] = []
+        append, missing = out.append, _MISSING
         for r in rows:
-            ref = f"{letter}{r}"
-            if ref in got:
-                out.append(got[ref])
-                continue
-            cell = cells.get((r, c))
-            v = None if cell is None else cell.value
-            out.append(None if cell is None or cell.data_type == "f" or v == "" else v)
+            v = got.get(f"{letter}{r}", missing)
+            if v is missing:
+                cell = cells.get((r, c))
+                if cell is None or cell.data_type == "f":
+                    v = None
+                else:
+                    v = cell._value                   # (what cell.value gives)
+                    if v == "":
+                        v = None
+            append(v)
         return out
 
     def put(self, sheet: str, r: int, c: int, value: object, *, keep: bool = True) -> None:
@@ -497,7 +516,7 @@ class _Error(Exception):
 
 def _int(v: Any) -> Any:
     """A number a native formula computes with (an error or text: :class:`_Error`)."""
-    if _is_num(v):
+    if type(v) is int or _is_num(v):
         return v
     if v is None:
         return 0
@@ -541,8 +560,10 @@ def _calc_sheet(s: _Sheets, geo: Any, lay: Any, this_year: int) -> None:
     for r in range(lay.first, lay.last + 1):
         ro_used[r] = _or_error(lambda: _ro_used(s.get(cross, r, lay.col["ro"]), sw))
         s.put(calc, r, n.C_RO, ro_used[r])
+    rows = _Rows(s, lay)
     for r in range(lay.first, lay.last + 1):
-        _calc_row(s, lay, r, sw, ro_used)
+        _calc_row(rows, r, sw, ro_used)
+    rows.done()
 
 
 def _at(s: _Sheets, ref: str) -> Any:
@@ -593,17 +614,84 @@ def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any]) -> object:
     return K_NEW if junior or new else K_DEFAULT
 
 
-def _pd(s: _Sheets, lay: Any, ro: int, r_opp: int, cap: int) -> int:
-    """:func:`xl_fide.excel._native.pd_hundredths` (FIDE B.02 §8.1.2, §8.3.1)."""
-    a = abs(ro - r_opp)
-    capped = a - cap * (a > 400) * (a - 400)
-    sheet, ref = lay.pd_from.split("!")
-    froms = [row[0] for row in s.range(sheet, ref)]
-    sheet, ref = lay.pd_high.split("!")
-    highs = [row[0] for row in s.range(sheet, ref)]
-    h = next(h for f, h in reversed(list(zip(froms, highs))) if f <= capped)
-    sign = (ro > r_opp) - (ro < r_opp)
-    return 50 + sign * (int(h) - 50)
+class _Rows:
+    """What the helper rows of layout ``lay`` read, read once: the cross-table's columns
+    of the players' rows (the rows write only the helper sheet and the rating block, so
+    these do not change meanwhile), the results looked up once each, and the PD table;
+    and the helper sheet's cells put as :meth:`_Sheets.put` puts them."""
+
+    def __init__(self, s: _Sheets, lay: Any) -> None:
+        self.s, self.lay = s, lay
+        rows = range(lay.first, lay.last + 1)
+        read: dict[int, list[Any]] = {}
+
+        def column(c: int) -> list[Any]:
+            if c not in read:
+                read[c] = s.column(lay.cross, c, rows)
+            return read[c]
+
+        self.no, self.ro, self.check, self.k = (column(lay.col[key])
+                                                for key in ("no", "ro", "check", "k"))
+        if lay.kind == "roundrobin":
+            self.res = [column(lay.grid_first + g) for g in range(lay.games)]
+            self.opp: list[list[Any]] = []
+            self.counted = self.res
+        else:
+            self.res = [column(c) for c in lay.res_cols]
+            self.opp = [column(c) for c in lay.opp_cols]
+            self.counted = [column(c) for c in range(lay.block_first, lay.block_last + 1)
+                            if s.get(lay.cross, lay.header_row, c) == "Res"]   # (a month's too)
+        self.cells = s.out.setdefault(lay.calc, {})
+        self._played: dict[tuple[type, Any], bool] = {}
+        self._score: dict[tuple[type, Any], object] = {}
+        sheet, ref = lay.pd_from.split("!")
+        froms = [row[0] for row in s.range(sheet, ref)]
+        sheet, ref = lay.pd_high.split("!")
+        highs = [row[0] for row in s.range(sheet, ref)]
+        self._pd_table = list(reversed(list(zip(froms, highs))))
+        self._high: dict[Any, Any] = {}
+
+    def put(self, ref: str, value: object) -> object:
+        """``_Sheets.put`` on the helper sheet (a value already there is kept); the value
+        the cell then holds."""
+        cells = self.cells
+        if ref not in cells:
+            cells[ref] = value
+        return cells[ref]
+
+    def done(self) -> None:
+        """The ranges and look-ups of the helper sheet are read again (as after a put)."""
+        self.s._ranges.pop(self.lay.calc, None)
+        self.s._found.pop(self.lay.calc, None)
+
+    def played(self, res: object) -> bool:
+        """``VLOOKUP(res, ResultCodes, 3, FALSE) = 1`` (an unknown entry: not played)."""
+        key = (type(res), res)
+        if key not in self._played:
+            try:
+                self._played[key] = _result(self.s, res, 3) == 1
+            except LookupError:
+                self._played[key] = False
+        return self._played[key]
+
+    def score(self, res: object) -> object:
+        """``2 * VLOOKUP(res, ResultCodes, 2, FALSE)``: the score in half points."""
+        key = (type(res), res)
+        if key not in self._score:
+            try:
+                self._score[key] = _num(2 * float(_result(self.s, res, 2)))
+            except LookupError:
+                self._score[key] = "#N/A"
+        return self._score[key]
+
+    def pd(self, ro: int, r_opp: int, cap: int) -> int:
+        """:func:`xl_fide.excel._native.pd_hundredths` (FIDE B.02 §8.1.2, §8.3.1)."""
+        a = abs(ro - r_opp)
+        capped = a - cap * (a > 400) * (a - 400)
+        if capped not in self._high:      # LOOKUP: the last D from at or below
+            self._high[capped] = next(h for f, h in self._pd_table if f <= capped)
+        sign = (ro > r_opp) - (ro < r_opp)
+        return 50 + sign * (int(self._high[capped]) - 50)
 
 
 def _dp(s: _Sheets, lay: Any, p: int) -> int:
@@ -611,23 +699,25 @@ def _dp(s: _Sheets, lay: Any, p: int) -> int:
     return int(s.range(sheet, ref)[p][0])
 
 
-def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
-              ro_used: Mapping[int, Any]) -> list[tuple[object, object, object]]:
-    """(R_opp, score in half points, PD in hundredths) per game column of row ``r``."""
+def _games_of(rows: _Rows, r: int, sw: Mapping[int, Any], ro_used: Mapping[int, Any],
+              cap: object) -> list[tuple[object, object, object]]:
+    """(R_opp, score in half points, PD in hundredths) per game column of row ``r``
+    (``cap``: its helper cell "400-point rule applies")."""
     from xl_fide.excel import _native as n
     from xl_fide.rules.rating import RB_600_DIFFERENCE, RB_600_TOP
+    lay = rows.lay
+    i = r - lay.first
     B = ro_used[r]
     out: list[tuple[object, object, object]] = []
     for g in range(lay.games):
+        res = rows.res[g][i]
         if lay.kind == "roundrobin":
             if lay.first + g == r:
                 out.append((0, 0, 0))
                 continue
-            res = s.get(lay.cross, r, lay.grid_first + g)
             o_row: int | None = lay.first + g
         else:
-            res = s.get(lay.cross, r, lay.res_cols[g])
-            o = s.get(lay.cross, r, lay.opp_cols[g])
+            o = rows.opp[g][i]
             if isinstance(o, str):
                 try:
                     o = float(o)
@@ -639,10 +729,7 @@ def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
         try:
             x: object = 0
             if not _blank(res) and o_row is not None:
-                try:
-                    played = _result(s, res, 3) == 1
-                except LookupError:
-                    played = False
+                played = rows.played(res)
                 opp = _int(ro_used[o_row])
                 b = _int(B)
                 rb_bad = (sw[n.S_RB] == 1 and b > 0 and abs(b - opp) >= RB_600_DIFFERENCE
@@ -651,11 +738,8 @@ def _games_of(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
             xi = _int(x)
             y: object = 0
             if xi > 0:
-                try:
-                    y = _num(2 * float(_result(s, res, 2)))
-                except LookupError:
-                    y = "#N/A"
-            z: object = (_pd(s, lay, _int(B), xi, _int(s.get(lay.calc, r, n.C_CAP)))
+                y = rows.score(res)
+            z: object = (rows.pd(_int(B), xi, _int(cap))
                          if xi > 0 and _int(B) > 0 else 0)
         except _Error as exc:       # bad input (a rating not a number): the error
             x = y = z = str(exc)
@@ -667,37 +751,32 @@ def _half_up(num: int, den: int) -> int:
     return (2 * num + den) // (2 * den)
 
 
-def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
+def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
               ro_used: Mapping[int, Any]) -> None:
     """One player's row of the helper sheet and of the rating block."""
     from xl_fide.excel import _native as n
     from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
     from xl_fide.rules.rating import EXEMPT_RATING, K_CAP_PRODUCT
-    calc, cross = lay.calc, lay.cross
-    no = s.get(cross, r, lay.col["no"])
-    s.put(calc, r, n.C_NO, 0 if _blank(no) else no)
-    ro = s.get(cross, r, lay.col["ro"])
-    if lay.kind == "roundrobin":
-        count = sum(1 for g in range(lay.games)
-                    if not _blank(s.get(cross, r, lay.grid_first + g)))
-    else:
-        count = sum(1 for c in range(lay.block_first, lay.block_last + 1)   # every round's
-                    if s.get(cross, lay.header_row, c) == "Res"               # (a month's too)
-                    and not _blank(s.get(cross, r, c)))
-    check = s.get(cross, r, lay.col["check"])
+    s, lay, put = rows.s, rows.lay, rows.put
+    i = r - lay.first
+    no = rows.no[i]
+    put(f"{_col(n.C_NO)}{r}", 0 if _blank(no) else no)
+    ro = rows.ro[i]
+    count = sum(1 for results in rows.counted if not _blank(results[i]))
+    check = rows.check[i]
     state = (0 if _blank(ro) and count == 0 else 2 if sw[n.S_OK] != 1
              else 3 if _is_num(check) and check > 0 else 1)
-    s.put(calc, r, n.C_STATE, state)
+    put(f"{_col(n.C_STATE)}{r}", state)
     B = ro_used[r]
     cap = _or_error(lambda: 0 if sw[n.S_EXEMPT] == 1 and _int(B) >= EXEMPT_RATING else 1)
-    s.put(calc, r, n.C_CAP, cap)
-    games = _games_of(s, lay, r, sw, ro_used)
+    cap = put(f"{_col(n.C_CAP)}{r}", cap)
+    games = _games_of(rows, r, sw, ro_used, cap)
     x1 = n.X_FIRST
     g1 = lay.games + 1
     for g, (x, y, z) in enumerate(games):
-        s.put(calc, r, x1 + g, x)
-        s.put(calc, r, x1 + g1 + g, y)
-        s.put(calc, r, x1 + 2 * g1 + g, z)
+        put(f"{_col(x1 + g)}{r}", x)
+        put(f"{_col(x1 + g1 + g)}{r}", y)
+        put(f"{_col(x1 + 2 * g1 + g)}{r}", z)
 
     def row() -> dict[int, object]:
         xs, ys, zs = ([_int(t[i]) for t in games] for i in range(3))
@@ -705,7 +784,7 @@ def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
         b = _int(B)
         out: dict[int, object] = {n.C_N: N, n.C_W: W, n.C_PD: PD, n.C_SR: SR}
         if b > 0:
-            k = _int(s.get(cross, r, lay.col["k"]))
+            k = _int(rows.k[r - lay.first])
             out[n.C_K] = K_CAP_PRODUCT // N if k * N > K_CAP_PRODUCT else k
             out[n.C_CHG] = _int(out[n.C_K]) * (50 * W - PD)
         else:
@@ -731,7 +810,7 @@ def _calc_row(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any],
     except _Error as exc:
         values = {c: str(exc) for c in range(n.C_N, n.C_RU + 1)}
     for c, v in values.items():
-        s.put(calc, r, c, v)
+        put(f"{_col(c)}{r}", v)
     _block(s, lay, r, state, B, values, sw)
 
 

@@ -284,10 +284,61 @@ def cells(lay: Layout) -> Iterator[Cell]:
     """
     R = _Refs(lay)
     yield from _calc_header(lay, R)
+    rows = row_template(lay)
     for row in range(lay.first, lay.last + 1):
-        yield from _player(lay, R, row)
-        yield from _games(lay, R, row)
-        yield from _rating_cells(lay, R, row)
+        if rows is None:
+            yield from _row_cells(lay, R, row)
+            continue
+        number = str(row)
+        for sheet, col, value in rows:
+            yield (sheet, row, col, number.join(value) if type(value) is tuple else value)
+
+
+def header_cells(lay: Layout) -> Iterator[Cell]:
+    """The cells of :func:`cells` above the players' rows (titles, switches, the edition
+    table, the column heads), in the same order."""
+    return _calc_header(lay, _Refs(lay))
+
+
+def _row_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
+    yield from _player(lay, R, row)
+    yield from _games(lay, R, row)
+    yield from _rating_cells(lay, R, row)
+
+
+#: A row number no formula holds otherwise: a player's row is written once with it, and
+#: every row's text is that text with its own number in its place.
+_ANY_ROW = 987_654_321
+
+#: a player's row as written by :func:`row_template`: per cell (sheet, column, value),
+#: the value a tuple of texts to join with the row's number, or the value itself
+RowTemplate = list[tuple[str, int, object]]
+
+
+def row_template(lay: Layout) -> RowTemplate | None:
+    """The cells :func:`cells` writes in every player's row, in its order, as
+    ``(sheet, column, value)``: a ``tuple`` value is the texts around the row's number
+    (the cell of row ``r`` holds ``str(r).join(value)``), any other value is the cell's
+    in every row. ``None`` when the rows are not alike (a round robin: a player's own
+    column is blank), checked on the first and the last row."""
+    if lay.kind == "roundrobin":
+        return None
+    R = _Refs(lay)
+    any_row = str(_ANY_ROW)
+    out: RowTemplate = []
+    for sheet, r, col, value in _row_cells(lay, R, _ANY_ROW):
+        if r != _ANY_ROW:
+            return None
+        out.append((sheet, col, tuple(value.split(any_row))
+                    if isinstance(value, str) and any_row in value else value))
+    for row in {lay.first, lay.last}:
+        number = str(row)
+        made = [(sheet, row, col, number.join(value) if type(value) is tuple else value)
+                for sheet, col, value in out]
+        if [(c, type(c[3])) for c in made] != [(c, type(c[3]))
+                                                for c in _row_cells(lay, R, row)]:
+            return None
+    return out
 
 
 def _calc_header(lay: Layout, R: _Refs) -> Iterator[Cell]:

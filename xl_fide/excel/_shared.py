@@ -30,37 +30,48 @@ def template(text: bytes, row: int) -> tuple[bytes, tuple[int, ...]] | None:
     place of each relative row number, and those rows' offsets from ``row``: the formula
     of the cell ``k`` rows below that follows it is ``template % tuple(row + k + offset)``.
     ``None`` when it is not to be shared (a row range)."""
-    parts, offsets, pos = [], [], 0
+    got = _split(text, row)
+    if got is None:
+        return None
+    chunks, offsets = got
+    return b"%d".join(chunk.replace(b"%", b"%%") for chunk in chunks), offsets
+
+
+def _split(text: bytes, row: int) -> tuple[list[bytes], tuple[int, ...]] | None:
+    """:func:`template` as the texts around the relative row numbers (one more than
+    those) and their offsets."""
+    chunks, offsets, pos = [], [], 0
     for m in _TOKEN.finditer(text):
         if m.group(1):
             return None
         if m.group(3) is None or m.group(2):
             continue
-        parts.append(text[pos:m.start(3)].replace(b"%", b"%%"))
-        parts.append(b"%d")
+        chunks.append(text[pos:m.start(3)])
         offsets.append(int(m.group(3)) - row)
         pos = m.end(3)
-    parts.append(text[pos:].replace(b"%", b"%%"))
-    return b"".join(parts), tuple(offsets)
+    chunks.append(text[pos:])
+    return chunks, tuple(offsets)
 
 
 class _Run:
-    __slots__ = ("col", "first", "last", "index", "text", "template", "offsets", "same", "si")
+    __slots__ = ("col", "first", "last", "index", "text", "chunks", "offsets", "same", "si")
 
-    def __init__(self, col: bytes, row: int, index: int, text: bytes, template: bytes,
+    def __init__(self, col: bytes, row: int, index: int, text: bytes, chunks: list[bytes],
                  offsets: tuple[int, ...]) -> None:
         self.col, self.first, self.last, self.index = col, row, row, index
-        self.text, self.template, self.offsets = text, template, offsets
+        self.text, self.chunks, self.offsets = text, chunks, offsets
         self.same = len(set(offsets)) == 1          # every relative row is offset alike
         self.si: int | None = None
 
     def follows(self, row: int, text: bytes) -> bool:
         """Whether ``text`` in ``row`` (the row below the run) is the run's formula."""
         if self.same:
-            rows: tuple[int, ...] = (row + self.offsets[0],) * len(self.offsets)
-        else:
-            rows = tuple(map(row.__add__, self.offsets))
-        return self.template % rows == text
+            return (b"%d" % (row + self.offsets[0])).join(self.chunks) == text
+        rows = map(row.__add__, self.offsets)
+        out = [self.chunks[0]]
+        for number, chunk in zip(rows, self.chunks[1:]):
+            out += (b"%d" % number, chunk)
+        return b"".join(out) == text
 
 
 class Sharing:
@@ -86,7 +97,7 @@ class Sharing:
             run.last = row
             self.pieces.append(b'<f t="shared" si="%d"/>' % run.si)
             return
-        got = template(text, row) if text is not None else None
+        got = _split(text, row) if text is not None else None
         if got is None or text is None:
             self._open.pop(col, None)
         else:
