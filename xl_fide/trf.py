@@ -538,9 +538,11 @@ class Tournament:
     @cached_property
     def time_control_code(self) -> str:
         """The TRF-2026 ``222`` coded time control of the file (its first ``222``
-        record; ``""`` if none), found once."""
-        for rec in self.records:
-            if rec.kind == "header" and rec.tag == "222":
+        record; ``""`` if none), found once (of a file read, among its records other
+        than the players', without making those)."""
+        pending = self.__dict__.get("_pending_records")
+        for rec in self.records if pending is None else pending[0]:
+            if rec is not None and rec.kind == "header" and rec.tag == "222":
                 return rec.text[4:].strip()
         return ""
 
@@ -615,6 +617,36 @@ class Tournament:
         )
 
 
+class _RecordsOnRead:
+    """The ``records`` of a Tournament the reader built: the records of its 001 lines
+    are made on first read, from the players (each keeps its line number and text),
+    in the places the reader kept for them (``None``) among the other records (a
+    period reads a thousand files and never asks for them). Every other Tournament
+    holds its records itself (this is a non-data descriptor)."""
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        if obj is None:
+            return ()                   # the field's default, as on the class before
+        d = obj.__dict__
+        others, players = d["_pending_records"]
+        player_lines = iter(players)
+        records = []
+        for rec in others:
+            if rec is None:
+                p = next(player_lines)
+                rec = _new(Record)      # Record("player", "001", p.raw, p.line) in one step
+                _set(rec, "__dict__", {"kind": "player", "tag": "001", "text": p.raw,
+                                       "line": p.line})
+            records.append(rec)
+        # _pending_records stays: another thread may be reading it at the same time
+        # (both then make equal records; the last one kept)
+        out = d["records"] = tuple(records)
+        return out
+
+
+Tournament.records = _RecordsOnRead()  # type: ignore[assignment]
+
+
 def _date_and_text(value: datetime.date | str | None) -> tuple[datetime.date | None, str]:
     if value is None:
         return None, ""
@@ -670,8 +702,8 @@ _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None = None
                        ) -> tuple[TrfPlayer, list[Game]]:
-    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games) and
-    the round cells. ``controls``: whether the line holds a control character, when the
+    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games yet;
+    its ``line`` ``lineno`` and ``raw`` the line) and the round cells. ``controls``: whether the line holds a control character, when the
     caller has looked (``None``: looked up here)."""
     if "\t" in line:
         ctx.warn("tab character in a 001 line; columns are counted as characters and may be shifted",
@@ -727,8 +759,8 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
     _set(player, "points", points)
     _set(player, "rank", rank)
     _set(player, "games", ())
-    _set(player, "line", 0)
-    _set(player, "raw", "")
+    _set(player, "line", lineno)
+    _set(player, "raw", line)
     return player, _parse_cells(line, lineno, ctx)
 
 
@@ -941,13 +973,11 @@ def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
     return g
 
 
-def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str) -> TrfPlayer:
-    """``dataclasses.replace(player, games=games, line=line, raw=raw)`` for a player the
-    reader built (its fields already checked and normalised) and nothing else holds yet:
-    the fields are set on it, without a second ``__init__`` or a copy."""
+def _with_games(player: TrfPlayer, games: tuple[Game, ...]) -> TrfPlayer:
+    """``dataclasses.replace(player, games=games)`` for a player the reader built (its
+    fields already checked and normalised) and nothing else holds yet: the games are
+    set on it, without a second ``__init__`` or a copy."""
     _set(player, "games", games)
-    _set(player, "line", line)
-    _set(player, "raw", raw)
     return player
 
 
@@ -1156,16 +1186,6 @@ def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalReco
 
 
 @dataclass(frozen=True)
-class _Row:
-    """A 001 line as read: the player (no games yet), its round cells, line number and text."""
-
-    player: TrfPlayer
-    cells: list[Game]
-    line: int
-    text: str
-
-
-@dataclass(frozen=True)
 class _Declared:
     """A number of rounds declared by ``XXR`` or ``142`` on ``line``."""
 
@@ -1183,11 +1203,16 @@ class _Reader:
         self.cells_read = 0
         self.header: dict[str, tuple[str, int]] = {}
         self.deputies: list[str] = []
-        self.records: list[Record] = []
+        # the records in file order; None for a 001 line (its Record made when read:
+        # _RecordsOnRead)
+        self.records: list[Record | None] = []
         self.teams: list[TeamRecord] = []
         self.nationals: list[NationalRecord] = []
         self.scoring = _Scoring()
-        self.rows: list[_Row] = []
+        # the 001 lines as read: each player (no games yet; its line number and text set)
+        # and, at the same index, its round cells
+        self.players: list[TrfPlayer] = []
+        self.cells: list[list[Game]] = []
         self.first_line_of: dict[int, int] = {}
         self.declared: _Declared | None = None
         self.initial_colour: str | None = None
@@ -1275,10 +1300,9 @@ class _Reader:
         if self.cells_read > MAX_ROUND_CELLS:
             self.ctx.fatal(f"more than {MAX_ROUND_CELLS} round cells in the file (players x rounds; "
                            "xl-fide's limit, over 60 times the largest real events)", lineno, 92)
-        row = _new(_Row)      # _Row(player, cells, lineno, line) in one step
-        _set(row, "__dict__", {"player": player, "cells": cells, "line": lineno, "text": line})
-        self.rows.append(row)
-        self._record("player", "001", line, lineno)
+        self.players.append(player)
+        self.cells.append(cells)
+        self.records.append(None)
 
     def _header(self, tag: str, line: str, lineno: int) -> None:
         value = clean_text(line[4:].strip())
@@ -1345,14 +1369,14 @@ class _Reader:
     def rounds(self) -> int:
         """The number of rounds (module docstring, "Rounds"); warns about ignored blocks."""
         if self.declared is None:
-            return max((c.round for row in self.rows for c in row.cells if _cell_has_content(c)),
+            return max((c.round for cells in self.cells for c in cells if _cell_has_content(c)),
                        default=0)
         declared = self.declared
         beyond: dict[int, tuple[int, int]] = {}
-        for row in self.rows:
-            for c in row.cells[declared.rounds:]:
+        for player, cells in zip(self.players, self.cells):
+            for c in cells[declared.rounds:]:
                 if _cell_has_content(c) and c.round not in beyond:
-                    beyond[c.round] = (row.line, _column(c.round))
+                    beyond[c.round] = (player.line, _column(c.round))
         for r in sorted(beyond):
             ln, col = beyond[r]
             self.ctx.warn(f"round {r} is beyond the {declared.rounds} rounds declared by {declared.tag} "
@@ -1362,29 +1386,29 @@ class _Reader:
     def check_opponents(self, rounds: int) -> None:
         """Every opponent is a player (fatal), and not the player himself (warning)."""
         players = self.first_line_of
-        if len(self.rows) >= _BULK_PLAYERS and self._opponents_fine(rounds):
+        if len(self.players) >= _BULK_PLAYERS and self._opponents_fine(rounds):
             return
-        for row in self.rows:
-            sr = row.player.start_rank
-            for c in row.cells[:rounds]:
+        for player, cells in zip(self.players, self.cells):
+            sr = player.start_rank
+            for c in cells[:rounds]:
                 opp = c.opponent
                 if opp is None:
                     continue
                 if opp not in players:
                     self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
-                                   "(no 001 line with that start rank)", row.line,
+                                   "(no 001 line with that start rank)", player.line,
                                    _column(c.round))
                 if opp == sr:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
-                                  row.line, _column(c.round))
+                                  player.line, _column(c.round))
 
     def _opponents_fine(self, rounds: int) -> bool:
         """True when :meth:`check_opponents` has nothing to say: checked in bulk (each
         step over all the cells runs in C), for a large event."""
-        cells = [row.cells[:rounds] for row in self.rows]
+        cells = [row[:rounds] for row in self.cells]
         opponents = list(map(_OPPONENT, itertools.chain.from_iterable(cells)))
         own = itertools.chain.from_iterable(
-            map(itertools.repeat, [row.player.start_rank for row in self.rows], map(len, cells)))
+            map(itertools.repeat, [p.start_rank for p in self.players], map(len, cells)))
         known = set(opponents)
         known.discard(None)
         return known <= self.first_line_of.keys() and not any(map(operator.eq, opponents, own))
@@ -1406,22 +1430,22 @@ class _Reader:
 
     def tournament(self, source: str) -> Tournament:
         rounds = self.rounds()
-        if len(self.rows) * rounds > MAX_ROUND_CELLS:
-            where = self.declared.line if self.declared else self.rows[-1].line
-            self.ctx.fatal(f"{len(self.rows)} players x {rounds} rounds = {len(self.rows) * rounds} "
+        if len(self.players) * rounds > MAX_ROUND_CELLS:
+            where = self.declared.line if self.declared else self.players[-1].line
+            self.ctx.fatal(f"{len(self.players)} players x {rounds} rounds = {len(self.players) * rounds} "
                            f"round cells; a TRF may hold at most {MAX_ROUND_CELLS} (xl-fide's limit)",
                            where, 5 if self.declared else 92)
         self.check_opponents(rounds)
-        players = tuple(_with_games(row.player, _fit_games(row.cells, rounds), row.line, row.text)
-                        for row in self.rows)
+        players = tuple(map(_with_games, self.players,
+                            [_fit_games(cells, rounds) for cells in self.cells]))
         start, end = self.dates()
-        return Tournament(
+        t = Tournament(
             name=self.head("012"), city=self.head("022"), federation=self.head("032"),
             start_date=start, end_date=end,
             start_date_text=self.head("042"), end_date_text=self.head("052"),
             time_control=self.head("122"), rounds=rounds, players=players,
             scoring=self.scoring.mapping(),
-            version="TRF-2026" if self.trf2026 else "TRF16", records=tuple(self.records),
+            version="TRF-2026" if self.trf2026 else "TRF16",
             team_records=tuple(self.teams), source=source,
             declared_rounds=self.declared.rounds if self.declared else None,
             chief_arbiter=self.head("102"), deputy_arbiters=tuple(self.deputies),
@@ -1429,6 +1453,10 @@ class _Reader:
             round_dates=self.round_dates, initial_colour=self.initial_colour,
             national_records=tuple(self.nationals), encoding=self.encoding,
         )
+        # its records made when first read (_RecordsOnRead), from these
+        object.__delattr__(t, "records")
+        _set(t, "_pending_records", (self.records, players))
+        return t
 
     def check_links(self) -> None:
         """Team members and national records name players."""
@@ -1460,7 +1488,7 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
                       f"{MAX_LINE_CHARS} (xl-fide's limit; a 001 line of {MAX_ROUNDS} rounds "
                       f"has {91 + 10 * MAX_ROUNDS})", lineno, MAX_LINE_CHARS + 1)
         reader.read(line, lineno)
-    if not reader.rows:
+    if not reader.players:
         ctx.fatal("no player records: expected at least one line starting with '001'")
     t = reader.tournament(source)
     _check_consistency(t, ctx)
