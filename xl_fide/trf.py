@@ -432,6 +432,8 @@ class NationalRecord:
 def _freeze_scoring(scoring: Mapping[str, Any] | None) -> Mapping[str, Decimal]:
     if scoring is None:
         return DEFAULT_SCORING
+    if scoring is _READ_DEFAULT_SCORING:       # the reader's, frozen already
+        return scoring
     if (isinstance(scoring, MappingProxyType) and RESULT_CODES <= scoring.keys()
             and all(isinstance(v, Decimal) for v in scoring.values())):
         return scoring
@@ -1070,8 +1072,10 @@ class _Scoring:
 
     def __init__(self) -> None:
         self.values = dict(_XXS_DEFAULTS)
+        self.given = False              # an XXS or 162 line read
 
     def apply_xxs(self, text: str, lineno: int, ctx: _Ctx) -> None:
+        self.given = True
         pos = 4
         for m in re.finditer(r"\S+", text[4:]):
             token, col = m.group(0), pos + m.start() + 1
@@ -1091,6 +1095,7 @@ class _Scoring:
     def apply_162(self, text: str, lineno: int, ctx: _Ctx) -> None:
         # Letter at column 6, points in 7-10, next pair at 15 / 16-19, ... (step 9).
         # Read as tokens so a pair shifted by a column is still understood.
+        self.given = True
         given: dict[str, Decimal] = {}
         for m in re.finditer(r"([A-Za-z])\s*(-?[0-9]*\.?[0-9]+)?", text[4:]):
             letter, value, col = m.group(1).upper(), m.group(2), m.start() + 5
@@ -1113,6 +1118,13 @@ class _Scoring:
             self.values["PAB"] = given["W"]
 
     def mapping(self) -> Mapping[str, Decimal]:
+        """Each result code's points (``Tournament.scoring``); of a file without XXS and
+        162 lines, the one mapping of the defaults, shared (read-only)."""
+        if not self.given:
+            return _READ_DEFAULT_SCORING
+        return self._mapping()
+
+    def _mapping(self) -> Mapping[str, Decimal]:
         v = self.values
         out = {
             "+": v["FW"], "-": v["FL"], "H": v["HPB"], "F": v["FPB"], "U": v["PAB"], "Z": v["ZPB"],
@@ -1125,6 +1137,10 @@ class _Scoring:
                     out[code + "w"] = v[white]
                     out[code + "b"] = v[black]
         return MappingProxyType(out)
+
+
+#: The scoring of a file without XXS or 162 lines (:meth:`_Scoring.mapping`)
+_READ_DEFAULT_SCORING = _Scoring()._mapping()
 
 
 def _parse_declared_rounds(text: str, tag: str, lineno: int, ctx: _Ctx) -> int | None:
@@ -1473,7 +1489,8 @@ class _Reader:
 def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     ctx = _Ctx(source, strict)
     _check_size(len(text), ctx, "characters")
-    n_lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+    returns = text.count("\r")      # most files have none: no CR LF to count (a slow count)
+    n_lines = text.count("\n") + (returns - text.count("\r\n") if returns else 0) + 1
     if n_lines > MAX_LINES:
         ctx.fatal(f"the file has {n_lines} lines; a TRF may hold at most {MAX_LINES} "
                   f"(xl-fide's limit, for {MAX_PLAYERS} players and their other records)")
@@ -1481,7 +1498,10 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     if not any(line.strip() for line in lines):
         ctx.fatal("empty file: expected TRF records (012 tournament name, 001 players, ...)")
     reader = _Reader(ctx, encoding)
-    reader.no_controls = _CONTROL_IN_TEXT.search(text) is None
+    # every line printable (the usual file, a quick test in C) has no control character;
+    # else the text is searched for one (a tab is no control)
+    reader.no_controls = (all(map(str.isprintable, lines))
+                          or _CONTROL_IN_TEXT.search(text) is None)
     for lineno, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE_CHARS:
             ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "
@@ -1552,8 +1572,11 @@ def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
                     og = games_of[opp][r]
                 except KeyError:        # not a player: refused before (check_opponents)
                     og = None
-                if og is not None and og.opponent == sr and (sr > opp or _pair_problem(
-                        g.code, og.code, g.colour, og.colour) is None):
+                # both sides agree (pair_problem is None: the codes agree, and the
+                # colours; the reader's codes and colours are among the tables' values)
+                if og is not None and og.opponent == sr and (
+                        sr > opp or ((g.code, og.code) in _AGREEING_CODES
+                                     and (g.colour, og.colour) in _AGREEING_COLOURS)):
                     continue
             _check_game(t, p, g, ctx)
         if p.points is not None:
