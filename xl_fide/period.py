@@ -459,6 +459,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     year = period_year or (last.year if last else (today.year if today else None))
     # by each event's rules: what the period takes of them (_period_rules)
     with_year: dict[int, tuple[EventRules, bool, str | None]] = {}
+    by_value: dict[tuple[object, ...], tuple[EventRules, bool, str | None]] = {}
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     period_start = _dt.date(month[0], month[1], 1) if month is not None else None
     out = []
@@ -480,8 +481,14 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         rules = (first_rated or entry.events[0])[2]
         of_rules = with_year.get(id(rules))
         if of_rules is None:
-            of_rules = with_year[id(rules)] = _period_rules(rules, year, period_start,
-                                                            listed_ids)
+            # events of the same rules (each event has its own) share what the period
+            # takes of them: worked out once
+            same = _same_rules(rules)
+            of_rules = by_value.get(same)
+            if of_rules is None:
+                of_rules = by_value[same] = _period_rules(rules, year, period_start,
+                                                          listed_ids)
+            with_year[id(rules)] = of_rules
         year_rules, may_adjust, listed_id = of_rules
         if may_adjust and first_rated is not None and (data is None or data.rating is None):
             # Ro is the list before the period: a file from before a one-off adjustment
@@ -525,6 +532,14 @@ def _period_rules(rules: EventRules, year: int | None, period_start: _dt.date | 
     return (dataclasses.replace(rules, period_year=year),
             period_start is not None and adjustment_between(rules.date, period_start),
             listed_id)
+
+
+def _same_rules(rules: EventRules) -> tuple[object, ...]:
+    """What :func:`_period_rules` depends on of an event's rules: every field but
+    ``period_year`` (which it replaces), the enum members, edition and options by
+    identity (an Enum member hashes in Python code on 3.11)."""
+    return (rules.date, id(rules.time_control), id(rules.time_control_source),
+            id(rules.edition), rules.notes, rules.end_date, id(rules.options))
 
 
 def _checked_rating(R: object, name: str) -> int:

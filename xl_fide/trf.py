@@ -991,6 +991,7 @@ def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
 
 
 _RULER_TEXT = re.compile(r"[0-9 ]+")
+_RULER_STARTS = "D1 "       # the first character of every line _is_ruler accepts
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _HEADER_TAG = re.compile(r"[0-9]{2}2")
 _NATIONAL_TAG = re.compile(r"[A-Z]{3}")
@@ -1255,7 +1256,8 @@ class _Reader:
             self._record("comment", tag, line, lineno)
             self.trf2026 = True
             return
-        if tag != "001" and _is_ruler(line):   # a line starting 001 is never a ruler
+        # a line starting 001 is never a ruler; a ruler starts with D, 1 or a blank
+        if tag != "001" and line[0] in _RULER_STARTS and _is_ruler(line):
             self._record("ruler", "", line, lineno)
             return
         if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
@@ -1321,7 +1323,9 @@ class _Reader:
         self.records.append(None)
 
     def _header(self, tag: str, line: str, lineno: int) -> None:
-        value = clean_text(line[4:].strip())
+        value = line[4:].strip()
+        if not self.no_controls:            # else the value has none to clean
+            value = clean_text(value)
         if tag in _TRF2026_HEADER_TAGS:
             self.trf2026 = True
         if tag == "112":
