@@ -132,13 +132,14 @@ def test_reader_shares_one_game_per_round_cell_across_files():
 def test_reader_stops_sharing_games_when_its_table_is_full(monkeypatch):
     # a large event's cells all differ: once the table of shared Games is full, the
     # reader builds each Game itself and the table grows no more (memory, look-ups)
-    monkeypatch.setattr(trf_module, "_SHARED_GAMES", {})
+    monkeypatch.setattr(trf_module, "_SHARED_GAMES", [{} for _ in range(trf_module._SHARED_ROUNDS)])
+    monkeypatch.setattr(trf_module, "_SHARED_TEXTS", set())
     monkeypatch.setattr(trf_module, "_SHARED_CELLS", 10)
     lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
                          rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
              for i in range(1, 41)]
     t = parse_trf(trf({"012": "Big", "XXR": "9"}, lines))
-    assert len(trf_module._SHARED_GAMES) < 10 + 9      # full after the line that filled it
+    assert len(trf_module._SHARED_TEXTS) < 10 + 9      # full after the line that filled it
     p3 = t.players[2]
     assert p3.games == tuple(Game(r, 4, "w", "=") for r in range(1, 10))
 

@@ -542,7 +542,7 @@ class Tournament:
         """The TRF-2026 ``222`` coded time control of the file (its first ``222``
         record; ``""`` if none), found once (of a file read, among its records other
         than the players', without making those)."""
-        pending = self.__dict__.get("_pending_records")
+        pending = getattr(self, "_pending_records", None)
         for rec in self.records if pending is None else pending[0]:
             if rec is not None and rec.kind == "header" and rec.tag == "222":
                 return rec.text[4:].strip()
@@ -629,8 +629,7 @@ class _RecordsOnRead:
     def __get__(self, obj: object, objtype: type | None = None) -> Any:
         if obj is None:
             return ()                   # the field's default, as on the class before
-        d = obj.__dict__
-        others, players = d["_pending_records"]
+        others, players = obj._pending_records  # type: ignore[attr-defined]
         player_lines = iter(players)
         records = []
         for rec in others:
@@ -642,7 +641,8 @@ class _RecordsOnRead:
             records.append(rec)
         # _pending_records stays: another thread may be reading it at the same time
         # (both then make equal records; the last one kept)
-        out = d["records"] = tuple(records)
+        out = tuple(records)
+        _set(obj, "records", out)
         return out
 
 
@@ -799,7 +799,7 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     round r in columns 92+10(r-1) .. 101+10(r-1)."""
     _check_round_cells(line, lineno, ctx, "round cells")
     tail = line[91:]
-    sharing = len(_SHARED_GAMES) < _SHARED_CELLS
+    sharing = len(_SHARED_TEXTS) < _SHARED_CELLS
     if tail and sharing:
         # every cell a text read before in that round: each was checked then (only usual
         # cells are shared), the line needs no check
@@ -853,30 +853,27 @@ def _shared_cells(tail: str, checked: bool = True) -> list[Game] | None:
     """The Games of round cells that are all usual (``_USUAL_CELLS``), as :func:`_parse_cells`
     builds them, each shared: a Game is an immutable value, and the same cell text in the
     same round is an equal Game, so one object serves every line of every file that has
-    it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_GAMES`
+    it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_TEXTS`
     holds ``_SHARED_CELLS`` cell texts (a large event, whose cells all differ), the
     reader builds a Game per cell again, without looking them up. With ``checked``
     false the cells are not known to be usual: ``None`` as soon as one was never read
     in its round (only usual cells are kept, so the others are usual)."""
     games = []
-    shared = _SHARED_GAMES
-    for r, i in enumerate(range(0, len(tail), 10), 1):
+    # round r's cell text -> its Game in _SHARED_GAMES[r - 1], for rounds 1.._SHARED_ROUNDS
+    for shared, i in zip(_SHARED_GAMES, range(0, len(tail), 10)):
         cell = tail[i:i + 10]
-        known = shared.get(cell)
-        if known is not None and len(known) >= r and (g := known[r - 1]) is not None:
-            games.append(g)
-            continue
+        g = shared.get(cell)
+        if g is None:
+            if not checked:
+                return None
+            g = shared[cell] = _usual_game(tail, i, i // 10 + 1)
+            _SHARED_TEXTS.add(cell)
+        games.append(g)
+    if len(tail) > _SHARED_SPAN:            # rounds beyond _SHARED_ROUNDS: never shared
         if not checked:
             return None
-        g = _usual_game(tail, i, r)
-        games.append(g)
-        if r > _SHARED_ROUNDS:
-            continue
-        if known is None:
-            known = shared[cell] = []
-        if len(known) < r:
-            known.extend([None] * (r - len(known)))
-        known[r - 1] = g
+        games.extend([_usual_game(tail, i, i // 10 + 1)
+                      for i in range(_SHARED_SPAN, len(tail), 10)])
     return games
 
 
@@ -934,12 +931,14 @@ _OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
 _CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
 _USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
 _SPACES = ("", " ", "  ")
-# The Games the reader shares (by cell text, then round; _shared_cells): about this many
-# cell texts, of rounds 1.._SHARED_ROUNDS (a bound on memory, and on the look-ups of a
-# large event whose cells all differ; then each cell gets a Game of its own)
-_SHARED_GAMES: dict[str, list[Game | None]] = {}
+# The Games the reader shares (by round, then cell text; _shared_cells): about this many
+# cell texts (_SHARED_TEXTS), of rounds 1.._SHARED_ROUNDS (a bound on memory, and on the
+# look-ups of a large event whose cells all differ; then each cell gets a Game of its own)
 _SHARED_CELLS = 4096
 _SHARED_ROUNDS = 60
+_SHARED_SPAN = 10 * _SHARED_ROUNDS      # the characters of those rounds' cells in a line
+_SHARED_GAMES: list[dict[str, Game]] = [{} for _ in range(_SHARED_ROUNDS)]
+_SHARED_TEXTS: set[str] = set()
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
                                         " ": None, "": None}
