@@ -398,7 +398,11 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
         for p, key in zip(t.players, keys):
             entry = table.get(key)
             if entry is None:
-                entry = table[key] = _Entry(p.name, p.fide_id, p.birth_year)
+                # _Entry(p.name, p.fide_id, p.birth_year) without a call to __init__ (one
+                # per player of the period): its slots set here
+                entry = table[key] = _new(_Entry)
+                entry.name, entry.fide_id, entry.birth_year, entry.events = (
+                    p.name, p.fide_id, p.birth_year, [])
             # the rated games (_seam.rated_games: played, within the rounds) against
             # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
             games = [pairs[half] for g in p.games

@@ -540,12 +540,13 @@ class Tournament:
     @cached_property
     def time_control_code(self) -> str:
         """The TRF-2026 ``222`` coded time control of the file (its first ``222``
-        record; ``""`` if none), found once (of a file read, among its records other
-        than the players', without making those)."""
+        record; ``""`` if none), found once (of a file read, among the reader's
+        ``(kind, tag, text, line)`` of its records, without making them)."""
         pending = getattr(self, "_pending_records", None)
-        for rec in self.records if pending is None else pending[0]:
-            if rec is not None and rec.kind == "header" and rec.tag == "222":
-                return rec.text[4:].strip()
+        for rec in ((r.kind, r.tag, r.text, r.line) for r in self.records) if pending is None \
+                else pending[0]:
+            if rec is not None and rec[0] == "header" and rec[1] == "222":
+                return rec[2][4:].strip()
         return ""
 
     @cached_property
@@ -620,11 +621,11 @@ class Tournament:
 
 
 class _RecordsOnRead:
-    """The ``records`` of a Tournament the reader built: the records of its 001 lines
-    are made on first read, from the players (each keeps its line number and text),
-    in the places the reader kept for them (``None``) among the other records (a
-    period reads a thousand files and never asks for them). Every other Tournament
-    holds its records itself (this is a non-data descriptor)."""
+    """The ``records`` of a Tournament the reader built, made on first read (a period
+    reads a thousand files and never asks for them): each from the ``(kind, tag, text,
+    line)`` the reader kept, a 001 line's (``None``) from its player (which keeps its
+    line number and text). Every other Tournament holds its records itself (this is a
+    non-data descriptor)."""
 
     def __get__(self, obj: object, objtype: type | None = None) -> Any:
         if obj is None:
@@ -632,12 +633,16 @@ class _RecordsOnRead:
         others, players = obj._pending_records  # type: ignore[attr-defined]
         player_lines = iter(players)
         records = []
-        for rec in others:
-            if rec is None:
+        for kept in others:
+            # Record(kind, tag, text, line) of str and int fields, built in one step
+            rec = _new(Record)
+            if kept is None:
                 p = next(player_lines)
-                rec = _new(Record)      # Record("player", "001", p.raw, p.line) in one step
                 _set(rec, "__dict__", {"kind": "player", "tag": "001", "text": p.raw,
                                        "line": p.line})
+            else:
+                kind, tag, text, line = kept
+                _set(rec, "__dict__", {"kind": kind, "tag": tag, "text": text, "line": line})
             records.append(rec)
         # _pending_records stays: another thread may be reading it at the same time
         # (both then make equal records; the last one kept)
@@ -797,7 +802,8 @@ def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
 def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     """Return the round cells of a 001 line as Games (``explicit``: the cell has text):
     round r in columns 92+10(r-1) .. 101+10(r-1)."""
-    _check_round_cells(line, lineno, ctx, "round cells")
+    if len(line) >= _FIRST_BEYOND:      # else no cell beyond MAX_ROUNDS (the usual line)
+        _check_round_cells(line, lineno, ctx, "round cells")
     tail = line[91:]
     sharing = len(_SHARED_TEXTS) < _SHARED_CELLS
     if tail and sharing:
@@ -877,9 +883,12 @@ def _shared_cells(tail: str, checked: bool = True) -> list[Game] | None:
     return games
 
 
+_FIRST_BEYOND = 92 + 10 * MAX_ROUNDS     # the first column after round MAX_ROUNDS's block
+
+
 def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
     """Fatal when the line has text in a round block beyond :data:`MAX_ROUNDS`."""
-    first_beyond = 92 + 10 * MAX_ROUNDS
+    first_beyond = _FIRST_BEYOND
     if len(line) >= first_beyond and line[first_beyond - 1:].strip():
         ctx.fatal(f"more than {MAX_ROUNDS} {what} (the most rounds a TRF may hold, xl-fide's "
                   "limit; the longest real events have about 50)", lineno, first_beyond)
@@ -992,7 +1001,7 @@ def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
 _RULER_TEXT = re.compile(r"[0-9 ]+")
 _RULER_STARTS = "D1 "       # the first character of every line _is_ruler accepts
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_HEADER_TAG = re.compile(r"[0-9]{2}2")
+_HEADER_TAGS = frozenset(f"{i:02d}2" for i in range(100))     # 002 012 ... 992
 _NATIONAL_TAG = re.compile(r"[A-Z]{3}")
 
 
@@ -1219,9 +1228,9 @@ class _Reader:
         self.cells_read = 0
         self.header: dict[str, tuple[str, int]] = {}
         self.deputies: list[str] = []
-        # the records in file order; None for a 001 line (its Record made when read:
-        # _RecordsOnRead)
-        self.records: list[Record | None] = []
+        # the records in file order as (kind, tag, text, line); None for a 001 line (the
+        # Records made when read: _RecordsOnRead)
+        self.records: list[tuple[str, str, str, int] | None] = []
         self.teams: list[TeamRecord] = []
         self.nationals: list[NationalRecord] = []
         self.scoring = _Scoring()
@@ -1263,7 +1272,7 @@ class _Reader:
             self.ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
         if tag == "001":
             self._player(line, lineno)
-        elif _HEADER_TAG.fullmatch(tag):
+        elif tag in _HEADER_TAGS:
             self._record("header", tag, line, lineno)
             self._header(tag, line, lineno)
         elif tag in _TEAM_TAGS:
@@ -1302,10 +1311,7 @@ class _Reader:
         return True
 
     def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
-        # Record(kind, tag, line, lineno) of str and int fields, built in one step
-        r = _new(Record)
-        _set(r, "__dict__", {"kind": kind, "tag": tag, "text": line, "line": lineno})
-        self.records.append(r)
+        self.records.append((kind, tag, line, lineno))      # a Record when read
 
     def _player(self, line: str, lineno: int, controls: bool | None = None) -> None:
         player, cells = _parse_player_line(line, lineno, self.ctx, controls)
