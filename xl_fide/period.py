@@ -15,7 +15,7 @@ import datetime as _dt
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
@@ -39,6 +39,7 @@ __all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControl
 
 _CODE = attrgetter("code")          # a Game's result code
 _GAMES = attrgetter("games")        # a player's Games
+_EVENT_NAME = itemgetter(0)         # the name of an event of an _Entry
 
 
 def player_key(fide_id: int | None, name: str) -> str:
@@ -476,7 +477,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
                 break
         Ro = data.rating if data is not None and data.rating is not None else (
             first_rated[1] if first_rated else None)
-        names = tuple([e[0] for e in entry.events])
+        names = tuple(map(_EVENT_NAME, entry.events))
         if Ro is None:
             init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
                                   entry.events[-1][2].edition if entry.events else None)

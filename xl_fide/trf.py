@@ -1511,12 +1511,12 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     # else the text is searched for one (a tab is no control)
     reader.no_controls = (all(map(str.isprintable, lines))
                           or _CONTROL_IN_TEXT.search(text) is None)
-    for lineno, line in enumerate(lines, start=1):
-        if len(line) > MAX_LINE_CHARS:
-            ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "
-                      f"{MAX_LINE_CHARS} (xl-fide's limit; a 001 line of {MAX_ROUNDS} rounds "
-                      f"has {91 + 10 * MAX_ROUNDS})", lineno, MAX_LINE_CHARS + 1)
-        reader.read(line, lineno)
+    read = reader.read
+    if max(map(len, lines)) <= MAX_LINE_CHARS:      # the usual file: no line too long
+        for lineno, line in enumerate(lines, start=1):
+            read(line, lineno)
+    else:                                           # read up to the first line too long
+        _read_to_long_line(lines, read, ctx)
     if not reader.players:
         ctx.fatal("no player records: expected at least one line starting with '001'")
     t = reader.tournament(source)
@@ -1527,6 +1527,17 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     # (dataclasses.replace would build and check it all over again)
     _set(t, "warnings", tuple(ctx.warnings))
     return t
+
+
+def _read_to_long_line(lines: list[str], read: Callable[[str, int], None], ctx: _Ctx) -> None:
+    """Read the lines up to the first one longer than :data:`MAX_LINE_CHARS`, fatal there
+    (a problem of an earlier line comes first)."""
+    for lineno, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE_CHARS:
+            ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "
+                      f"{MAX_LINE_CHARS} (xl-fide's limit; a 001 line of {MAX_ROUNDS} rounds "
+                      f"has {91 + 10 * MAX_ROUNDS})", lineno, MAX_LINE_CHARS + 1)
+        read(line, lineno)
 
 
 def _check_size(size: int, ctx: _Ctx, unit: str) -> None:
