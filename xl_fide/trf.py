@@ -1247,6 +1247,8 @@ class _Reader:
         # no control character anywhere in the file (the usual one; set by _parse): no
         # line needs looking at for one
         self.no_controls = False
+        # every game of the file agrees (set by tournament(); _games_agree)
+        self.games_agree = False
 
     def read(self, line: str, lineno: int) -> None:
         """Read one line of the file (1-based ``lineno``)."""
@@ -1427,6 +1429,31 @@ class _Reader:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
                                   player.line, _column(c.round))
 
+    def _games_agree(self, rounds: int) -> bool:
+        """True when neither :meth:`check_opponents` nor :func:`_check_consistency` (its
+        games, not the points) has anything to say about the cells of rounds 1..``rounds``:
+        every opponent is another player who names the player back in that round, with
+        results and colours that agree (``pair_problem``), and no played result is
+        without an opponent. False sends the file to those two, which word each problem."""
+        cells_of = dict(zip([p.start_rank for p in self.players], self.cells))
+        for p, cells in zip(self.players, self.cells):
+            sr = p.start_rank
+            for r, g in enumerate(cells[:rounds]):
+                opp = g.opponent
+                if opp is None:
+                    if g.code in PLAYED_CODES:
+                        return False
+                    continue
+                other = cells_of.get(opp)
+                if other is None or opp == sr or r >= len(other):
+                    return False
+                og = other[r]
+                if og.opponent != sr or (sr < opp and not (
+                        (g.code, og.code) in _AGREEING_CODES
+                        and (g.colour, og.colour) in _AGREEING_COLOURS)):
+                    return False
+        return True
+
     def _opponents_fine(self, rounds: int) -> bool:
         """True when :meth:`check_opponents` has nothing to say: checked in bulk (each
         step over all the cells runs in C), for a large event."""
@@ -1460,7 +1487,11 @@ class _Reader:
             self.ctx.fatal(f"{len(self.players)} players x {rounds} rounds = {len(self.players) * rounds} "
                            f"round cells; a TRF may hold at most {MAX_ROUND_CELLS} (xl-fide's limit)",
                            where, 5 if self.declared else 92)
-        self.check_opponents(rounds)
+        # a small event whose games all agree (the usual one) has nothing for
+        # check_opponents or _check_consistency to say: one pass over its cells
+        self.games_agree = len(self.players) < _BULK_PLAYERS and self._games_agree(rounds)
+        if not self.games_agree:
+            self.check_opponents(rounds)
         players = tuple(map(_with_games, self.players,
                             [_fit_games(cells, rounds) for cells in self.cells]))
         start, end = self.dates()
@@ -1520,7 +1551,7 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     if not reader.players:
         ctx.fatal("no player records: expected at least one line starting with '001'")
     t = reader.tournament(source)
-    _check_consistency(t, ctx)
+    _check_consistency(t, ctx, games_checked=reader.games_agree)
     _check_players(t, ctx)
     reader.check_links()
     # the warnings set on the Tournament just built, which nothing else holds yet
@@ -1569,11 +1600,12 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
                          f"event's start (042: {t.start_date_text})", p.line, 70)
 
 
-def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
+def _check_consistency(t: Tournament, ctx: _Ctx, games_checked: bool = False) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
-    result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
+    result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not
+    add up; ``games_checked``: the reader found every game agreeing (``_games_agree``)."""
     players = t.players
-    if len(players) >= _BULK_PLAYERS and _sides_agree(players):
+    if games_checked or (len(players) >= _BULK_PLAYERS and _sides_agree(players)):
         # the usual large file: only the points are left to check
         for p in players:
             if p.points is not None:
