@@ -24,7 +24,7 @@ from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules
 from xl_fide.errors import InputError
 from xl_fide.rules.event import effective_ratings
 from xl_fide.rules.initial import InitialRating, initial_rating
-from xl_fide._interim import interim_parts, split_note
+from xl_fide._interim import interim_parts, rated_by_month, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
 from xl_fide.rules.values import RATING_MAX, RATING_MIN, as_k, as_rating
@@ -308,6 +308,9 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
     out: list[tuple[Tournament, bool]] = []
     for t in events:
         tc = rules_of(t).time_control
+        if not rated_by_month(t, tc):       # nothing to split (interim_parts) or note
+            out.append((t, False))
+            continue
         parts = interim_parts(t, tc, rate)
         if parts:
             out.extend((part, True) for part in parts)
