@@ -1470,7 +1470,7 @@ class _Reader:
         found: list[datetime.date | None] = []
         for tag, label in (("042", "start date"), ("052", "end date")):
             value, ln = self.header.get(tag, ("", 0))
-            d, ok = parse_date(value)
+            d, ok = _parse_date(value)
             if not ok:
                 self.ctx.warn(f"{tag}: {label} must be a date like YYYY/MM/DD or DD/MM/YYYY, "
                               f"got {value!r}", ln, 5)
@@ -1692,6 +1692,9 @@ def _item_of(values: list[_T]) -> Callable[[int], _T]:
     return values.__getitem__
 
 
+#: :func:`parse_date` answered once per text (a pure function; a period's files repeat
+#: their dates)
+_parse_date = functools.lru_cache(maxsize=1024)(parse_date)
 #: :func:`pair_problem` answered once per combination of codes and colours (a pure function)
 _pair_problem = functools.lru_cache(maxsize=4096)(pair_problem)
 _OPPONENT = operator.attrgetter("opponent")
