@@ -203,7 +203,6 @@ def rules_for(event_date: object = None, time_control: object = TimeControl.STAN
 
 
 @functools.lru_cache(maxsize=256)       # a pure function of two texts, asked per event
-@functools.lru_cache(maxsize=256)     # a pure function; a period's events repeat their texts
 def guess_time_control(text: str, coded: str = "") -> TimeControl | None:
     """The time control of a TRF 222 coded field (``5400+30``) or a 122 free text.
 
