@@ -994,7 +994,7 @@ def _with_games(player: TrfPlayer, games: tuple[Game, ...]) -> TrfPlayer:
 def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
     """The player's Games of rounds 1..``rounds``: the cells read, blank ``Z`` after them."""
     if len(cells) >= rounds:
-        return tuple(cells[:rounds])
+        return tuple(cells) if len(cells) == rounds else tuple(cells[:rounds])
     return (*cells, *(_read_game(r, None, None, "Z", False) for r in range(len(cells) + 1, rounds + 1)))
 
 
@@ -1438,7 +1438,7 @@ class _Reader:
         cells_of = dict(zip([p.start_rank for p in self.players], self.cells))
         for p, cells in zip(self.players, self.cells):
             sr = p.start_rank
-            for r, g in enumerate(cells[:rounds]):
+            for r, g in enumerate(cells if len(cells) <= rounds else cells[:rounds]):
                 opp = g.opponent
                 if opp is None:
                     if g.code in PLAYED_CODES:

@@ -671,8 +671,9 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
     built = []
     newest: RuleEdition | None = None
     n = sum_delta_R = 0
+    of_pairs = PeriodEvent.of_pairs
     for name, Ro_event, ed, pairs in events:
-        e = PeriodEvent.of_pairs(name, Ro_event, ed, pairs)
+        e = of_pairs(name, Ro_event, ed, pairs)
         built.append(e)
         d = e.__dict__
         n += d["N"]
