@@ -181,3 +181,83 @@ def test_a_file_without_control_characters_reads_as_one_looked_at_line_by_line(m
     assert [[w.message for w in t.warnings] for t in fast] == \
         [[w.message for w in t.warnings] for t in slow]
     assert any("U+0007" in w.message for w in fast[1].warnings)
+
+
+def _read(text: str, monkeypatch: pytest.MonkeyPatch, fast: bool, strict: bool = False
+          ) -> tuple[object, ...]:
+    """The tournament and warnings (or the refusal) of ``text``, with or without the
+    reader's one pass over a small event's games (``_Reader._games_agree``)."""
+    with monkeypatch.context() as m:
+        if not fast:
+            m.setattr(trf_module._Reader, "_games_agree", lambda self, rounds: False)
+        try:
+            t = parse_trf(text, strict=strict)
+        except trf_module.TrfError as exc:
+            return ("refused", str(exc))
+        return (t, [str(w) for w in t.warnings])
+
+
+@pytest.mark.parametrize("change", [
+    ("opponent", 2, 0, (5, "b", "0")),
+    ("result", 1, 0, (2, "w", "1"), (1, "b", "1")),
+    ("result", 1, 0, (2, "w", "1"), (1, "b", "=")),
+    ("colour", 1, 0, (2, "w", "1"), (1, "w", "0")),
+    ("bye", 3, 1, (0, "-", "1")),
+    ("bye", 3, 1, (0, "-", "U")),
+    ("self", 7, 2, (7, "w", "=")),
+    ("stranger", 5, 1, (40, "w", "1")),
+    ("colour", 9, 2, (13, "b", "1"), (9, "b", "0")),
+])
+def test_the_small_event_pass_misses_no_problem(change, monkeypatch):
+    # a small event (under _BULK_PLAYERS) whose games all agree skips check_opponents
+    # and the cell-by-cell consistency check: any problem sends it to both, which word it
+    cells = _swiss(16)
+    _, player, r, cell, *other = change
+    cells[player][r] = cell
+    if other:
+        cells[cell[0]][r] = other[0]
+    text = _text(cells)
+    slow = _read(text, monkeypatch, fast=False)
+    assert slow[0] == "refused" or slow[1]          # the change is a problem the reader words
+    assert _read(text, monkeypatch, fast=True) == slow
+    assert _read(text, monkeypatch, fast=True, strict=True) == \
+        _read(text, monkeypatch, fast=False, strict=True)
+
+
+def test_the_small_event_pass_is_the_two_checks_on_random_events(monkeypatch):
+    # random small events, most cells agreeing, some changed at random (opponent,
+    # colour, result, a short line, more rounds declared than cells): the same
+    # tournament, warnings and refusals with the one pass as without it
+    rng = random.Random(23)
+    codes = ["1", "0", "=", "+", "-", "W", "D", "L", "H", "F", "U", "Z"]
+    agreeing = 0
+    for _ in range(600):
+        n, rounds = rng.randint(2, 14), rng.randint(1, 5)
+        cells = [[] for _ in range(n + 1)]
+        for r in range(rounds):
+            order = list(range(1, n + 1))
+            rng.shuffle(order)
+            if len(order) % 2:
+                cells[order.pop()].append((0, "-", rng.choice(["U", "H", "F", "Z"])))
+            for a, b in zip(order[::2], order[1::2]):
+                x, y = rng.choice([("1", "0"), ("=", "="), ("0", "1"), ("+", "-"), ("D", "D")])
+                cells[a].append((b, "w", x))
+                cells[b].append((a, "b", y))
+        for _ in range(rng.choice([0, 0, 0, 1, 2])):
+            i = rng.randint(1, n)
+            r = rng.randrange(rounds)
+            cells[i][r] = (rng.choice([0, rng.randint(1, n), i, n + 1]),
+                           rng.choice(["w", "b", "-"]), rng.choice(codes))
+        if rng.random() < 0.1:
+            i = rng.randint(1, n)
+            cells[i] = cells[i][:rng.randrange(rounds)]
+        lines = [player_line(i, f"Player {i}", 1500 + i, rounds=cells[i])
+                 for i in range(1, n + 1)]
+        declared = rounds + (1 if rng.random() < 0.1 else 0)
+        text = trf({"012": "Small", "XXR": str(declared)}, lines)
+        fast = _read(text, monkeypatch, fast=True)
+        assert fast == _read(text, monkeypatch, fast=False)
+        assert _read(text, monkeypatch, fast=True, strict=True) == \
+            _read(text, monkeypatch, fast=False, strict=True)
+        agreeing += fast[0] != "refused" and not fast[1]
+    assert 100 < agreeing < 600          # both paths were taken

@@ -379,3 +379,27 @@ def test_the_same_games_with_some_fide_ids_or_none_are_refused():
         assert len(build_period([first, export("Beta, B", ids, "0", "02")]).players) == 2
     assert len(build_period([export("Beta, B", (11, None)),
                              export("Beta, B", (11, 33), day="02")]).players) == 3
+
+
+def test_events_share_what_the_period_takes_of_equal_rules_only():
+    # build_period works out _period_rules once per distinct rules (_same_rules): the
+    # key holds every field of EventRules but period_year, which _period_rules replaces
+    import dataclasses
+
+    from xl_fide import period as period_module
+    from xl_fide.rules.editions import EventRules
+    from xl_fide._seam import event_rules
+    fields = {f.name for f in dataclasses.fields(EventRules)}
+    assert fields == {"date", "time_control", "time_control_source", "edition",
+                      "period_year", "notes", "end_date", "options"}     # _same_rules's
+    lines = [player_line(1, "A", 1500, rounds=[(2, "w", "1")]),
+             player_line(2, "B", 1600, rounds=[(1, "b", "0")])]
+    a = parse_trf(trf({"012": "A", "042": "2025/11/01", "052": "2025/11/02", "XXR": "1"}, lines))
+    b = parse_trf(trf({"012": "B", "042": "2025/11/01", "052": "2025/11/02", "XXR": "1"}, lines))
+    c = parse_trf(trf({"012": "C", "042": "2025/11/03", "052": "2025/11/04", "XXR": "1"}, lines))
+    options = EventOptions()
+    ra, rb, rc = (event_rules(t, options) for t in (a, b, c))
+    assert ra is not rb and ra == rb and ra != rc
+    same = period_module._same_rules
+    assert same(ra) == same(rb) and same(ra) != same(rc)
+    assert same(ra) == same(dataclasses.replace(ra, period_year=1999))

@@ -143,3 +143,19 @@ def test_crosstable_refuses_too_many_players_before_parsing(tmp_path, capsys, mo
     assert code == 2
     assert "2001 players: a cross-table workbook holds at most 2000" in err
     assert not (tmp_path / "big.xlsx").exists()
+
+
+def test_escape_controls_of_latin_text_is_the_pattern_substitution():
+    # a Latin-1 text (the usual output) is looked at as bytes first: the same result as
+    # the pattern's substitution on every mix of controls, kept characters, Latin-1,
+    # wider characters and bidirectional overrides
+    import random
+
+    from xl_fide.cli._presenters import _escape_one, _escaped
+    rng = random.Random(23)
+    pool = ["a", " ", "\n", "\t", "\r", "\x00", "\x1b", "\x7f", "\x85", "\x9f", "\xa0", "½",
+            "·", "ÿ", "ř", "\u202e", "\u2066", "€"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 12)))
+        for keep in ("\n\t", "", "\n", "\x1b"):
+            assert escape_controls(text, keep) == _escaped(keep).sub(_escape_one, text)

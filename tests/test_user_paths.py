@@ -132,13 +132,14 @@ def test_reader_shares_one_game_per_round_cell_across_files():
 def test_reader_stops_sharing_games_when_its_table_is_full(monkeypatch):
     # a large event's cells all differ: once the table of shared Games is full, the
     # reader builds each Game itself and the table grows no more (memory, look-ups)
-    monkeypatch.setattr(trf_module, "_SHARED_GAMES", {})
+    monkeypatch.setattr(trf_module, "_SHARED_GAMES", [{} for _ in range(trf_module._SHARED_ROUNDS)])
+    monkeypatch.setattr(trf_module, "_SHARED_TEXTS", set())
     monkeypatch.setattr(trf_module, "_SHARED_CELLS", 10)
     lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
                          rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
              for i in range(1, 41)]
     t = parse_trf(trf({"012": "Big", "XXR": "9"}, lines))
-    assert len(trf_module._SHARED_GAMES) < 10 + 9      # full after the line that filled it
+    assert len(trf_module._SHARED_TEXTS) < 10 + 9      # full after the line that filled it
     p3 = t.players[2]
     assert p3.games == tuple(Game(r, 4, "w", "=") for r in range(1, 10))
 
@@ -328,3 +329,31 @@ def test_rate_crosstable_names_the_round_of_an_opponent_that_is_no_player():
                 Entrant(2, 1900, 20, ((None, bye), (1, GameResult(0, True, "0")), (None, None)))]
     with pytest.raises(values.InputError, match=r"^player 1, round 3: opponent 9 is not a player$"):
         rate_crosstable(entrants)
+
+
+def test_records_made_when_read_are_the_lines_of_the_file():
+    # the reader keeps each line's (kind, tag, text, line), a 001 line's in its player,
+    # and makes the Records when first read (a period never reads them): the records
+    # of every kind of line, in file order, and the 222 code found before them
+    import dataclasses
+
+    lines = [player_line(i, f"Player {i}", 1500 + i,
+                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "1")])
+             for i in range(1, 5)]
+    text = "\n".join(["012 Records", "222 5400+30", "", "DDD SSSS sTTT NNNN", lines[0],
+                      "### a comment", lines[1], "XXR 1", "9ab not a record", lines[2],
+                      "   1234", lines[3], "122 90 min"]) + "\n"
+    t = parse_trf(text)
+    assert parse_trf(text).time_control_code == "5400+30"     # before the records are made
+    kinds = ["header", "header", "blank", "ruler", "player", "comment", "player",
+             "extension", "unknown", "player", "ruler", "player", "header"]
+    tags = ["012", "222", "", "", "001", "###", "001", "XXR", "9ab", "001", "", "001", "122"]
+    assert [(r.kind, r.tag, r.text, r.line) for r in t.records] == [
+        (kind, tag, line, n) for n, (kind, tag, line) in
+        enumerate(zip(kinds, tags, text.split("\n")), start=1)]
+    assert t.records is t.records                               # made once
+    assert all(type(r) is trf_module.Record for r in t.records)
+    copy = dataclasses.replace(t)                               # holds its records itself
+    assert copy == t and copy.records == t.records and copy.time_control_code == "5400+30"
+    assert t.time_control_code == "5400+30"
+    assert trf_module.write_trf(parse_trf(text)) == trf_module.write_trf(copy)

@@ -49,6 +49,13 @@ def is_long(t: Tournament) -> bool:
     return days is not None and (days[1] - days[0]).days >= LONG_EVENT_DAYS
 
 
+def rated_by_month(t: Tournament, time_control: TimeControl) -> bool:
+    """True for an event FIDE rates month by month when it can: a standard event over
+    30 days (:func:`is_long`); :func:`interim_parts` splits it, :func:`split_note` says
+    when it cannot."""
+    return time_control is TimeControl.STANDARD and is_long(t)
+
+
 def _played_rounds(t: Tournament) -> list[int]:
     rounds = {g.round for p in t.players for g in p.games
               if g.is_played and (not t.rounds or g.round <= t.rounds)}
@@ -70,7 +77,7 @@ def month_rounds(t: Tournament) -> list[tuple[tuple[int, int], tuple[int, ...]]]
 
 def split_note(t: Tournament, time_control: TimeControl) -> str:
     """A note for a standard event over 30 days that cannot be split ("" otherwise)."""
-    if time_control is not TimeControl.STANDARD or not is_long(t):
+    if not rated_by_month(t, time_control):
         return ""
     months = month_rounds(t)
     if months is not None:
@@ -110,7 +117,7 @@ def interim_parts(t: Tournament, time_control: TimeControl,
     on the next list). The first month uses the file's ratings; each later month the
     previous month's new ratings (adjusted across 1 Oct 2022 / 1 Mar 2024).
     """
-    if time_control is not TimeControl.STANDARD or not is_long(t):
+    if not rated_by_month(t, time_control):
         return []
     months = month_rounds(t)
     if months is None or len(months) < 2:

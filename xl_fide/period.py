@@ -15,7 +15,7 @@ import datetime as _dt
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
@@ -24,7 +24,7 @@ from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules
 from xl_fide.errors import InputError
 from xl_fide.rules.event import effective_ratings
 from xl_fide.rules.initial import InitialRating, initial_rating
-from xl_fide._interim import interim_parts, split_note
+from xl_fide._interim import interim_parts, rated_by_month, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
 from xl_fide.rules.values import RATING_MAX, RATING_MIN, as_k, as_rating
@@ -39,6 +39,7 @@ __all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControl
 
 _CODE = attrgetter("code")          # a Game's result code
 _GAMES = attrgetter("games")        # a player's Games
+_EVENT_NAME = itemgetter(0)         # the name of an event of an _Entry
 
 
 def player_key(fide_id: int | None, name: str) -> str:
@@ -307,6 +308,9 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
     out: list[tuple[Tournament, bool]] = []
     for t in events:
         tc = rules_of(t).time_control
+        if not rated_by_month(t, tc):       # nothing to split (interim_parts) or note
+            out.append((t, False))
+            continue
         parts = interim_parts(t, tc, rate)
         if parts:
             out.extend((part, True) for part in parts)
@@ -398,7 +402,11 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
         for p, key in zip(t.players, keys):
             entry = table.get(key)
             if entry is None:
-                entry = table[key] = _Entry(p.name, p.fide_id, p.birth_year)
+                # _Entry(p.name, p.fide_id, p.birth_year) without a call to __init__ (one
+                # per player of the period): its slots set here
+                entry = table[key] = _new(_Entry)
+                entry.name, entry.fide_id, entry.birth_year, entry.events = (
+                    p.name, p.fide_id, p.birth_year, [])
             # the rated games (_seam.rated_games: played, within the rounds) against
             # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
             games = [pairs[half] for g in p.games
@@ -459,6 +467,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     year = period_year or (last.year if last else (today.year if today else None))
     # by each event's rules: what the period takes of them (_period_rules)
     with_year: dict[int, tuple[EventRules, bool, str | None]] = {}
+    by_value: dict[tuple[object, ...], tuple[EventRules, bool, str | None]] = {}
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     period_start = _dt.date(month[0], month[1], 1) if month is not None else None
     out = []
@@ -471,7 +480,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
                 break
         Ro = data.rating if data is not None and data.rating is not None else (
             first_rated[1] if first_rated else None)
-        names = tuple([e[0] for e in entry.events])
+        names = tuple(map(_EVENT_NAME, entry.events))
         if Ro is None:
             init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
                                   entry.events[-1][2].edition if entry.events else None)
@@ -480,8 +489,14 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         rules = (first_rated or entry.events[0])[2]
         of_rules = with_year.get(id(rules))
         if of_rules is None:
-            of_rules = with_year[id(rules)] = _period_rules(rules, year, period_start,
-                                                            listed_ids)
+            # events of the same rules (each event has its own) share what the period
+            # takes of them: worked out once
+            same = _same_rules(rules)
+            of_rules = by_value.get(same)
+            if of_rules is None:
+                of_rules = by_value[same] = _period_rules(rules, year, period_start,
+                                                          listed_ids)
+            with_year[id(rules)] = of_rules
         year_rules, may_adjust, listed_id = of_rules
         if may_adjust and first_rated is not None and (data is None or data.rating is None):
             # Ro is the list before the period: a file from before a one-off adjustment
@@ -525,6 +540,14 @@ def _period_rules(rules: EventRules, year: int | None, period_start: _dt.date | 
     return (dataclasses.replace(rules, period_year=year),
             period_start is not None and adjustment_between(rules.date, period_start),
             listed_id)
+
+
+def _same_rules(rules: EventRules) -> tuple[object, ...]:
+    """What :func:`_period_rules` depends on of an event's rules: every field but
+    ``period_year`` (which it replaces), the enum members, edition and options by
+    identity (an Enum member hashes in Python code on 3.11)."""
+    return (rules.date, id(rules.time_control), id(rules.time_control_source),
+            id(rules.edition), rules.notes, rules.end_date, id(rules.options))
 
 
 def _checked_rating(R: object, name: str) -> int:

@@ -432,6 +432,8 @@ class NationalRecord:
 def _freeze_scoring(scoring: Mapping[str, Any] | None) -> Mapping[str, Decimal]:
     if scoring is None:
         return DEFAULT_SCORING
+    if scoring is _READ_DEFAULT_SCORING:       # the reader's, frozen already
+        return scoring
     if (isinstance(scoring, MappingProxyType) and RESULT_CODES <= scoring.keys()
             and all(isinstance(v, Decimal) for v in scoring.values())):
         return scoring
@@ -538,10 +540,13 @@ class Tournament:
     @cached_property
     def time_control_code(self) -> str:
         """The TRF-2026 ``222`` coded time control of the file (its first ``222``
-        record; ``""`` if none), found once."""
-        for rec in self.records:
-            if rec.kind == "header" and rec.tag == "222":
-                return rec.text[4:].strip()
+        record; ``""`` if none), found once (of a file read, among the reader's
+        ``(kind, tag, text, line)`` of its records, without making them)."""
+        pending = getattr(self, "_pending_records", None)
+        for rec in ((r.kind, r.tag, r.text, r.line) for r in self.records) if pending is None \
+                else pending[0]:
+            if rec is not None and rec[0] == "header" and rec[1] == "222":
+                return rec[2][4:].strip()
         return ""
 
     @cached_property
@@ -615,6 +620,40 @@ class Tournament:
         )
 
 
+class _RecordsOnRead:
+    """The ``records`` of a Tournament the reader built, made on first read (a period
+    reads a thousand files and never asks for them): each from the ``(kind, tag, text,
+    line)`` the reader kept, a 001 line's (``None``) from its player (which keeps its
+    line number and text). Every other Tournament holds its records itself (this is a
+    non-data descriptor)."""
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        if obj is None:
+            return ()                   # the field's default, as on the class before
+        others, players = obj._pending_records  # type: ignore[attr-defined]
+        player_lines = iter(players)
+        records = []
+        for kept in others:
+            # Record(kind, tag, text, line) of str and int fields, built in one step
+            rec = _new(Record)
+            if kept is None:
+                p = next(player_lines)
+                _set(rec, "__dict__", {"kind": "player", "tag": "001", "text": p.raw,
+                                       "line": p.line})
+            else:
+                kind, tag, text, line = kept
+                _set(rec, "__dict__", {"kind": kind, "tag": tag, "text": text, "line": line})
+            records.append(rec)
+        # _pending_records stays: another thread may be reading it at the same time
+        # (both then make equal records; the last one kept)
+        out = tuple(records)
+        _set(obj, "records", out)
+        return out
+
+
+Tournament.records = _RecordsOnRead()  # type: ignore[assignment]
+
+
 def _date_and_text(value: datetime.date | str | None) -> tuple[datetime.date | None, str]:
     if value is None:
         return None, ""
@@ -670,8 +709,8 @@ _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None = None
                        ) -> tuple[TrfPlayer, list[Game]]:
-    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games) and
-    the round cells. ``controls``: whether the line holds a control character, when the
+    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games yet;
+    its ``line`` ``lineno`` and ``raw`` the line) and the round cells. ``controls``: whether the line holds a control character, when the
     caller has looked (``None``: looked up here)."""
     if "\t" in line:
         ctx.warn("tab character in a 001 line; columns are counted as characters and may be shifted",
@@ -727,8 +766,8 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
     _set(player, "points", points)
     _set(player, "rank", rank)
     _set(player, "games", ())
-    _set(player, "line", 0)
-    _set(player, "raw", "")
+    _set(player, "line", lineno)
+    _set(player, "raw", line)
     return player, _parse_cells(line, lineno, ctx)
 
 
@@ -763,9 +802,10 @@ def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
 def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
     """Return the round cells of a 001 line as Games (``explicit``: the cell has text):
     round r in columns 92+10(r-1) .. 101+10(r-1)."""
-    _check_round_cells(line, lineno, ctx, "round cells")
+    if len(line) >= _FIRST_BEYOND:      # else no cell beyond MAX_ROUNDS (the usual line)
+        _check_round_cells(line, lineno, ctx, "round cells")
     tail = line[91:]
-    sharing = len(_SHARED_GAMES) < _SHARED_CELLS
+    sharing = len(_SHARED_TEXTS) < _SHARED_CELLS
     if tail and sharing:
         # every cell a text read before in that round: each was checked then (only usual
         # cells are shared), the line needs no check
@@ -819,36 +859,36 @@ def _shared_cells(tail: str, checked: bool = True) -> list[Game] | None:
     """The Games of round cells that are all usual (``_USUAL_CELLS``), as :func:`_parse_cells`
     builds them, each shared: a Game is an immutable value, and the same cell text in the
     same round is an equal Game, so one object serves every line of every file that has
-    it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_GAMES`
+    it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_TEXTS`
     holds ``_SHARED_CELLS`` cell texts (a large event, whose cells all differ), the
     reader builds a Game per cell again, without looking them up. With ``checked``
     false the cells are not known to be usual: ``None`` as soon as one was never read
     in its round (only usual cells are kept, so the others are usual)."""
     games = []
-    shared = _SHARED_GAMES
-    for r, i in enumerate(range(0, len(tail), 10), 1):
+    # round r's cell text -> its Game in _SHARED_GAMES[r - 1], for rounds 1.._SHARED_ROUNDS
+    for shared, i in zip(_SHARED_GAMES, range(0, len(tail), 10)):
         cell = tail[i:i + 10]
-        known = shared.get(cell)
-        if known is not None and len(known) >= r and (g := known[r - 1]) is not None:
-            games.append(g)
-            continue
+        g = shared.get(cell)
+        if g is None:
+            if not checked:
+                return None
+            g = shared[cell] = _usual_game(tail, i, i // 10 + 1)
+            _SHARED_TEXTS.add(cell)
+        games.append(g)
+    if len(tail) > _SHARED_SPAN:            # rounds beyond _SHARED_ROUNDS: never shared
         if not checked:
             return None
-        g = _usual_game(tail, i, r)
-        games.append(g)
-        if r > _SHARED_ROUNDS:
-            continue
-        if known is None:
-            known = shared[cell] = []
-        if len(known) < r:
-            known.extend([None] * (r - len(known)))
-        known[r - 1] = g
+        games.extend([_usual_game(tail, i, i // 10 + 1)
+                      for i in range(_SHARED_SPAN, len(tail), 10)])
     return games
+
+
+_FIRST_BEYOND = 92 + 10 * MAX_ROUNDS     # the first column after round MAX_ROUNDS's block
 
 
 def _check_round_cells(line: str, lineno: int, ctx: _Ctx, what: str) -> None:
     """Fatal when the line has text in a round block beyond :data:`MAX_ROUNDS`."""
-    first_beyond = 92 + 10 * MAX_ROUNDS
+    first_beyond = _FIRST_BEYOND
     if len(line) >= first_beyond and line[first_beyond - 1:].strip():
         ctx.fatal(f"more than {MAX_ROUNDS} {what} (the most rounds a TRF may hold, xl-fide's "
                   "limit; the longest real events have about 50)", lineno, first_beyond)
@@ -900,12 +940,14 @@ _OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
 _CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
 _USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
 _SPACES = ("", " ", "  ")
-# The Games the reader shares (by cell text, then round; _shared_cells): about this many
-# cell texts, of rounds 1.._SHARED_ROUNDS (a bound on memory, and on the look-ups of a
-# large event whose cells all differ; then each cell gets a Game of its own)
-_SHARED_GAMES: dict[str, list[Game | None]] = {}
+# The Games the reader shares (by round, then cell text; _shared_cells): about this many
+# cell texts (_SHARED_TEXTS), of rounds 1.._SHARED_ROUNDS (a bound on memory, and on the
+# look-ups of a large event whose cells all differ; then each cell gets a Game of its own)
 _SHARED_CELLS = 4096
 _SHARED_ROUNDS = 60
+_SHARED_SPAN = 10 * _SHARED_ROUNDS      # the characters of those rounds' cells in a line
+_SHARED_GAMES: list[dict[str, Game]] = [{} for _ in range(_SHARED_ROUNDS)]
+_SHARED_TEXTS: set[str] = set()
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
                                         " ": None, "": None}
@@ -941,26 +983,25 @@ def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
     return g
 
 
-def _with_games(player: TrfPlayer, games: tuple[Game, ...], line: int, raw: str) -> TrfPlayer:
-    """``dataclasses.replace(player, games=games, line=line, raw=raw)`` for a player the
-    reader built (its fields already checked and normalised) and nothing else holds yet:
-    the fields are set on it, without a second ``__init__`` or a copy."""
+def _with_games(player: TrfPlayer, games: tuple[Game, ...]) -> TrfPlayer:
+    """``dataclasses.replace(player, games=games)`` for a player the reader built (its
+    fields already checked and normalised) and nothing else holds yet: the games are
+    set on it, without a second ``__init__`` or a copy."""
     _set(player, "games", games)
-    _set(player, "line", line)
-    _set(player, "raw", raw)
     return player
 
 
 def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
     """The player's Games of rounds 1..``rounds``: the cells read, blank ``Z`` after them."""
     if len(cells) >= rounds:
-        return tuple(cells[:rounds])
+        return tuple(cells) if len(cells) == rounds else tuple(cells[:rounds])
     return (*cells, *(_read_game(r, None, None, "Z", False) for r in range(len(cells) + 1, rounds + 1)))
 
 
 _RULER_TEXT = re.compile(r"[0-9 ]+")
+_RULER_STARTS = "D1 "       # the first character of every line _is_ruler accepts
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_HEADER_TAG = re.compile(r"[0-9]{2}2")
+_HEADER_TAGS = frozenset(f"{i:02d}2" for i in range(100))     # 002 012 ... 992
 _NATIONAL_TAG = re.compile(r"[A-Z]{3}")
 
 
@@ -1040,8 +1081,10 @@ class _Scoring:
 
     def __init__(self) -> None:
         self.values = dict(_XXS_DEFAULTS)
+        self.given = False              # an XXS or 162 line read
 
     def apply_xxs(self, text: str, lineno: int, ctx: _Ctx) -> None:
+        self.given = True
         pos = 4
         for m in re.finditer(r"\S+", text[4:]):
             token, col = m.group(0), pos + m.start() + 1
@@ -1061,6 +1104,7 @@ class _Scoring:
     def apply_162(self, text: str, lineno: int, ctx: _Ctx) -> None:
         # Letter at column 6, points in 7-10, next pair at 15 / 16-19, ... (step 9).
         # Read as tokens so a pair shifted by a column is still understood.
+        self.given = True
         given: dict[str, Decimal] = {}
         for m in re.finditer(r"([A-Za-z])\s*(-?[0-9]*\.?[0-9]+)?", text[4:]):
             letter, value, col = m.group(1).upper(), m.group(2), m.start() + 5
@@ -1083,6 +1127,13 @@ class _Scoring:
             self.values["PAB"] = given["W"]
 
     def mapping(self) -> Mapping[str, Decimal]:
+        """Each result code's points (``Tournament.scoring``); of a file without XXS and
+        162 lines, the one mapping of the defaults, shared (read-only)."""
+        if not self.given:
+            return _READ_DEFAULT_SCORING
+        return self._mapping()
+
+    def _mapping(self) -> Mapping[str, Decimal]:
         v = self.values
         out = {
             "+": v["FW"], "-": v["FL"], "H": v["HPB"], "F": v["FPB"], "U": v["PAB"], "Z": v["ZPB"],
@@ -1095,6 +1146,10 @@ class _Scoring:
                     out[code + "w"] = v[white]
                     out[code + "b"] = v[black]
         return MappingProxyType(out)
+
+
+#: The scoring of a file without XXS or 162 lines (:meth:`_Scoring.mapping`)
+_READ_DEFAULT_SCORING = _Scoring()._mapping()
 
 
 def _parse_declared_rounds(text: str, tag: str, lineno: int, ctx: _Ctx) -> int | None:
@@ -1156,16 +1211,6 @@ def _parse_national(tag: str, line: str, lineno: int, ctx: _Ctx) -> NationalReco
 
 
 @dataclass(frozen=True)
-class _Row:
-    """A 001 line as read: the player (no games yet), its round cells, line number and text."""
-
-    player: TrfPlayer
-    cells: list[Game]
-    line: int
-    text: str
-
-
-@dataclass(frozen=True)
 class _Declared:
     """A number of rounds declared by ``XXR`` or ``142`` on ``line``."""
 
@@ -1183,11 +1228,16 @@ class _Reader:
         self.cells_read = 0
         self.header: dict[str, tuple[str, int]] = {}
         self.deputies: list[str] = []
-        self.records: list[Record] = []
+        # the records in file order as (kind, tag, text, line); None for a 001 line (the
+        # Records made when read: _RecordsOnRead)
+        self.records: list[tuple[str, str, str, int] | None] = []
         self.teams: list[TeamRecord] = []
         self.nationals: list[NationalRecord] = []
         self.scoring = _Scoring()
-        self.rows: list[_Row] = []
+        # the 001 lines as read: each player (no games yet; its line number and text set)
+        # and, at the same index, its round cells
+        self.players: list[TrfPlayer] = []
+        self.cells: list[list[Game]] = []
         self.first_line_of: dict[int, int] = {}
         self.declared: _Declared | None = None
         self.initial_colour: str | None = None
@@ -1197,6 +1247,8 @@ class _Reader:
         # no control character anywhere in the file (the usual one; set by _parse): no
         # line needs looking at for one
         self.no_controls = False
+        # every game of the file agrees (set by tournament(); _games_agree)
+        self.games_agree = False
 
     def read(self, line: str, lineno: int) -> None:
         """Read one line of the file (1-based ``lineno``)."""
@@ -1214,14 +1266,15 @@ class _Reader:
             self._record("comment", tag, line, lineno)
             self.trf2026 = True
             return
-        if tag != "001" and _is_ruler(line):   # a line starting 001 is never a ruler
+        # a line starting 001 is never a ruler; a ruler starts with D, 1 or a blank
+        if tag != "001" and line[0] in _RULER_STARTS and _is_ruler(line):
             self._record("ruler", "", line, lineno)
             return
         if len(line) > 3 and line[3] != " " and (tag.isdigit() or tag.startswith("XX")):
             self.ctx.warn(f"column 4 must be blank after the record id {tag!r}, got {line[3]!r}", lineno, 4)
         if tag == "001":
             self._player(line, lineno)
-        elif _HEADER_TAG.fullmatch(tag):
+        elif tag in _HEADER_TAGS:
             self._record("header", tag, line, lineno)
             self._header(tag, line, lineno)
         elif tag in _TEAM_TAGS:
@@ -1260,10 +1313,7 @@ class _Reader:
         return True
 
     def _record(self, kind: str, tag: str, line: str, lineno: int) -> None:
-        # Record(kind, tag, line, lineno) of str and int fields, built in one step
-        r = _new(Record)
-        _set(r, "__dict__", {"kind": kind, "tag": tag, "text": line, "line": lineno})
-        self.records.append(r)
+        self.records.append((kind, tag, line, lineno))      # a Record when read
 
     def _player(self, line: str, lineno: int, controls: bool | None = None) -> None:
         player, cells = _parse_player_line(line, lineno, self.ctx, controls)
@@ -1275,13 +1325,14 @@ class _Reader:
         if self.cells_read > MAX_ROUND_CELLS:
             self.ctx.fatal(f"more than {MAX_ROUND_CELLS} round cells in the file (players x rounds; "
                            "xl-fide's limit, over 60 times the largest real events)", lineno, 92)
-        row = _new(_Row)      # _Row(player, cells, lineno, line) in one step
-        _set(row, "__dict__", {"player": player, "cells": cells, "line": lineno, "text": line})
-        self.rows.append(row)
-        self._record("player", "001", line, lineno)
+        self.players.append(player)
+        self.cells.append(cells)
+        self.records.append(None)
 
     def _header(self, tag: str, line: str, lineno: int) -> None:
-        value = clean_text(line[4:].strip())
+        value = line[4:].strip()
+        if not self.no_controls:            # else the value has none to clean
+            value = clean_text(value)
         if tag in _TRF2026_HEADER_TAGS:
             self.trf2026 = True
         if tag == "112":
@@ -1345,14 +1396,14 @@ class _Reader:
     def rounds(self) -> int:
         """The number of rounds (module docstring, "Rounds"); warns about ignored blocks."""
         if self.declared is None:
-            return max((c.round for row in self.rows for c in row.cells if _cell_has_content(c)),
+            return max((c.round for cells in self.cells for c in cells if _cell_has_content(c)),
                        default=0)
         declared = self.declared
         beyond: dict[int, tuple[int, int]] = {}
-        for row in self.rows:
-            for c in row.cells[declared.rounds:]:
+        for player, cells in zip(self.players, self.cells):
+            for c in cells[declared.rounds:]:
                 if _cell_has_content(c) and c.round not in beyond:
-                    beyond[c.round] = (row.line, _column(c.round))
+                    beyond[c.round] = (player.line, _column(c.round))
         for r in sorted(beyond):
             ln, col = beyond[r]
             self.ctx.warn(f"round {r} is beyond the {declared.rounds} rounds declared by {declared.tag} "
@@ -1362,29 +1413,54 @@ class _Reader:
     def check_opponents(self, rounds: int) -> None:
         """Every opponent is a player (fatal), and not the player himself (warning)."""
         players = self.first_line_of
-        if len(self.rows) >= _BULK_PLAYERS and self._opponents_fine(rounds):
+        if len(self.players) >= _BULK_PLAYERS and self._opponents_fine(rounds):
             return
-        for row in self.rows:
-            sr = row.player.start_rank
-            for c in row.cells[:rounds]:
+        for player, cells in zip(self.players, self.cells):
+            sr = player.start_rank
+            for c in cells[:rounds]:
                 opp = c.opponent
                 if opp is None:
                     continue
                 if opp not in players:
                     self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
-                                   "(no 001 line with that start rank)", row.line,
+                                   "(no 001 line with that start rank)", player.line,
                                    _column(c.round))
                 if opp == sr:
                     self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
-                                  row.line, _column(c.round))
+                                  player.line, _column(c.round))
+
+    def _games_agree(self, rounds: int) -> bool:
+        """True when neither :meth:`check_opponents` nor :func:`_check_consistency` (its
+        games, not the points) has anything to say about the cells of rounds 1..``rounds``:
+        every opponent is another player who names the player back in that round, with
+        results and colours that agree (``pair_problem``), and no played result is
+        without an opponent. False sends the file to those two, which word each problem."""
+        cells_of = dict(zip([p.start_rank for p in self.players], self.cells))
+        for p, cells in zip(self.players, self.cells):
+            sr = p.start_rank
+            for r, g in enumerate(cells if len(cells) <= rounds else cells[:rounds]):
+                opp = g.opponent
+                if opp is None:
+                    if g.code in PLAYED_CODES:
+                        return False
+                    continue
+                other = cells_of.get(opp)
+                if other is None or opp == sr or r >= len(other):
+                    return False
+                og = other[r]
+                if og.opponent != sr or (sr < opp and not (
+                        (g.code, og.code) in _AGREEING_CODES
+                        and (g.colour, og.colour) in _AGREEING_COLOURS)):
+                    return False
+        return True
 
     def _opponents_fine(self, rounds: int) -> bool:
         """True when :meth:`check_opponents` has nothing to say: checked in bulk (each
         step over all the cells runs in C), for a large event."""
-        cells = [row.cells[:rounds] for row in self.rows]
+        cells = [row[:rounds] for row in self.cells]
         opponents = list(map(_OPPONENT, itertools.chain.from_iterable(cells)))
         own = itertools.chain.from_iterable(
-            map(itertools.repeat, [row.player.start_rank for row in self.rows], map(len, cells)))
+            map(itertools.repeat, [p.start_rank for p in self.players], map(len, cells)))
         known = set(opponents)
         known.discard(None)
         return known <= self.first_line_of.keys() and not any(map(operator.eq, opponents, own))
@@ -1394,7 +1470,7 @@ class _Reader:
         found: list[datetime.date | None] = []
         for tag, label in (("042", "start date"), ("052", "end date")):
             value, ln = self.header.get(tag, ("", 0))
-            d, ok = parse_date(value)
+            d, ok = _parse_date(value)
             if not ok:
                 self.ctx.warn(f"{tag}: {label} must be a date like YYYY/MM/DD or DD/MM/YYYY, "
                               f"got {value!r}", ln, 5)
@@ -1406,22 +1482,26 @@ class _Reader:
 
     def tournament(self, source: str) -> Tournament:
         rounds = self.rounds()
-        if len(self.rows) * rounds > MAX_ROUND_CELLS:
-            where = self.declared.line if self.declared else self.rows[-1].line
-            self.ctx.fatal(f"{len(self.rows)} players x {rounds} rounds = {len(self.rows) * rounds} "
+        if len(self.players) * rounds > MAX_ROUND_CELLS:
+            where = self.declared.line if self.declared else self.players[-1].line
+            self.ctx.fatal(f"{len(self.players)} players x {rounds} rounds = {len(self.players) * rounds} "
                            f"round cells; a TRF may hold at most {MAX_ROUND_CELLS} (xl-fide's limit)",
                            where, 5 if self.declared else 92)
-        self.check_opponents(rounds)
-        players = tuple(_with_games(row.player, _fit_games(row.cells, rounds), row.line, row.text)
-                        for row in self.rows)
+        # a small event whose games all agree (the usual one) has nothing for
+        # check_opponents or _check_consistency to say: one pass over its cells
+        self.games_agree = len(self.players) < _BULK_PLAYERS and self._games_agree(rounds)
+        if not self.games_agree:
+            self.check_opponents(rounds)
+        players = tuple(map(_with_games, self.players,
+                            [_fit_games(cells, rounds) for cells in self.cells]))
         start, end = self.dates()
-        return Tournament(
+        t = Tournament(
             name=self.head("012"), city=self.head("022"), federation=self.head("032"),
             start_date=start, end_date=end,
             start_date_text=self.head("042"), end_date_text=self.head("052"),
             time_control=self.head("122"), rounds=rounds, players=players,
             scoring=self.scoring.mapping(),
-            version="TRF-2026" if self.trf2026 else "TRF16", records=tuple(self.records),
+            version="TRF-2026" if self.trf2026 else "TRF16",
             team_records=tuple(self.teams), source=source,
             declared_rounds=self.declared.rounds if self.declared else None,
             chief_arbiter=self.head("102"), deputy_arbiters=tuple(self.deputies),
@@ -1429,6 +1509,10 @@ class _Reader:
             round_dates=self.round_dates, initial_colour=self.initial_colour,
             national_records=tuple(self.nationals), encoding=self.encoding,
         )
+        # its records made when first read (_RecordsOnRead), from these
+        object.__delattr__(t, "records")
+        _set(t, "_pending_records", (self.records, players))
+        return t
 
     def check_links(self) -> None:
         """Team members and national records name players."""
@@ -1445,7 +1529,8 @@ class _Reader:
 def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     ctx = _Ctx(source, strict)
     _check_size(len(text), ctx, "characters")
-    n_lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+    returns = text.count("\r")      # most files have none: no CR LF to count (a slow count)
+    n_lines = text.count("\n") + (returns - text.count("\r\n") if returns else 0) + 1
     if n_lines > MAX_LINES:
         ctx.fatal(f"the file has {n_lines} lines; a TRF may hold at most {MAX_LINES} "
                   f"(xl-fide's limit, for {MAX_PLAYERS} players and their other records)")
@@ -1453,23 +1538,37 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     if not any(line.strip() for line in lines):
         ctx.fatal("empty file: expected TRF records (012 tournament name, 001 players, ...)")
     reader = _Reader(ctx, encoding)
-    reader.no_controls = _CONTROL_IN_TEXT.search(text) is None
-    for lineno, line in enumerate(lines, start=1):
-        if len(line) > MAX_LINE_CHARS:
-            ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "
-                      f"{MAX_LINE_CHARS} (xl-fide's limit; a 001 line of {MAX_ROUNDS} rounds "
-                      f"has {91 + 10 * MAX_ROUNDS})", lineno, MAX_LINE_CHARS + 1)
-        reader.read(line, lineno)
-    if not reader.rows:
+    # every line printable (the usual file, a quick test in C) has no control character;
+    # else the text is searched for one (a tab is no control)
+    reader.no_controls = (all(map(str.isprintable, lines))
+                          or _CONTROL_IN_TEXT.search(text) is None)
+    read = reader.read
+    if max(map(len, lines)) <= MAX_LINE_CHARS:      # the usual file: no line too long
+        for lineno, line in enumerate(lines, start=1):
+            read(line, lineno)
+    else:                                           # read up to the first line too long
+        _read_to_long_line(lines, read, ctx)
+    if not reader.players:
         ctx.fatal("no player records: expected at least one line starting with '001'")
     t = reader.tournament(source)
-    _check_consistency(t, ctx)
+    _check_consistency(t, ctx, games_checked=reader.games_agree)
     _check_players(t, ctx)
     reader.check_links()
     # the warnings set on the Tournament just built, which nothing else holds yet
     # (dataclasses.replace would build and check it all over again)
     _set(t, "warnings", tuple(ctx.warnings))
     return t
+
+
+def _read_to_long_line(lines: list[str], read: Callable[[str, int], None], ctx: _Ctx) -> None:
+    """Read the lines up to the first one longer than :data:`MAX_LINE_CHARS`, fatal there
+    (a problem of an earlier line comes first)."""
+    for lineno, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE_CHARS:
+            ctx.fatal(f"line is {len(line)} characters long; a TRF line may hold at most "
+                      f"{MAX_LINE_CHARS} (xl-fide's limit; a 001 line of {MAX_ROUNDS} rounds "
+                      f"has {91 + 10 * MAX_ROUNDS})", lineno, MAX_LINE_CHARS + 1)
+        read(line, lineno)
 
 
 def _check_size(size: int, ctx: _Ctx, unit: str) -> None:
@@ -1501,11 +1600,12 @@ def _check_players(t: Tournament, ctx: _Ctx) -> None:
                          f"event's start (042: {t.start_date_text})", p.line, 70)
 
 
-def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
+def _check_consistency(t: Tournament, ctx: _Ctx, games_checked: bool = False) -> None:
     """Warn about the two sides of a game that disagree ("one game, one truth": opponent,
-    result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not add up."""
+    result and colour, :func:`xl_fide.rules.results.pair_problem`) and points that do not
+    add up; ``games_checked``: the reader found every game agreeing (``_games_agree``)."""
     players = t.players
-    if len(players) >= _BULK_PLAYERS and _sides_agree(players):
+    if games_checked or (len(players) >= _BULK_PLAYERS and _sides_agree(players)):
         # the usual large file: only the points are left to check
         for p in players:
             if p.points is not None:
@@ -1524,8 +1624,11 @@ def _check_consistency(t: Tournament, ctx: _Ctx) -> None:
                     og = games_of[opp][r]
                 except KeyError:        # not a player: refused before (check_opponents)
                     og = None
-                if og is not None and og.opponent == sr and (sr > opp or _pair_problem(
-                        g.code, og.code, g.colour, og.colour) is None):
+                # both sides agree (pair_problem is None: the codes agree, and the
+                # colours; the reader's codes and colours are among the tables' values)
+                if og is not None and og.opponent == sr and (
+                        sr > opp or ((g.code, og.code) in _AGREEING_CODES
+                                     and (g.colour, og.colour) in _AGREEING_COLOURS)):
                     continue
             _check_game(t, p, g, ctx)
         if p.points is not None:
@@ -1589,6 +1692,9 @@ def _item_of(values: list[_T]) -> Callable[[int], _T]:
     return values.__getitem__
 
 
+#: :func:`parse_date` answered once per text (a pure function; a period's files repeat
+#: their dates)
+_parse_date = functools.lru_cache(maxsize=1024)(parse_date)
 #: :func:`pair_problem` answered once per combination of codes and colours (a pure function)
 _pair_problem = functools.lru_cache(maxsize=4096)(pair_problem)
 _OPPONENT = operator.attrgetter("opponent")

@@ -334,7 +334,8 @@ def _period(args: argparse.Namespace) -> int:
     seen: dict[bytes, Path] = {}
     for name in args.files:
         p = _regular_file(Path(name))
-        data = p.read_bytes()
+        with open(p, "rb", buffering=0) as fh:      # p.read_bytes() without its buffer
+            data = fh.read()
         if data in seen:
             raise CliError(f"{p}: the same event as {seen[data]} (given twice)")
         seen[data] = p

@@ -28,6 +28,14 @@ def escape_controls(text: str, keep: str = "\n\t") -> str:
     escapes, carriage returns). Characters in ``keep`` stay as they are."""
     if text.isprintable() and not any(ch in _BIDI for ch in text):
         return text
+    try:        # a text of Latin-1 characters (the usual output), copied as bytes in C
+        latin = text.encode("latin-1")
+    except UnicodeEncodeError:
+        pass
+    else:       # none of the characters to escape (no override is Latin-1): as it is
+        escaped = _escaped_latin(keep)
+        if len(latin.translate(None, escaped)) == len(latin):
+            return text
     found = _escaped(keep)
     if found.search(text) is None:      # e.g. only line breaks: the text as it is, at C speed
         return text
@@ -39,12 +47,23 @@ def _escape_one(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-@functools.lru_cache(maxsize=8)
-def _escaped(keep: str) -> re.Pattern[str]:
+def _escaped_chars(keep: str) -> list[str]:
     """The characters :func:`escape_controls` escapes: category Cc (U+0000-U+001F,
     U+007F-U+009F) and the bidirectional overrides, less those in ``keep``."""
     chars = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))] + sorted(_BIDI)
-    return re.compile("[" + "".join(re.escape(ch) for ch in chars if ch not in keep) + "]")
+    return [ch for ch in chars if ch not in keep]
+
+
+@functools.lru_cache(maxsize=8)
+def _escaped(keep: str) -> re.Pattern[str]:
+    """:func:`_escaped_chars` as a pattern matching any one of them."""
+    return re.compile("[" + "".join(re.escape(ch) for ch in _escaped_chars(keep)) + "]")
+
+
+@functools.lru_cache(maxsize=8)
+def _escaped_latin(keep: str) -> bytes:
+    """:func:`_escaped_chars` of Latin-1 (below U+0100) as its bytes."""
+    return bytes(ord(ch) for ch in _escaped_chars(keep) if ord(ch) < 0x100)
 
 
 def _h(value: int | None) -> float | None:

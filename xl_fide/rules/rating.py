@@ -671,14 +671,15 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
     built = []
     newest: RuleEdition | None = None
     n = sum_delta_R = 0
+    of_pairs = PeriodEvent.of_pairs
     for name, Ro_event, ed, pairs in events:
-        e = PeriodEvent.of_pairs(name, Ro_event, ed, pairs)
+        e = of_pairs(name, Ro_event, ed, pairs)
         built.append(e)
         d = e.__dict__
         n += d["N"]
         sum_delta_R += d["sum_delta_R"]
-        if newest is None or ed.in_force > newest.in_force:
-            newest = ed
+        if edition_id is None and (newest is None or ed.in_force > newest.in_force):
+            newest = ed                 # the newest edition: only when no id is given
     K_used = _cap_k(K, n)
     if edition_id is None:
         edition_id = newest.id if newest else ""
