@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import operator
 import os
 import zipfile
 import zlib
@@ -46,18 +47,20 @@ from xl_fide.excel._roundtrip import (
     _original_tournament,
     _pristine,
     _Read,
+    _unedited,
 )
 from xl_fide.lists._model import PlayerData
 from xl_fide.rules import results as _results
 from xl_fide.rules.editions import guess_time_control
 from xl_fide.rules.results import parse_result
-from xl_fide.rules.values import FIDE_ID_MAX, as_int, quote_value
+from xl_fide.rules.values import _INT_BOUND, FIDE_ID_MAX, as_int, quote_value
 from xl_fide.trf import (
     DEFAULT_SCORING,
     Game,
     Tournament,
     TrfPlayer,
     TrfWarning,
+    _read_game,
 )
 
 
@@ -67,6 +70,9 @@ def _where(sheet: str, row: int, col: int) -> str:
 
 def _whole(value: Any, sheet: str, row: int, col: int, what: str,
            minimum: int | None = None, maximum: int | None = None) -> int | None:
+    if (type(value) is int and (minimum is None or minimum <= value)
+            and (maximum is None or value <= maximum) and -_INT_BOUND < value < _INT_BOUND):
+        return value            # a plain int in range: what as_int gives, without a call
     value = _resolved(value)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
@@ -81,6 +87,8 @@ def _whole(value: Any, sheet: str, row: int, col: int, what: str,
 
 
 def _str(value: Any) -> str:
+    if type(value) is str:      # a plain text: itself, stripped
+        return value.strip()
     value = _resolved(value)
     if value is None:
         return ""
@@ -139,9 +147,10 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
     (from ``ws_values``, the same sheet read with ``data_only=True``), or by an
     :class:`_Unsaved` marker that raises when the cell is used."""
 
-    def grid(sheet: Any) -> tuple[list[list[Any]], set[tuple[int, int]]]:
+    def grid(sheet: Any, unsaved: str | None = None,
+             ) -> tuple[list[list[Any]], set[tuple[int, int]]]:
         if isinstance(getattr(sheet, "_cells", None), dict):
-            return _grid_in_memory(sheet, max_row, max_col, formula_text)
+            return _grid_in_memory(sheet, max_row, max_col, formula_text, unsaved)
         rows, formulas = [], set()
         for r, cells in enumerate(sheet.iter_rows(min_row=1, max_row=max_row, max_col=max_col)):
             row = []
@@ -157,7 +166,8 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
             rows.append([])
         return [r + [None] * (max_col - len(r)) for r in rows], formulas
 
-    rows, formulas = grid(ws)
+    # no saved results: each formula's marker put in the grid as it is read
+    rows, formulas = grid(ws, ws.title if ws_values is None else None)
     saved = grid(ws_values)[0] if ws_values is not None else None
     for r, c in formulas:
         cached = saved[r][c] if saved is not None else None
@@ -167,10 +177,13 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
 
 def _grid_in_memory(ws: Any, max_row: int, max_col: int,
                     formula_text: dict[tuple[int, int], str] | None,
+                    unsaved: str | None = None,
                     ) -> tuple[list[list[Any]], set[tuple[int, int]]]:
     """:func:`_rows`'s grid of a worksheet being written (openpyxl's, in memory: a
     workbook :func:`fill_workbook` checks before it is saved): its cells taken from the
-    sheet's own map of cells, none created for the blank places in the grid."""
+    sheet's own map of cells, none created for the blank places in the grid. With
+    ``unsaved`` (the sheet's title: no saved results to read) a formula's place holds
+    its :class:`_Unsaved` marker at once, and the formulas returned are none."""
     rows: list[list[Any]] = [[None] * max_col for _ in range(max_row)]
     formulas = set()
     for (r, c), cell in ws._cells.items():
@@ -180,9 +193,12 @@ def _grid_in_memory(ws: Any, max_row: int, max_col: int,
         if value is None:
             continue
         if cell.data_type == "f" or isinstance(value, ArrayFormula):
-            formulas.add((r - 1, c - 1))
             if formula_text is not None:
                 formula_text[(r - 1, c - 1)] = str(getattr(value, "text", value))
+            if unsaved is not None:
+                value = _Unsaved(unsaved, r, c)
+            else:
+                formulas.add((r - 1, c - 1))
         rows[r - 1][c - 1] = value
     return rows, formulas
 
@@ -321,8 +337,9 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
     formulas: dict[tuple[int, int], str] = {}
     ws = wb[CROSS]
     widest = geo.block_first - 1 + (3 * MAX_ROUNDS if layout == "swiss" else MAX_ROUND_ROBIN)
-    max_row = min(max(_int_or(ws.max_row, 0), geo.last), FIRST_ROW + MAX_PLAYERS - 1)
-    max_col = min(max(_int_or(ws.max_column, 0), geo.block_last), widest)
+    sheet_rows, sheet_cols = _extent(ws)
+    max_row = min(max(_int_or(sheet_rows, 0), geo.last), FIRST_ROW + MAX_PLAYERS - 1)
+    max_col = min(max(_int_or(sheet_cols, 0), geo.block_last), widest)
     rows = _rows(ws, max_row, max_col, values[CROSS] if values is not None else None, formulas)
     _check_size_cells(rows, geo)
     typed_k = _typed_k(rows, formulas, geo)
@@ -339,10 +356,10 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
         ranks = list(range(1, geo.n + 1))
     else:
         assert original is not None
-        written = _pristine(ev_rows, rows, geo, original["cells"])
         # no cell edited since fill time (a workbook checked as it is written): the same read
-        pri = (cur if _same_cells(written, (ev_rows, rows))
-               else _read_cells(*written, geo, schedule, typed_k))
+        pri = (cur if _unedited(ev_rows, rows, geo, original["cells"])
+               else _read_cells(*_pristine(ev_rows, rows, geo, original["cells"]), geo,
+                                schedule, typed_k))
         tournament, ranks = _merge(t0, original["ranks"], pri, cur, source,
                                    int(original["rounds"]))
     inputs = {ranks[i - 1]: d for i, d in cur.inputs.items()}
@@ -353,9 +370,21 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
                          inputs)
 
 
+def _extent(ws: Any) -> tuple[Any, Any]:
+    """``(ws.max_row, ws.max_column)``; for a worksheet in memory (openpyxl's map of
+    cells by (row, column)) the same numbers found in C: 1 and 1 for no cell."""
+    cells = getattr(ws, "_cells", None)
+    if not isinstance(cells, dict):
+        return ws.max_row, ws.max_column
+    if not cells:
+        return 1, 1
+    return max(cells)[0], max(map(operator.itemgetter(1), cells))
+
+
 def _same_cells(a: tuple[list[list[Any]], ...], b: tuple[list[list[Any]], ...]) -> bool:
     """Whether two tuples of grids hold the same values of the same types, cell by cell
-    (``1`` and ``1.0`` and ``True`` are not the same cell)."""
+    (``1`` and ``1.0`` and ``True`` are not the same cell). The rule
+    :func:`~xl_fide.excel._roundtrip._unedited` answers without copying the grids."""
     return len(a) == len(b) and all(
         len(ga) == len(gb) and all(
             len(ra) == len(rb) and all(type(x) is type(y) and x == y for x, y in zip(ra, rb))
@@ -753,6 +782,22 @@ def _read_grid(rows: list[list[Any]], geo: _Geometry, active: list[int],
 #: The value types whose result code is parsed once per value (:func:`_read_rounds`).
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 _COLOURS = frozenset({"w", "b"})         # a colour cell read as it is
+_UNREAD = "unread"                        # not a code: a result cell's value not yet read
+
+
+def _round_game(rnd: int, opp: int | None, colour: str, code: str | None) -> Game:
+    """The Game of a Swiss round's cells as :func:`_read_rounds` checked them (``rnd``
+    >= 1; ``opp`` a row number 1..2000 or None; ``colour`` ``""``, ``"w"``, ``"b"`` or
+    ``"-"``; ``code`` an upper-case TRF16 result code or None for a blank result):
+    ``Game(rnd, None, colour or None, "Z", explicit=bool(colour))`` for an empty
+    cell, else ``Game(rnd, opp, colour or None, code or "Z")``, the same Game built
+    without checking the values again (:func:`xl_fide.trf._read_game`)."""
+    kept = colour if colour in _COLOURS else None          # "-" is no colour
+    if opp is None and code is None:
+        return _read_game(rnd, None, kept, "Z", bool(colour))
+    code = code or "Z"
+    return _read_game(rnd, opp, kept, code,
+                      not (code == "Z" and opp is None and kept is None))
 
 
 def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> dict[int, list[Game]]:
@@ -772,14 +817,15 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
             codes[key] = code
         return codes[key]
 
+    n = geo.n
     for i in active:
         r = geo.first + i - 1
         row = rows[r - 1]
         out = []
         for rnd, oc, cc, rc in columns:
             opp = row[oc - 1]                   # an int in range is its own number
-            if not (opp is None or (type(opp) is int and 0 <= opp <= geo.n)):
-                opp = _whole(opp, CROSS, r, oc, "opponent", 0, geo.n)
+            if not (opp is None or (type(opp) is int and 0 <= opp <= n)):
+                opp = _whole(opp, CROSS, r, oc, "opponent", 0, n)
             opp = opp or None
             if opp is not None and opp not in present:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {opp} has a blank row")
@@ -790,12 +836,13 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
             if colour not in ("", "w", "b", "-"):
                 raise WorkbookError(f"{_where(CROSS, r, cc)}: colour must be w or b, "
                                     f"got {row[cc - 1]!r}")
-            code = code_of(row[rc - 1], r, rc)
+            value = row[rc - 1]
+            kind = type(value)              # a plain value read before: its code at once
+            code = codes.get((kind, value), _UNREAD) if kind in _PLAIN else _UNREAD
+            if code is _UNREAD:
+                code = code_of(value, r, rc)
             blank_result[(i, rnd)] = code is None
-            if opp is None and code is None:
-                out.append(Game(rnd, None, colour or None, "Z", explicit=bool(colour)))
-            else:
-                out.append(Game(rnd, opp, colour or None, code or "Z"))
+            out.append(_round_game(rnd, opp, colour, code))
         games[i] = out
     for i in active:
         for g in games[i]:

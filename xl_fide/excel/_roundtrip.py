@@ -8,6 +8,7 @@ import dataclasses
 import datetime as _dt
 import functools
 import json
+import operator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
@@ -125,7 +126,9 @@ def _original(wb: Any) -> dict[str, Any] | None:
         payload = json.loads(data)
         if payload.get("format") != _ORIGINAL_FORMAT:
             raise ValueError(f"format {payload.get('format')!r}")
-        payload["cells"] = {sheet: {k: _from_json(v) for k, v in cells.items()}
+        # a date is the only dict a cell holds (json gives plain dicts)
+        payload["cells"] = {sheet: {k: _from_json(v) if type(v) is dict else v
+                                    for k, v in cells.items()}
                             for sheet, cells in payload["cells"].items()}
         payload["ranks"] = [int(r) for r in payload["ranks"]]
         return payload
@@ -156,6 +159,65 @@ def _pristine(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
         for r, c, ref in where:
             grid[r - 1][c - 1] = written.get(ref)
     return ev2, rows2
+
+
+def _unedited(ev_rows: list[list[Any]], rows: list[list[Any]], geo: _Geometry,
+              cells: dict[str, dict[str, Any]]) -> bool:
+    """Whether the two grids are as fill_workbook wrote them: the same answer as
+    ``_same_cells(_pristine(ev_rows, rows, geo, cells), (ev_rows, rows))``, without the
+    copies. Every cell but an input cell is the same object in both, the same cell
+    when it equals itself (only a NaN does not); an input cell is the same when the
+    value written (from the JSON of ``TRF_original``, never an object of the grid) has
+    its type and equals it. Compared a row at a time, in C."""
+    for grid in (ev_rows, rows):
+        for row in grid:
+            if not all(map(operator.eq, row, row)):
+                return False
+    for grid, sheet, groups in ((rows, CROSS, _cross_rows(geo)), (ev_rows, EVENT, _EVENT_ROWS)):
+        get = cells.get(sheet, {}).get
+        for r, cells_of, refs in groups:
+            now = cells_of(grid[r - 1])
+            was = tuple(map(get, refs))
+            if tuple(map(type, was)) != tuple(map(type, now)) or was != now:
+                return False
+    return True
+
+
+_Groups = tuple[tuple[int, Callable[[list[Any]], tuple[Any, ...]], tuple[str, ...]], ...]
+
+
+def _by_row(refs: _Refs) -> _Groups:
+    """``refs`` grouped by row: (row, the row's input values as a tuple, their references)."""
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for r, c, ref in refs:
+        rows.setdefault(r, []).append((c, ref))
+    out = []
+    for r, cols in rows.items():
+        index = [c - 1 for c, _ in cols]
+        getter = (operator.itemgetter(*index) if len(index) > 1
+                  else (lambda row, i=index[0]: (row[i],)))
+        out.append((r, getter, tuple(ref for _, ref in cols)))
+    return tuple(out)
+
+
+def _cross_rows(geo: _Geometry) -> _Groups:
+    return _cross_groups(geo.first, geo.last, geo.block_last,
+                         frozenset(geo.col[k] for k in _COMPUTED_KEYS))
+
+
+@functools.lru_cache(maxsize=2)
+def _cross_groups(first: int, last: int, block_last: int, computed: frozenset[int]) -> _Groups:
+    # _input_refs's cells, row by row, each row the same columns: grouped by slicing
+    cross = _input_refs(first, last, block_last, computed)[0]
+    index = [c - 1 for c in range(1, block_last + 1) if c not in computed]
+    m = len(index)
+    assert len(index) > 1 and len(cross) == m * (last - first + 1)
+    getter, ref = operator.itemgetter(*index), operator.itemgetter(2)
+    return tuple((r, getter, tuple(map(ref, cross[k * m:(k + 1) * m])))
+                 for k, r in enumerate(range(first, last + 1)))
+
+
+_EVENT_ROWS = _by_row(_input_refs(1, 0, 1, frozenset())[1])
 
 
 _PLAYER_FIELDS = ("title", "name", "federation", "fide_id", "rating", "birth_year")
@@ -191,7 +253,7 @@ def _merge(t0: Tournament, ranks: list[int], pri: _Read, cur: _Read, source: str
             players[rank] = dataclasses.replace(
                 now, start_rank=rank, games=new_games,
                 points=sum((t0.points_for(g) for g in new_games), Decimal(0)))
-        else:
+        elif before is not now:     # the same read (nothing edited): the player as read
             players[rank] = _edited_player(t0, players[rank], before, now, mapped)
     changes = _edited_fields(t0, pri, cur, rounds_written)
     fitted = sorted(players.values(), key=lambda p: p.start_rank)
