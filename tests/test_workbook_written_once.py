@@ -86,3 +86,26 @@ def test_a_round_cell_set_directly_holds_what_the_setter_gives(value):
     assert (type(a.value), a.value, a.data_type, a.quotePrefix) == \
         (type(b.value), b.value, b.data_type, b.quotePrefix)
     assert getattr(wb, "xl_fide_replaced", []) in ([], ["Sheet!A1", "Sheet!B1"])
+
+
+def test_a_styled_cell_made_directly_is_the_cell_openpyxl_makes():
+    # _style_cells sets a new cell's attributes itself instead of calling Cell(...)
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import Cell
+
+    from xl_fide.excel._layout import _apply, _register_styles, _style_cells
+    wb = Workbook()
+    _register_styles(wb)
+    ws = wb.active
+    _apply(ws.cell(1, 1), "in_res")                  # the style's array, cached
+    ws.cell(3, 2).value = "x"                        # a cell already there: restyled
+    _style_cells(ws, [(7, 3, "in_res"), (3, 2, "in_res"), (5, 4, "calc_int")])
+    made = ws._cells[(7, 3)]
+    like = Cell(ws, row=7, column=3, style_array=ws._cells[(1, 1)]._style)
+    slots = ("parent", "_style", "row", "column", "_value", "_hyperlink", "data_type",
+             "_comment")
+    assert [getattr(made, s) for s in slots] == [getattr(like, s) for s in slots]
+    assert made._style is not ws._cells[(1, 1)]._style          # its own array
+    assert ws._cells[(3, 2)].value == "x"
+    assert (ws._cells[(3, 2)].style, ws._cells[(5, 4)].style) == ("in_res", "calc_int")
+    assert ws._current_row == 7

@@ -23,6 +23,7 @@ from openpyxl.styles import (
     Protection,
     Side,
 )
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
@@ -338,15 +339,24 @@ def _apply(cell: Any, name: str) -> None:
 
 def _style_cells(ws: Any, places: Iterable[tuple[int, int, str]]) -> None:
     """``_apply(ws.cell(row, col), name)`` for each ``(row, col, name)`` of ``places``, in
-    order; a cell not there yet is made with its style (not made, then restyled)."""
+    order; a cell not there yet is made with its style (not made, then restyled), its
+    attributes set as ``Cell(ws, row=r, column=c, style_array=...)`` sets them."""
     cache = ws.parent.__dict__.setdefault("_xl_fide_styles", {})
     cells = ws._cells
+    new = Cell.__new__
+    top = ws._current_row
+    cell: Any
     for r, c, name in places:
         arr = cache.get(name)
         if arr is None or (r, c) in cells:
             _apply(ws.cell(r, c), name)
-        else:
-            ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
+            continue
+        cell = cells[(r, c)] = new(Cell)
+        cell.parent, cell._style, cell.row, cell.column = ws, StyleArray(arr), r, c
+        cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
+        if r > top:
+            top = r
+    ws._current_row = max(ws._current_row, top)
 
 
 def _text(ws: Any, row: int, col: int, value: Any, style: str | None = None) -> Any:
