@@ -69,17 +69,19 @@ def _col(c: int) -> str:
 
 
 @pytest.mark.parametrize("value", ["w", "b", "-", "+", "=", "=1", "@x", "#N/A", "½", "a\x01b",
-                                   "", 0, 1, 12, True, 1.5])
-def test_a_round_cell_set_directly_holds_what_the_setter_gives(value):
-    # put_value skips openpyxl's setter for an int or a plain text: every other value
-    # (a formula start, an error code, a control character, a bool) goes through _text
+                                   "", 0, 1, 12, True, 1.5, -0.0, 2.5e300, None])
+@pytest.mark.parametrize("before", [None, "old"])
+def test_a_round_cell_set_directly_holds_what_the_setter_gives(value, before):
+    # put_value skips openpyxl's setter for None, an int, a float or a plain text: every
+    # other value (a formula start, an error code, a control character, a bool) goes
+    # through _text; the cell may hold a text before
     from openpyxl import Workbook
 
     from xl_fide.excel._layout import _text, put_value
     wb = Workbook()
     ws = wb.active
-    ws.cell(1, 1)
-    ws.cell(1, 2)                   # made first, as the template makes its input cells
+    ws.cell(1, 1).value = before
+    ws.cell(1, 2).value = before    # made first, as the template makes its input cells
     put_value(ws._cells, ws, 1, 1, value)
     _text(ws, 1, 2, value)
     a, b = ws.cell(1, 1), ws.cell(1, 2)

@@ -414,9 +414,7 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
         target = ws if sheet == CROSS else calc
         kind: str | None = None
         if type(value) is tuple:
-            text = "".join(value)
-            if (text.startswith("=") and len(text) + longest * (len(value) - 1) <= 32767
-                    and not ILLEGAL_CHARACTERS_RE.search(text)):
+            if _set_as_formula(value, longest):
                 kind = "f"
         elif type(value) is int:
             kind = "n"
@@ -439,6 +437,17 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
                     cell = target.cell(r, c)
             cell._value, cell.data_type = value, kind
     calc._current_row = max(calc._current_row, last)
+
+
+def _set_as_formula(pieces: Sequence[str], longest: int) -> bool:
+    """Whether ``cell.value = number.join(pieces)``, for a row ``number`` of at most
+    ``longest`` digits, stores that text as it is with data type ``f``: it starts with
+    "=", holds no character a sheet cannot hold and stays within a cell's 32,767
+    characters (openpyxl's setter would raise or cut it)."""
+    text = "".join(pieces)
+    return (bool(pieces) and pieces[0].startswith("=")
+            and len(text) + longest * (len(pieces) - 1) <= 32767
+            and not ILLEGAL_CHARACTERS_RE.search(text))
 
 
 def _iso_date(d: str) -> str:
@@ -620,6 +629,7 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         _style_cells(ws, ((r, c, "calc_int") for c in checks))
     # each round's check formula made once, the row put in per row (30,000 at 2,000 x 15)
     terms = [("=" + _swiss_term(geo, rnd, _ROW, no)).split(_ROW) for rnd in range(1, R + 1)]
+    direct = all(_set_as_formula(pieces, len(str(last))) for pieces in terms)
     cells = ws._cells
     for r in range(f, last + 1):
         block = f"{_L(geo.block_first)}{r}:{_L(geo.block_last)}{r}"
@@ -629,7 +639,11 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
         row = str(r)
         for c, pieces in zip(checks, terms):
-            cells[(r, c)].value = row.join(pieces)
+            if direct:                        # as the setter stores it (styled above)
+                cell = cells[(r, c)]
+                cell._value, cell.data_type = row.join(pieces), "f"
+            else:
+                cells[(r, c)].value = row.join(pieces)
         ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
                                     f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]

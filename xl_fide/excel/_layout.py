@@ -303,13 +303,13 @@ _PLAIN: dict[str, bool] = {}     # a text: whether openpyxl stores it as it is
 
 def put_value(cells: dict[tuple[int, int], Any], ws: Any, row: int, col: int, value: Any) -> None:
     """``_text(ws, row, col, value)``, for the many cells of the players' rows (their
-    rounds, the Report sheet): an ``int`` or a text that needs nothing of
+    rounds, the Report sheet): ``None``, an ``int``, a ``float`` or a text that needs nothing of
     :func:`safe_text` (no character a sheet cannot hold, no formula start, not an error
     code such as ``#N/A``) is set on the cell already made with its style (``cells``: the
     sheet's map of cells) as openpyxl's setter would set it; anything else goes through
     :func:`_text`."""
     cell = cells.get((row, col))
-    if cell is not None and type(value) is int:
+    if cell is not None and (value is None or type(value) is int or type(value) is float):
         cell._value, cell.data_type = value, "n"
         return
     if cell is not None and type(value) is str:
