@@ -34,6 +34,10 @@ def test_cached_values_only_where_given_the_rest_as_written():
            b'<row r="2"><c r="B2"><f>A2+1</f><v></v></c><c r="B12"><f>B2</f></c></row>'
            b'</sheetData>')
     out = _with_values(xml, {"B1": 2, "C1": 7.5, "E1": "</c>", "B12": "#N/A"})
+    # the same cells given in another order, with cells the sheet does not have
+    again = _with_values(xml, {"Z9": 1, "B12": "#N/A", "E1": "</c>", "A12": 3, "C1": 7.5,
+                               "B1": 2, "AA1": 0})
+    assert again == out
     assert out == (b'<sheetData><row r="1"><c r="A1" t="n"><v>1</v></c>'
                    b'<c r="B1"><f>A1+1</f><v>2</v></c><c r="C1" s="2"><v>7.5</v></c>'
                    b'<c r="D1" t="inlineStr"><is><t>a &lt;/c&gt; b</t></is></c>'
@@ -101,13 +105,16 @@ def test_a_styled_cell_made_directly_is_the_cell_openpyxl_makes():
     ws = wb.active
     _apply(ws.cell(1, 1), "in_res")                  # the style's array, cached
     ws.cell(3, 2).value = "x"                        # a cell already there: restyled
-    _style_cells(ws, [(7, 3, "in_res"), (3, 2, "in_res"), (5, 4, "calc_int")])
+    _style_cells(ws, (7,), [(3, "in_res")])
+    _style_cells(ws, (3,), [(2, "in_res")])
+    _style_cells(ws, (5,), [(4, "calc_int")])
     made = ws._cells[(7, 3)]
     like = Cell(ws, row=7, column=3, style_array=ws._cells[(1, 1)]._style)
     slots = ("parent", "_style", "row", "column", "_value", "_hyperlink", "data_type",
              "_comment")
     assert [getattr(made, s) for s in slots] == [getattr(like, s) for s in slots]
     assert made._style is not ws._cells[(1, 1)]._style          # its own array
+    assert (type(made._style), made._style.typecode) == (type(like._style), like._style.typecode)
     assert ws._cells[(3, 2)].value == "x"
     assert (ws._cells[(3, 2)].style, ws._cells[(5, 4)].style) == ("in_res", "calc_int")
     assert ws._current_row == 7

@@ -483,7 +483,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     # players rows: styles
     styles = [(geo.col[s.key], s.style) for s in PLAYER_COLS + st + RATING_COLS]
     for r in range(geo.first, geo.last + 1):
-        _style_cells(ws, ((r, c, style) for c, style in styles))
+        _style_cells(ws, (r,), styles)
         ws.cell(r, geo.col["no"]).value = r - geo.first + 1
         ws.cell(r, geo.col["k"]).value = _k_formula(geo, r)
     # K rule: ONE array formula over the column (FIDE_K is vectorised)
@@ -558,8 +558,8 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     pts, sb = geo.column("pts"), geo.column("sb")
     for i in range(1, n + 1):
         r = f + i - 1
-        _style_cells(ws, ((r, geo.grid_col(j), "diag" if i == j else "in_res")
-                          for j in range(1, n + 1)))
+        _style_cells(ws, (r,), [(geo.grid_col(j), "diag" if i == j else "in_res")
+                                for j in range(1, n + 1)])
         row = f"{_L(g1)}{r}:{_L(g2)}{r}"
         mine = f"TRANSPOSE({_abs(geo.grid_col(i), f, geo.grid_col(i), last)})"
         name = geo.cell("name", r)
@@ -618,15 +618,13 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     ws.column_dimensions.group(_L(geo.check_first), _L(geo.check_last), hidden=True)
     parts = [(geo.round_col(rnd, part), style) for rnd in range(1, R + 1)
              for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res"))]
-    for r in range(f, last + 1):
-        _style_cells(ws, ((r, c, style) for c, style in parts))
+    _style_cells(ws, range(f, last + 1), parts)
     pts = geo.column("pts")
     heads = _abs(geo.block_first, HEADER_ROW, geo.block_last, HEADER_ROW)
     no = geo.col["no"]
     mask = f'{heads}="Res"'
     checks = [geo.check_col(rnd) for rnd in range(1, R + 1)]
-    for r in range(f, last + 1):
-        _style_cells(ws, ((r, c, "calc_int") for c in checks))
+    _style_cells(ws, range(f, last + 1), [(c, "calc_int") for c in checks])
     # each round's check formula made once, the row put in per row (30,000 at 2,000 x 15)
     terms = [("=" + _swiss_term(geo, rnd, _ROW, no)).split(_ROW) for rnd in range(1, R + 1)]
     direct = all(_set_as_formula(pieces, len(str(last))) for pieces in terms)

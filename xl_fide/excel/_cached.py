@@ -22,6 +22,8 @@ import datetime as _dt
 import functools
 import re
 import zipfile
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, Collection, Iterator, Mapping, Sequence
 
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
@@ -91,9 +93,12 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
     pos = 0
     missing = object()
     append = pieces.append
-    for m in (_CELL.finditer(xml) if share else _known_cells(xml, cells)):
+    found = (zip(_CELL.finditer(xml), repeat(missing)) if share
+             else _known_cells(xml, cells))
+    for m, value in found:
         col, row, attrs, body = m.groups()
-        value = cells.get((col + row).decode("ascii"), missing)
+        if share:
+            value = cells.get((col + row).decode("ascii"), missing)
         element: bytes | None = None            # the formula's element, <f>...</f>
         if not body:
             pass
@@ -110,7 +115,7 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
         append(xml[pos:m.start()])
         pos = m.end()
         if value is not missing:
-            if attrs:
+            if b' t="' in attrs:
                 attrs = _T_ATTR.sub(b"", attrs)
             if type(value) is int:                # (what _encoded gives an int)
                 rest = b"<v>%d</v></c>" % value
@@ -137,19 +142,41 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
     return b"".join(pieces)
 
 
-#: The start of a cell element (its reference: group 1), to find the cells that get a value.
-_CELL_REF = re.compile(rb'<c r="([A-Z]+[0-9]+)"')
-
-
-def _known_cells(xml: bytes, cells: Mapping[str, object]) -> Iterator[re.Match[bytes]]:
+def _known_cells(xml: bytes, cells: Mapping[str, object]
+                 ) -> Iterator[tuple[re.Match[bytes], object]]:
     """The :data:`_CELL` matches of the cells of ``xml`` that ``cells`` has a value for,
-    in order: the other cells are passed over by their reference alone."""
-    known = {ref.encode("ascii") for ref in cells}
-    for m in _CELL_REF.finditer(xml):
-        if m.group(1) in known:
-            whole = _CELL.match(xml, m.start())
-            if whole is not None:
-                yield whole
+    each with its value, in order: the other cells are passed over. Each cell's start is
+    looked for from the previous one's, in the order openpyxl writes cells, then back
+    from there (a cell out of that order); their places in ``xml`` order them."""
+    found: list[tuple[int, object]] = []
+    pos = 0
+    find, rfind = xml.find, xml.rfind
+    for ref in sorted(cells, key=_row_col):
+        tag = b'<c r="' + ref.encode("ascii") + b'"'
+        at = find(tag, pos)
+        if at < 0:
+            at = rfind(tag, 0, pos + len(tag))       # the nearest before pos
+            if at < 0:
+                continue
+        else:
+            pos = at + len(tag)
+        found.append((at, cells[ref]))
+    found.sort(key=itemgetter(0))
+    match = _CELL.match
+    for at, value in found:
+        whole = match(xml, at)
+        if whole is not None:
+            yield whole, value
+
+
+def _row_col(ref: str) -> tuple[int, int, str]:
+    """A reference such as ``AB12`` as a key in the order openpyxl writes cells: by row,
+    then column (fewer letters first, then alphabetically); no row sorts first."""
+    digits = ref.lstrip(_LETTERS)
+    return (int(digits) if digits.isdecimal() else 0, len(ref), ref)
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _escape(text: str) -> str:

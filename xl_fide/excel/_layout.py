@@ -7,9 +7,10 @@ range). ``safe_text`` writes text starting with ``= + - @`` as text."""
 from __future__ import annotations
 
 import datetime as _dt
+from array import array
 from copy import copy
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
@@ -337,25 +338,29 @@ def _apply(cell: Any, name: str) -> None:
         cell._style = copy(arr)
 
 
-def _style_cells(ws: Any, places: Iterable[tuple[int, int, str]]) -> None:
-    """``_apply(ws.cell(row, col), name)`` for each ``(row, col, name)`` of ``places``, in
-    order; a cell not there yet is made with its style (not made, then restyled), its
-    attributes set as ``Cell(ws, row=r, column=c, style_array=...)`` sets them."""
+def _style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]) -> None:
+    """``_apply(ws.cell(row, col), name)`` for each row of ``rows`` and each ``(col, name)``
+    of ``places``, row by row, in order; a cell not there yet is made with its style (not
+    made, then restyled), its attributes set as ``Cell(ws, row=r, column=c,
+    style_array=...)`` sets them."""
     cache = ws.parent.__dict__.setdefault("_xl_fide_styles", {})
     cells = ws._cells
-    new = Cell.__new__
+    new, new_array = Cell.__new__, array.__new__
     top = ws._current_row
     cell: Any
-    for r, c, name in places:
-        arr = cache.get(name)
-        if arr is None or (r, c) in cells:
-            _apply(ws.cell(r, c), name)
-            continue
-        cell = cells[(r, c)] = new(Cell)
-        cell.parent, cell._style, cell.row, cell.column = ws, StyleArray(arr), r, c
-        cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
-        if r > top:
-            top = r
+    for r in rows:
+        for c, name in places:
+            arr = cache.get(name)
+            if arr is None or (r, c) in cells:
+                _apply(ws.cell(r, c), name)
+                continue
+            cell = cells[(r, c)] = new(Cell)
+            # (StyleArray(arr) without its own __new__ in between)
+            cell.parent, cell._style, cell.row, cell.column = (
+                ws, new_array(StyleArray, "i", arr), r, c)
+            cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
+            if r > top:
+                top = r
     ws._current_row = max(ws._current_row, top)
 
 
