@@ -34,6 +34,10 @@ def test_cached_values_only_where_given_the_rest_as_written():
            b'<row r="2"><c r="B2"><f>A2+1</f><v></v></c><c r="B12"><f>B2</f></c></row>'
            b'</sheetData>')
     out = _with_values(xml, {"B1": 2, "C1": 7.5, "E1": "</c>", "B12": "#N/A"})
+    # the same cells given in another order, with cells the sheet does not have
+    again = _with_values(xml, {"Z9": 1, "B12": "#N/A", "E1": "</c>", "A12": 3, "C1": 7.5,
+                               "B1": 2, "AA1": 0})
+    assert again == out
     assert out == (b'<sheetData><row r="1"><c r="A1" t="n"><v>1</v></c>'
                    b'<c r="B1"><f>A1+1</f><v>2</v></c><c r="C1" s="2"><v>7.5</v></c>'
                    b'<c r="D1" t="inlineStr"><is><t>a &lt;/c&gt; b</t></is></c>'
@@ -69,20 +73,48 @@ def _col(c: int) -> str:
 
 
 @pytest.mark.parametrize("value", ["w", "b", "-", "+", "=", "=1", "@x", "#N/A", "½", "a\x01b",
-                                   "", 0, 1, 12, True, 1.5])
-def test_a_round_cell_set_directly_holds_what_the_setter_gives(value):
-    # put_value skips openpyxl's setter for an int or a plain text: every other value
-    # (a formula start, an error code, a control character, a bool) goes through _text
+                                   "", 0, 1, 12, True, 1.5, -0.0, 2.5e300, None])
+@pytest.mark.parametrize("before", [None, "old"])
+def test_a_round_cell_set_directly_holds_what_the_setter_gives(value, before):
+    # put_value skips openpyxl's setter for None, an int, a float or a plain text: every
+    # other value (a formula start, an error code, a control character, a bool) goes
+    # through _text; the cell may hold a text before
     from openpyxl import Workbook
 
     from xl_fide.excel._layout import _text, put_value
     wb = Workbook()
     ws = wb.active
-    ws.cell(1, 1)
-    ws.cell(1, 2)                   # made first, as the template makes its input cells
+    ws.cell(1, 1).value = before
+    ws.cell(1, 2).value = before    # made first, as the template makes its input cells
     put_value(ws._cells, ws, 1, 1, value)
     _text(ws, 1, 2, value)
     a, b = ws.cell(1, 1), ws.cell(1, 2)
     assert (type(a.value), a.value, a.data_type, a.quotePrefix) == \
         (type(b.value), b.value, b.data_type, b.quotePrefix)
     assert getattr(wb, "xl_fide_replaced", []) in ([], ["Sheet!A1", "Sheet!B1"])
+
+
+def test_a_styled_cell_made_directly_is_the_cell_openpyxl_makes():
+    # _style_cells sets a new cell's attributes itself instead of calling Cell(...)
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import Cell
+
+    from xl_fide.excel._layout import _apply, _register_styles, _style_cells
+    wb = Workbook()
+    _register_styles(wb)
+    ws = wb.active
+    _apply(ws.cell(1, 1), "in_res")                  # the style's array, cached
+    ws.cell(3, 2).value = "x"                        # a cell already there: restyled
+    _style_cells(ws, (7,), [(3, "in_res")])
+    _style_cells(ws, (3,), [(2, "in_res")])
+    _style_cells(ws, (5,), [(4, "calc_int")])
+    made = ws._cells[(7, 3)]
+    like = Cell(ws, row=7, column=3, style_array=ws._cells[(1, 1)]._style)
+    slots = ("parent", "_style", "row", "column", "_value", "_hyperlink", "data_type",
+             "_comment")
+    assert [getattr(made, s) for s in slots] == [getattr(like, s) for s in slots]
+    assert made._style is not ws._cells[(1, 1)]._style          # its own array
+    assert (type(made._style), made._style.typecode) == (type(like._style), like._style.typecode)
+    assert ws._cells[(3, 2)].value == "x"
+    assert (ws._cells[(3, 2)].style, ws._cells[(5, 4)].style) == ("in_res", "calc_int")
+    assert ws._current_row == 7

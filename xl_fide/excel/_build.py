@@ -414,9 +414,7 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
         target = ws if sheet == CROSS else calc
         kind: str | None = None
         if type(value) is tuple:
-            text = "".join(value)
-            if (text.startswith("=") and len(text) + longest * (len(value) - 1) <= 32767
-                    and not ILLEGAL_CHARACTERS_RE.search(text)):
+            if _set_as_formula(value, longest):
                 kind = "f"
         elif type(value) is int:
             kind = "n"
@@ -439,6 +437,17 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
                     cell = target.cell(r, c)
             cell._value, cell.data_type = value, kind
     calc._current_row = max(calc._current_row, last)
+
+
+def _set_as_formula(pieces: Sequence[str], longest: int) -> bool:
+    """Whether ``cell.value = number.join(pieces)``, for a row ``number`` of at most
+    ``longest`` digits, stores that text as it is with data type ``f``: it starts with
+    "=", holds no character a sheet cannot hold and stays within a cell's 32,767
+    characters (openpyxl's setter would raise or cut it)."""
+    text = "".join(pieces)
+    return (bool(pieces) and pieces[0].startswith("=")
+            and len(text) + longest * (len(pieces) - 1) <= 32767
+            and not ILLEGAL_CHARACTERS_RE.search(text))
 
 
 def _iso_date(d: str) -> str:
@@ -474,7 +483,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     # players rows: styles
     styles = [(geo.col[s.key], s.style) for s in PLAYER_COLS + st + RATING_COLS]
     for r in range(geo.first, geo.last + 1):
-        _style_cells(ws, ((r, c, style) for c, style in styles))
+        _style_cells(ws, (r,), styles)
         ws.cell(r, geo.col["no"]).value = r - geo.first + 1
         ws.cell(r, geo.col["k"]).value = _k_formula(geo, r)
     # K rule: ONE array formula over the column (FIDE_K is vectorised)
@@ -549,8 +558,8 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     pts, sb = geo.column("pts"), geo.column("sb")
     for i in range(1, n + 1):
         r = f + i - 1
-        _style_cells(ws, ((r, geo.grid_col(j), "diag" if i == j else "in_res")
-                          for j in range(1, n + 1)))
+        _style_cells(ws, (r,), [(geo.grid_col(j), "diag" if i == j else "in_res")
+                                for j in range(1, n + 1)])
         row = f"{_L(g1)}{r}:{_L(g2)}{r}"
         mine = f"TRANSPOSE({_abs(geo.grid_col(i), f, geo.grid_col(i), last)})"
         name = geo.cell("name", r)
@@ -609,17 +618,16 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     ws.column_dimensions.group(_L(geo.check_first), _L(geo.check_last), hidden=True)
     parts = [(geo.round_col(rnd, part), style) for rnd in range(1, R + 1)
              for part, style in (("opp", "in_int"), ("col", "in_code"), ("res", "in_res"))]
-    for r in range(f, last + 1):
-        _style_cells(ws, ((r, c, style) for c, style in parts))
+    _style_cells(ws, range(f, last + 1), parts)
     pts = geo.column("pts")
     heads = _abs(geo.block_first, HEADER_ROW, geo.block_last, HEADER_ROW)
     no = geo.col["no"]
     mask = f'{heads}="Res"'
     checks = [geo.check_col(rnd) for rnd in range(1, R + 1)]
-    for r in range(f, last + 1):
-        _style_cells(ws, ((r, c, "calc_int") for c in checks))
+    _style_cells(ws, range(f, last + 1), [(c, "calc_int") for c in checks])
     # each round's check formula made once, the row put in per row (30,000 at 2,000 x 15)
     terms = [("=" + _swiss_term(geo, rnd, _ROW, no)).split(_ROW) for rnd in range(1, R + 1)]
+    direct = all(_set_as_formula(pieces, len(str(last))) for pieces in terms)
     cells = ws._cells
     for r in range(f, last + 1):
         block = f"{_L(geo.block_first)}{r}:{_L(geo.block_last)}{r}"
@@ -629,7 +637,11 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
         row = str(r)
         for c, pieces in zip(checks, terms):
-            cells[(r, c)].value = row.join(pieces)
+            if direct:                        # as the setter stores it (styled above)
+                cell = cells[(r, c)]
+                cell._value, cell.data_type = row.join(pieces), "f"
+            else:
+                cells[(r, c)].value = row.join(pieces)
         ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
                                     f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]

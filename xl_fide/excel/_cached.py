@@ -22,7 +22,9 @@ import datetime as _dt
 import functools
 import re
 import zipfile
-from typing import Any, Collection, Iterator, Mapping
+from itertools import repeat
+from operator import itemgetter
+from typing import Any, Collection, Iterator, Mapping, Sequence
 
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
 
@@ -91,9 +93,12 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
     pos = 0
     missing = object()
     append = pieces.append
-    for m in (_CELL.finditer(xml) if share else _known_cells(xml, cells)):
+    found = (zip(_CELL.finditer(xml), repeat(missing)) if share
+             else _known_cells(xml, cells))
+    for m, value in found:
         col, row, attrs, body = m.groups()
-        value = cells.get((col + row).decode("ascii"), missing)
+        if share:
+            value = cells.get((col + row).decode("ascii"), missing)
         element: bytes | None = None            # the formula's element, <f>...</f>
         if not body:
             pass
@@ -110,7 +115,7 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
         append(xml[pos:m.start()])
         pos = m.end()
         if value is not missing:
-            if attrs:
+            if b' t="' in attrs:
                 attrs = _T_ATTR.sub(b"", attrs)
             if type(value) is int:                # (what _encoded gives an int)
                 rest = b"<v>%d</v></c>" % value
@@ -137,19 +142,41 @@ def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -
     return b"".join(pieces)
 
 
-#: The start of a cell element (its reference: group 1), to find the cells that get a value.
-_CELL_REF = re.compile(rb'<c r="([A-Z]+[0-9]+)"')
-
-
-def _known_cells(xml: bytes, cells: Mapping[str, object]) -> Iterator[re.Match[bytes]]:
+def _known_cells(xml: bytes, cells: Mapping[str, object]
+                 ) -> Iterator[tuple[re.Match[bytes], object]]:
     """The :data:`_CELL` matches of the cells of ``xml`` that ``cells`` has a value for,
-    in order: the other cells are passed over by their reference alone."""
-    known = {ref.encode("ascii") for ref in cells}
-    for m in _CELL_REF.finditer(xml):
-        if m.group(1) in known:
-            whole = _CELL.match(xml, m.start())
-            if whole is not None:
-                yield whole
+    each with its value, in order: the other cells are passed over. Each cell's start is
+    looked for from the previous one's, in the order openpyxl writes cells, then back
+    from there (a cell out of that order); their places in ``xml`` order them."""
+    found: list[tuple[int, object]] = []
+    pos = 0
+    find, rfind = xml.find, xml.rfind
+    for ref in sorted(cells, key=_row_col):
+        tag = b'<c r="' + ref.encode("ascii") + b'"'
+        at = find(tag, pos)
+        if at < 0:
+            at = rfind(tag, 0, pos + len(tag))       # the nearest before pos
+            if at < 0:
+                continue
+        else:
+            pos = at + len(tag)
+        found.append((at, cells[ref]))
+    found.sort(key=itemgetter(0))
+    match = _CELL.match
+    for at, value in found:
+        whole = match(xml, at)
+        if whole is not None:
+            yield whole, value
+
+
+def _row_col(ref: str) -> tuple[int, int, str]:
+    """A reference such as ``AB12`` as a key in the order openpyxl writes cells: by row,
+    then column (fewer letters first, then alphabetically); no row sorts first."""
+    digits = ref.lstrip(_LETTERS)
+    return (int(digits) if digits.isdecimal() else 0, len(ref), ref)
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _escape(text: str) -> str:
@@ -179,6 +206,7 @@ def _encoded(value: object) -> tuple[str | None, str]:
 
 _Cells = dict[str, dict[str, Any]]
 _MISSING = object()             # no value worked out for a cell
+_NOT_FOUND = object()           # a VLOOKUP's #N/A
 
 
 class _Sheets:
@@ -226,6 +254,22 @@ class _Sheets:
         ref = f"{_col(c)}{r}"
         if not (keep and ref in cells):
             cells[ref] = value
+            self._ranges.pop(sheet, None)             # its ranges are read again
+            self._found.pop(sheet, None)
+
+    def put_column(self, sheet: str, c: int, rows: range, values: Sequence[object], *,
+                   keep: bool = True) -> None:
+        """``self.put(sheet, r, c, value)`` for each row ``r`` of ``rows`` and its value
+        of ``values``, in order, the column's letter and the sheet's map looked up once."""
+        cells = self.out.setdefault(sheet, {})
+        letter = _col(c)
+        wrote = False
+        for r, value in zip(rows, values):
+            ref = f"{letter}{r}"
+            if not (keep and ref in cells):
+                cells[ref] = value
+                wrote = True
+        if wrote:
             self._ranges.pop(sheet, None)             # its ranges are read again
             self._found.pop(sheet, None)
 
@@ -418,13 +462,23 @@ def _pair_bad(s: _Sheets, a: object, b: object) -> int:
     return 0 if key in [row[0] for row in s.name("GamePairs")] else 1
 
 
-def _points(s: _Sheets, cells: list[object]) -> object:
+def _points(s: _Sheets, cells: list[object],
+            memo: dict[tuple[type, object], object] | None = None) -> object:
+    """The points of a row's results (``Pts``); ``memo``: each result's points once
+    (while no value is put on the Tables sheet)."""
+    memo = {} if memo is None else memo
     total = 0.0
     for v in cells:
         if not _blank(v):
-            try:
-                p = _result(s, v, 5)
-            except LookupError:
+            key = (type(v), v)                    # 1, 1.0 and True are not the same result
+            p: Any = memo.get(key, _MISSING)
+            if p is _MISSING:
+                try:
+                    p = _result(s, v, 5)
+                except LookupError:
+                    p = _NOT_FOUND
+                memo[key] = p
+            if p is _NOT_FOUND:
                 continue
             total += p if _is_num(p) else 0       # SUM ignores text
     return _num(total)
@@ -441,8 +495,9 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
         cols = [geo.round_col(k, "res") for k in range(1, geo.rounds + 1)]
     columns = [s.column(cross, c, rows) for c in cols]
     grid = {r: [column[i] for column in columns] for i, r in enumerate(rows)}
-    for r in rows:
-        s.put(cross, r, geo.col["pts"], "" if _blank(name[r]) else _points(s, grid[r]))
+    memo: dict[tuple[type, object], object] = {}
+    s.put_column(cross, geo.col["pts"], rows,
+                 ["" if _blank(name[r]) else _points(s, grid[r], memo) for r in rows])
     pts: dict[int, Any] = {r: s.out[cross][f"{_col(geo.col['pts'])}{r}"] for r in rows}
     sb: dict[int, Any] = {}
     if rr:
@@ -461,15 +516,17 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
             sb[r] = s.out[cross][f"{_col(geo.col['sb'])}{r}"]
     nums = [(pts[q], sb.get(q)) for q in rows if _is_num(pts[q])]
     ordered = sorted(q for q, _ in nums)
+    ranks: list[object] = []
     for r in rows:
         p = pts[r]
         if _blank(p):
-            s.put(cross, r, geo.col["rank"], "")
+            ranks.append("")
             continue
         above = len(ordered) - bisect.bisect_right(ordered, p)      # RANK: how many more
         if rr:
             above += sum(1 for q, b in nums if q == p and _is_num(b) and b > sb[r])
-        s.put(cross, r, geo.col["rank"], 1 + above)
+        ranks.append(1 + above)
+    s.put_column(cross, geo.col["rank"], rows, ranks)
     if rr:
         for i, r in enumerate(rows):
             mine = grid[r]
@@ -497,8 +554,8 @@ def _swiss_checks(s: _Sheets, geo: Any, cross: str, rows: range) -> None:
     for k in range(1, geo.rounds + 1):
         opp, col, res = (s.column(cross, geo.round_col(k, part), rows)
                          for part in ("opp", "col", "res"))
-        check = geo.check_col(k)
-        for i, r in enumerate(rows):
+        bads: list[int] = []
+        for i in range(len(rows)):
             o = opp[i]
             if _blank(o):
                 bad = 0
@@ -513,10 +570,10 @@ def _swiss_checks(s: _Sheets, geo: Any, cross: str, rows: range) -> None:
                     bad = 1
                 else:
                     bad = pair_bad(res[i], res[j])
-            s.put(cross, r, check, bad)
+            bads.append(bad)
             totals[i] += bad
-    for i, r in enumerate(rows):
-        s.put(cross, r, geo.col["check"], totals[i])
+        s.put_column(cross, geo.check_col(k), rows, bads)
+    s.put_column(cross, geo.col["check"], rows, totals)
 
 
 class _Error(Exception):

@@ -430,6 +430,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
     cells = ws._cells
+    styles = [(c, style) for c, (_, _, style) in enumerate(heads, 1)]
     for i, row in enumerate(report.rows):
         res = row.result
         r = hr + 1 + i
@@ -445,7 +446,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
             res.initial.Ru if res.initial is not None else None,
             (res.initial.reason if res.initial is not None else res.publication) or None,
         ]
-        _style_cells(ws, ((r, c, style) for c, (_, _, style) in enumerate(heads, 1)))
+        _style_cells(ws, (r,), styles)
         for c, value in enumerate(values, 1):
             put_value(cells, ws, r, c, value)
     return hr + len(report.rows)

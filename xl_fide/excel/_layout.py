@@ -7,9 +7,10 @@ range). ``safe_text`` writes text starting with ``= + - @`` as text."""
 from __future__ import annotations
 
 import datetime as _dt
+from array import array
 from copy import copy
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
@@ -23,6 +24,7 @@ from openpyxl.styles import (
     Protection,
     Side,
 )
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
@@ -302,13 +304,13 @@ _PLAIN: dict[str, bool] = {}     # a text: whether openpyxl stores it as it is
 
 def put_value(cells: dict[tuple[int, int], Any], ws: Any, row: int, col: int, value: Any) -> None:
     """``_text(ws, row, col, value)``, for the many cells of the players' rows (their
-    rounds, the Report sheet): an ``int`` or a text that needs nothing of
+    rounds, the Report sheet): ``None``, an ``int``, a ``float`` or a text that needs nothing of
     :func:`safe_text` (no character a sheet cannot hold, no formula start, not an error
     code such as ``#N/A``) is set on the cell already made with its style (``cells``: the
     sheet's map of cells) as openpyxl's setter would set it; anything else goes through
     :func:`_text`."""
     cell = cells.get((row, col))
-    if cell is not None and type(value) is int:
+    if cell is not None and (value is None or type(value) is int or type(value) is float):
         cell._value, cell.data_type = value, "n"
         return
     if cell is not None and type(value) is str:
@@ -336,17 +338,30 @@ def _apply(cell: Any, name: str) -> None:
         cell._style = copy(arr)
 
 
-def _style_cells(ws: Any, places: Iterable[tuple[int, int, str]]) -> None:
-    """``_apply(ws.cell(row, col), name)`` for each ``(row, col, name)`` of ``places``, in
-    order; a cell not there yet is made with its style (not made, then restyled)."""
+def _style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]) -> None:
+    """``_apply(ws.cell(row, col), name)`` for each row of ``rows`` and each ``(col, name)``
+    of ``places``, row by row, in order; a cell not there yet is made with its style (not
+    made, then restyled), its attributes set as ``Cell(ws, row=r, column=c,
+    style_array=...)`` sets them."""
     cache = ws.parent.__dict__.setdefault("_xl_fide_styles", {})
     cells = ws._cells
-    for r, c, name in places:
-        arr = cache.get(name)
-        if arr is None or (r, c) in cells:
-            _apply(ws.cell(r, c), name)
-        else:
-            ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
+    new, new_array = Cell.__new__, array.__new__
+    top = ws._current_row
+    cell: Any
+    for r in rows:
+        for c, name in places:
+            arr = cache.get(name)
+            if arr is None or (r, c) in cells:
+                _apply(ws.cell(r, c), name)
+                continue
+            cell = cells[(r, c)] = new(Cell)
+            # (StyleArray(arr) without its own __new__ in between)
+            cell.parent, cell._style, cell.row, cell.column = (
+                ws, new_array(StyleArray, "i", arr), r, c)
+            cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
+            if r > top:
+                top = r
+    ws._current_row = max(ws._current_row, top)
 
 
 def _text(ws: Any, row: int, col: int, value: Any, style: str | None = None) -> Any:

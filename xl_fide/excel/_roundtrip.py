@@ -79,6 +79,9 @@ def _input_refs(first: int, last: int, block_last: int,
     return cross, tuple((r, c, f"{_L(c)}{r}") for r, c in event)
 
 
+_AS_IT_IS = frozenset({int, str, float})     # what _to_json gives back unchanged
+
+
 def _to_json(value: Any) -> Any:
     if isinstance(value, (_dt.date, _dt.datetime)):
         return {"date": value.isoformat()[:10]}
@@ -96,13 +99,15 @@ def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
     cross_cells, event_cells = _input_cells(geo)
     cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
     for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
-        written = wb[sheet]._cells          # (row, col) -> cell: a blank place has none
+        get = wb[sheet]._cells.get         # (row, col) -> cell: a blank place has none
         out = cells[sheet]
+        cell: Any
         for r, c, ref in where:
-            cell = written.get((r, c))
-            value = None if cell is None else cell.value
-            if value is not None:
-                out[ref] = _to_json(value)
+            cell = get((r, c))
+            if cell is not None:
+                value = cell._value             # (what cell.value gives)
+                if value is not None:
+                    out[ref] = value if type(value) in _AS_IT_IS else _to_json(value)
     payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,
                "rounds": geo.rounds, "cells": cells, "encoding": encoding}  # the TRF's bytes
     # ASCII only, and no "_" (which an .xlsx reader may take for an _xHHHH_ escape)
