@@ -47,6 +47,26 @@ def test_cached_values_only_where_given_the_rest_as_written():
                    b'<c r="B12" t="e"><f>B2</f><v>#N/A</v></c></row></sheetData>')
 
 
+def test_many_values_for_cells_the_sheet_does_not_hold_give_the_same_sheet(monkeypatch):
+    # a value for a cell not in the sheet makes the ordered search look through the
+    # whole sheet; past a few of them the cells are found by one pass over the sheet
+    # (time linear in it), which gives the same XML
+    from xl_fide.excel import _cached
+    rows = "".join(f'<row r="{r}"><c r="A{r}" t="n"><v>{r}</v></c>'
+                   f'<c r="B{r}" s="1"><f>A{r}*2</f><v></v></c></row>' for r in range(1, 201))
+    xml = f"<sheetData>{rows}</sheetData>".encode()
+    values: dict[str, object] = {f"B{r}": 2 * r for r in range(1, 201)}
+    values.update({f"C{r}": "absent" for r in range(1, 201)})      # 200 cells not there
+    out = _with_values(xml, values)
+    expected = xml
+    for r in range(1, 201):
+        expected = expected.replace(f"<f>A{r}*2</f><v></v>".encode(),
+                                    f"<f>A{r}*2</f><v>{2 * r}</v>".encode())
+    assert out == expected
+    monkeypatch.setattr(_cached, "_MISSES", 10**6)     # every cell by the ordered search
+    assert _with_values(xml, values) == expected
+
+
 def _swiss(games: dict[int, list[Game]]) -> Tournament:
     players = [TrfPlayer(start_rank=i, name=f"Player {i}", rating=2000 - i, games=tuple(g))
                for i, g in sorted(games.items())]

@@ -150,11 +150,18 @@ def _known_cells(xml: bytes, cells: Mapping[str, object]
     from there (a cell out of that order); their places in ``xml`` order them."""
     found: list[tuple[int, object]] = []
     pos = 0
+    misses = 0
     find, rfind = xml.find, xml.rfind
     for ref in sorted(cells, key=_row_col):
         tag = b'<c r="' + ref.encode("ascii") + b'"'
         at = find(tag, pos)
         if at < 0:
+            # each such cell costs a search of the whole sheet: past a few, one pass
+            # over every cell's reference instead (time linear in the sheet)
+            misses += 1
+            if misses > _MISSES:
+                yield from _scanned_cells(xml, cells)
+                return
             at = rfind(tag, 0, pos + len(tag))       # the nearest before pos
             if at < 0:
                 continue
@@ -167,6 +174,26 @@ def _known_cells(xml: bytes, cells: Mapping[str, object]
         whole = match(xml, at)
         if whole is not None:
             yield whole, value
+
+
+#: Cells out of order or not in the sheet that :func:`_known_cells` looks for one by one.
+_MISSES = 32
+#: The start of a cell element (its reference: group 1).
+_CELL_REF = re.compile(rb'<c r="([A-Z]+[0-9]+)"')
+
+
+def _scanned_cells(xml: bytes, cells: Mapping[str, object]
+                   ) -> Iterator[tuple[re.Match[bytes], object]]:
+    """What :func:`_known_cells` gives, found by one pass over every cell's reference in
+    ``xml`` (for values of cells the sheet does not hold, or out of openpyxl's order)."""
+    known = {ref.encode("ascii"): value for ref, value in cells.items()}
+    missing = object()
+    for m in _CELL_REF.finditer(xml):
+        value = known.get(m.group(1), missing)
+        if value is not missing:
+            whole = _CELL.match(xml, m.start())
+            if whole is not None:
+                yield whole, value
 
 
 def _row_col(ref: str) -> tuple[int, int, str]:
