@@ -114,6 +114,32 @@ def test_a_round_cell_set_directly_holds_what_the_setter_gives(value, before):
     assert getattr(wb, "xl_fide_replaced", []) in ([], ["Sheet!A1", "Sheet!B1"])
 
 
+def test_a_cell_with_other_attributes_is_made_by_openpyxl(monkeypatch):
+    # an openpyxl whose Cell has other attributes: _style_cells calls Cell(...) itself
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import Cell
+
+    from xl_fide.excel import _layout
+    monkeypatch.setattr(_layout, "_CELLS_MADE_DIRECTLY", False)
+    made: list[tuple[int, int]] = []
+
+    class Spy(Cell):
+        __slots__ = ()
+
+        def __init__(self, *args: object, **kw: object) -> None:
+            made.append((kw["row"], kw["column"]))   # type: ignore[arg-type]
+            super().__init__(*args, **kw)            # type: ignore[arg-type]
+
+    monkeypatch.setattr(_layout, "Cell", Spy)
+    wb = Workbook()
+    _layout._register_styles(wb)
+    ws = wb.active
+    _layout._apply(ws.cell(1, 1), "in_res")
+    _layout._style_cells(ws, (7, 8), [(3, "in_res")])
+    assert made == [(7, 3), (8, 3)]
+    assert ws._cells[(8, 3)].style == "in_res" and ws._current_row == 8
+
+
 def test_a_styled_cell_made_directly_is_the_cell_openpyxl_makes():
     # _style_cells sets a new cell's attributes itself instead of calling Cell(...)
     from openpyxl import Workbook
@@ -130,8 +156,9 @@ def test_a_styled_cell_made_directly_is_the_cell_openpyxl_makes():
     _style_cells(ws, (5,), [(4, "calc_int")])
     made = ws._cells[(7, 3)]
     like = Cell(ws, row=7, column=3, style_array=ws._cells[(1, 1)]._style)
-    slots = ("parent", "_style", "row", "column", "_value", "_hyperlink", "data_type",
-             "_comment")
+    from xl_fide.excel._layout import _CELL_SLOTS, _slots
+    slots = sorted(_slots(Cell))            # every attribute this openpyxl's Cell has
+    assert set(slots) == _CELL_SLOTS        # else _style_cells calls Cell() (below)
     assert [getattr(made, s) for s in slots] == [getattr(like, s) for s in slots]
     assert made._style is not ws._cells[(1, 1)]._style          # its own array
     assert (type(made._style), made._style.typecode) == (type(like._style), like._style.typecode)

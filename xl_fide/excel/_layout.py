@@ -338,6 +338,25 @@ def _apply(cell: Any, name: str) -> None:
         cell._style = copy(arr)
 
 
+#: The attributes ``Cell(ws, row=r, column=c, style_array=a)`` sets (openpyxl 3.1):
+#: :func:`_style_cells` makes a cell by setting them itself only while a Cell has exactly
+#: these (another openpyxl may add one: then it calls ``Cell``).
+_CELL_SLOTS = frozenset({"parent", "_style", "row", "column", "_value", "_hyperlink",
+                         "data_type", "_comment"})
+
+
+def _slots(cls: type) -> frozenset[str]:
+    """Every ``__slots__`` name of ``cls`` and its bases."""
+    names: set[str] = set()
+    for k in cls.__mro__:
+        slots = k.__dict__.get("__slots__", ())
+        names.update((slots,) if isinstance(slots, str) else slots)
+    return frozenset(names)
+
+
+_CELLS_MADE_DIRECTLY = _slots(Cell) == _CELL_SLOTS
+
+
 def _style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]) -> None:
     """``_apply(ws.cell(row, col), name)`` for each row of ``rows`` and each ``(col, name)``
     of ``places``, row by row, in order; a cell not there yet is made with its style (not
@@ -353,6 +372,9 @@ def _style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]
             arr = cache.get(name)
             if arr is None or (r, c) in cells:
                 _apply(ws.cell(r, c), name)
+                continue
+            if not _CELLS_MADE_DIRECTLY:
+                ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
                 continue
             cell = cells[(r, c)] = new(Cell)
             # (StyleArray(arr) without its own __new__ in between)
