@@ -261,3 +261,16 @@ def test_the_small_event_pass_is_the_two_checks_on_random_events(monkeypatch):
             _read(text, monkeypatch, fast=False, strict=True)
         agreeing += fast[0] != "refused" and not fast[1]
     assert 100 < agreeing < 600          # both paths were taken
+
+
+def test_the_agreeing_tables_are_never_looser_than_pair_problem():
+    # the reader's one-pass check takes a game as agreeing from two tables (codes, then
+    # colours taken from a draw); for every pair of codes they let through, every pair of
+    # colours they let through must be one pair_problem lets through too (TRF16 results)
+    from xl_fide.rules.results import pair_problem
+    from xl_fide.trf import _AGREEING_CODES, _AGREEING_COLOURS
+    looser = [(a, b, c, d) for a, b in _AGREEING_CODES if b is not None
+              for c, d in _AGREEING_COLOURS if pair_problem(a, b, c, d) is not None]
+    assert looser == []
+    assert ("1", "1") not in _AGREEING_CODES and ("1", "0") in _AGREEING_CODES
+    assert ("w", "w") not in _AGREEING_COLOURS and ("w", "b") in _AGREEING_COLOURS

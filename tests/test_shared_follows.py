@@ -1,13 +1,14 @@
-"""A cell follows the run above it exactly when its formula is the run's template
-(:func:`xl_fide.excel._shared.template`) filled with its own rows: the run compares the
-texts around the row numbers, which must give the same answer, for rows offset alike or
-not, with ``%`` in the text and with no relative row at all."""
+"""A cell follows the run above it exactly when its formula, read as a template
+(:func:`xl_fide.excel._shared.template`) at its own row, has the run's texts and
+offsets: the run joins its texts with the cell's row numbers instead, which must give
+the same answer, for rows offset alike or not, with ``%`` in the text and with no
+relative row at all."""
 
 from __future__ import annotations
 
 import pytest
 
-from xl_fide.excel._shared import Sharing, _Run, _split, template
+from xl_fide.excel._shared import Sharing, _Run, template
 
 FIRST = [
     (b"SUM(A5:C5)+$B$2", 5),
@@ -18,24 +19,29 @@ FIRST = [
 ]
 
 
+def _numbers(chunks: list[bytes], rows: list[int]) -> bytes:
+    return b"".join(c + (b"%d" % r if i < len(rows) else b"")
+                    for i, (c, r) in enumerate(zip(chunks, [*rows, 0])))
+
+
 def _texts(text: bytes, row: int) -> list[bytes]:
     """The formula one row below, and near misses."""
     got = template(text, row)
     assert got is not None
-    form, offsets = got
-    below = form % tuple(row + 1 + o for o in offsets)
+    chunks, offsets = got
+    below = _numbers(chunks, [row + 1 + o for o in offsets])
     return [below, below + b" ", below.replace(b"1", b"2", 1), text,
-            form % tuple(row + 2 + o for o in offsets)]
+            _numbers(chunks, [row + 2 + o for o in offsets])]
 
 
 @pytest.mark.parametrize("text,row", FIRST)
 def test_follows_is_the_template_filled_in(text, row):
-    form, offsets = template(text, row)
-    split = _split(text, row)
-    assert split is not None
-    run = _Run(b"B", row, 0, text, *split)
+    got = template(text, row)
+    assert got is not None
+    run = _Run(b"B", row, 0, text, *got)
     for candidate in _texts(text, row):
-        expected = form % tuple(row + 1 + o for o in offsets) == candidate
+        # the cell below follows when it reads, at its own row, as the same template
+        expected = template(candidate, row + 1) == got
         assert run.follows(row + 1, candidate) is expected
 
 

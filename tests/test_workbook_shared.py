@@ -88,14 +88,15 @@ def test_the_first_cell_of_a_run_holds_the_text_the_others_follow_it(tmp_path):
 
 
 @pytest.mark.parametrize("text, row, expected", [
-    (b"SUM(A5:C5)+$B$2", 5, (b"SUM(A%d:C%d)+$B$2", (0, 0))),
-    (b"INDEX(M$5:M$2004,M6)<>$A6", 6, (b"INDEX(M$5:M$2004,M%d)<>$A%d", (0, 0))),
-    (b"Crosstable!$F7+Calc!B3", 7, (b"Crosstable!$F%d+Calc!B%d", (0, -4))),
-    (b'IF(A5="B5 and C6","",LOG10(A5))', 5, (b'IF(A%d="B5 and C6","",LOG10(A%d))', (0, 0))),
-    (b"'Calc M1'!$B5*1E5*100%", 5, (b"'Calc M1'!$B%d*1E5*100%%", (0,))),
+    (b"SUM(A5:C5)+$B$2", 5, ([b"SUM(A", b":C", b")+$B$2"], (0, 0))),
+    (b"INDEX(M$5:M$2004,M6)<>$A6", 6, ([b"INDEX(M$5:M$2004,M", b")<>$A", b""], (0, 0))),
+    (b"Crosstable!$F7+Calc!B3", 7, ([b"Crosstable!$F", b"+Calc!B", b""], (0, -4))),
+    (b'IF(A5="B5 and C6","",LOG10(A5))', 5, ([b"IF(A", b'="B5 and C6","",LOG10(A', b"))"],
+                                            (0, 0))),
+    (b"'Calc M1'!$B5*1E5*100%", 5, ([b"'Calc M1'!$B", b"*1E5*100%"], (0,))),
     (b"SUM(5:5)", 5, None),                  # a row range: never shared
     (b"SUM($5:$6)+A5", 5, None),
-    (b'"5:5"&A5', 5, (b'"5:5"&A%d', (0,))),  # in a literal it is text
+    (b'"5:5"&A5', 5, ([b'"5:5"&A', b""], (0,))),  # in a literal it is text
 ])
 def test_template_finds_the_relative_rows(text, row, expected):
     assert template(text, row) == expected

@@ -27,7 +27,7 @@ from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide._interim import interim_parts, rated_by_month, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
-from xl_fide.rules.values import RATING_MAX, RATING_MIN, as_k, as_rating
+from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_rating
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
@@ -275,6 +275,8 @@ _PAIRS: dict[int, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {}
 def _pairs(R: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
     pairs = _PAIRS[R] = ((R, 0), (R, 1), (R, 2))
     return pairs
+
+
 _NO_ROUND_LIMIT = 1 << 62                 # an event of 0 rounds (not known) rates every round
 
 
@@ -518,7 +520,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         K = pk.K
         change = rate_period_checked(
             Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
-            evs, K if type(K) is int and 1 <= K <= 100 else as_k(K, "K"),
+            evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
             edition_id=listed_id)
         out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))

@@ -25,21 +25,11 @@ _TOKEN = re.compile(_LIT + rb"|(" + _BEFORE + rb"\$?[0-9]+:\$?[0-9]+" + _AFTER +
                     + _BEFORE + rb"\$?[A-Z]{1,3}(\$?)([0-9]+)" + _AFTER)
 
 
-def template(text: bytes, row: int) -> tuple[bytes, tuple[int, ...]] | None:
-    """The formula ``text`` of a cell in row ``row`` as a ``%``-template with a ``%d`` in
-    place of each relative row number, and those rows' offsets from ``row``: the formula
-    of the cell ``k`` rows below that follows it is ``template % tuple(row + k + offset)``.
-    ``None`` when it is not to be shared (a row range)."""
-    got = _split(text, row)
-    if got is None:
-        return None
-    chunks, offsets = got
-    return b"%d".join(chunk.replace(b"%", b"%%") for chunk in chunks), offsets
-
-
-def _split(text: bytes, row: int) -> tuple[list[bytes], tuple[int, ...]] | None:
-    """:func:`template` as the texts around the relative row numbers (one more than
-    those) and their offsets."""
+def template(text: bytes, row: int) -> tuple[list[bytes], tuple[int, ...]] | None:
+    """The formula ``text`` of a cell in row ``row`` as the texts around its relative row
+    numbers (one more than those) and those rows' offsets from ``row``: the formula of
+    the cell ``k`` rows below that follows it is the texts joined by the numbers
+    ``row + k + offset``. ``None`` when it is not to be shared (a row range)."""
     chunks, offsets, pos = [], [], 0
     for m in _TOKEN.finditer(text):
         if m.group(1):
@@ -97,7 +87,7 @@ class Sharing:
             run.last = row
             self.pieces.append(b'<f t="shared" si="%d"/>' % run.si)
             return
-        got = _split(text, row) if text is not None else None
+        got = template(text, row) if text is not None else None
         if got is None or text is None:
             self._open.pop(col, None)
         else:

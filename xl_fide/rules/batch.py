@@ -39,7 +39,7 @@ from xl_fide.errors import InputError, XlFideError
 from xl_fide.rules.rating import (EXEMPT_RATING, K_CAP_PRODUCT, PD_OF_D, RB_600_DIFFERENCE,
                                    RB_600_TOP)
 from xl_fide.rules.rounding import round_hundredths_half_away
-from xl_fide.rules.values import RATING_MAX, as_k, as_rating
+from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, as_k, as_rating
 
 # Each player's (N, W_half, ΣPD) is packed into one int: ΣPD in the low bits, then
 # W_half, then N, each field wide enough for ``max_games`` rated games a player.
@@ -209,7 +209,7 @@ def _ratings(ratings: Sequence[object]) -> list[int]:
 def _k_factors(k_factors: Sequence[object], Ro: list[int]) -> list[int]:
     """K of each rated player as an int 1..100 (FIDE B.02 §8.3.3); 0 for unrated players."""
     raw = [k if R else 0 for k, R in zip(k_factors, Ro)]
-    if all(type(k) is int and 1 <= k <= 100 for k, R in zip(raw, Ro) if R):
+    if all(type(k) is int and K_MIN <= k <= K_MAX for k, R in zip(raw, Ro) if R):
         return cast("list[int]", raw)
     return [as_k(k, f"K of player {i}") if R else 0 for i, (k, R) in enumerate(zip(raw, Ro))]
 

@@ -20,6 +20,8 @@ from xl_fide.errors import InputError
 
 RATING_MIN = 0
 RATING_MAX = 4000
+#: The K factors :func:`as_k` accepts (whole numbers; FIDE B.02 §8.3.3's are 10, 20, 40)
+K_MIN, K_MAX = 1, 100
 #: The largest FIDE id: the TRF16 field is 11 digits (columns 58-68, C.04 Annex 2).
 FIDE_ID_MAX = 99_999_999_999
 MAX_NUMBER_TEXT = 40     # characters of a number written as text
@@ -156,7 +158,7 @@ def as_fide_id(value: object, name: str = "FIDE id") -> int | None:
 
 def as_k(value: object, name: str = "k") -> int:
     """A K factor as ``int`` (whole number 1..100). FIDE B.02 §8.3.3."""
-    return as_int(value, name, minimum=1, maximum=100)
+    return as_int(value, name, minimum=K_MIN, maximum=K_MAX)
 
 
 _HALVES = {0: 0, 0.5: 1, 1: 2}     # a game's score -> half points (0.0 and 1.0 too)
