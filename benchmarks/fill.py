@@ -6,7 +6,7 @@ should fill in under 3 s).
 Prints the time of build_report, fill_workbook and save_workbook. The event is
 synthetic (:func:`synthetic_swiss`, seeded): random pairings, results drawn from the
 rating difference, a few forfeits, unrated players and byes. The LibreOffice test
-(tests/test_workbook_lo.py) recalculates the same event to count UDF calls.
+(tests/excel/test_workbook_lo.py) recalculates the same event to count UDF calls.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.harness.synthetic import synthetic_swiss  # noqa: E402
-from xl_fide.report import build_report  # noqa: E402
+from xl_fide.event.report import build_report  # noqa: E402
 from xl_fide.excel._fill import fill_workbook, save_workbook
 
 

@@ -31,7 +31,7 @@ from tests.harness.synthetic import synthetic_swiss  # noqa: E402
 from openpyxl import load_workbook  # noqa: E402
 
 from xl_fide.cli import main as cli_main  # noqa: E402
-from xl_fide.report import build_report  # noqa: E402
+from xl_fide.event.report import build_report  # noqa: E402
 from xl_fide.excel._layout import CROSS
 from xl_fide.excel._fill import fill_workbook, save_workbook
 

@@ -32,10 +32,10 @@ TYPE_CHECKING = False     # not typing's: ``import xl_fide`` does not import typ
 #: Public name -> the module that defines it.
 _EXPORTS = {
     "read_trf": "xl_fide.trf", "Tournament": "xl_fide.trf",
-    "event_rules": "xl_fide._seam",
+    "event_rules": "xl_fide.event.resolve",
     "EventOptions": "xl_fide.rules.editions", "EventRules": "xl_fide.rules.editions",
-    "build_report": "xl_fide.report", "Report": "xl_fide.report",
-    "build_period": "xl_fide.period", "PeriodReport": "xl_fide.period",
+    "build_report": "xl_fide.event.report", "Report": "xl_fide.event.report",
+    "build_period": "xl_fide.event.period", "PeriodReport": "xl_fide.event.period",
     "adjust_2024": "xl_fide.rules.adjustments", "adjust_rb_2022": "xl_fide.rules.adjustments",
     "BatchResult": "xl_fide.rules.batch", "rate_period_batch": "xl_fide.rules.batch",
     "EDITIONS": "xl_fide.rules.editions", "RuleEdition": "xl_fide.rules.editions",
@@ -72,10 +72,10 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from typing import Any
 
-    from xl_fide._seam import event_rules
+    from xl_fide.event.resolve import event_rules
     from xl_fide.errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
-    from xl_fide.period import PeriodReport, build_period
-    from xl_fide.report import Report, build_report
+    from xl_fide.event.period import PeriodReport, build_period
+    from xl_fide.event.report import Report, build_report
     from xl_fide.rules.adjustments import adjust_2024, adjust_rb_2022
     from xl_fide.rules.batch import BatchResult, rate_period_batch
     from xl_fide.rules.editions import (

@@ -163,7 +163,7 @@ def new_crosstable(book: Any) -> str:
 def crosstable_from_trf(book: Any) -> str:
     """Read the TRF pasted into the ``TRF`` sheet and add the filled cross-table."""
     from xl_fide.excel import _layout as wbk, build_template, fill_workbook
-    from xl_fide.report import build_report
+    from xl_fide.event.report import build_report
     from xl_fide.trf import parse_trf
     if TRF_SHEET not in _sheet_names(book):
         raise InputError(f"no sheet named {TRF_SHEET!r}: add one and paste the TRF file "

@@ -1,4 +1,4 @@
-"""A throwaway UDF module for tests/test_lo_harness.py (not part of xl_fide)."""
+"""A throwaway UDF module for tests/functions/test_lo_harness.py (not part of xl_fide)."""
 from decimal import Decimal
 
 from xlwings import arg, func, ret  # noqa: F401  (no-ops on Linux, stubbed in soffice)

@@ -121,7 +121,7 @@ def _load_event(path: Path, args: argparse.Namespace) -> _Event:
     """Load, resolve, look up: the tournament (a TRF, or a workbook with its Event sheet
     and K inputs), its rules resolved once (the command line taking precedence over
     the workbook), and the player data for those rules."""
-    from xl_fide._seam import event_rules
+    from xl_fide.event.resolve import event_rules
     inputs = None
     if _is_workbook(path):
         from xl_fide.excel import read_workbook_event
@@ -198,7 +198,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from xl_fide.cli._presenters import format_report
-    from xl_fide.report import build_report
+    from xl_fide.event.report import build_report
     fmt = _report_format(args)
     path = _input_path(args)
     event = _load_event(path, args)
@@ -221,7 +221,7 @@ def cmd_crosstable(args: argparse.Namespace) -> int:
 
 
 def _crosstable(args: argparse.Namespace) -> int:
-    from xl_fide.report import build_report
+    from xl_fide.event.report import build_report
     from xl_fide.excel import MAX_PLAYERS, fill_workbook
     path = _input_path(args)
     out = Path(args.output)
@@ -327,7 +327,7 @@ def cmd_period(args: argparse.Namespace) -> int:
 
 
 def _period(args: argparse.Namespace) -> int:
-    from xl_fide.period import PeriodSpanError, PeriodTimeControlError, build_period
+    from xl_fide.event.period import PeriodSpanError, PeriodTimeControlError, build_period
     from xl_fide.cli._presenters import format_period
     tournaments = []
     # each file by its bytes (a dict hashes them in C; less memory than the tournaments)
@@ -343,7 +343,7 @@ def _period(args: argparse.Namespace) -> int:
         _print_warnings(t, args.quiet)
         tournaments.append(t)
     try:
-        from xl_fide._seam import event_rules
+        from xl_fide.event.resolve import event_rules
         options = _options(args)
         # each event's rules, for the player data only (build_period works them out too)
         wanted = getattr(args, "lists", False) or getattr(args, "player_data", None)
@@ -387,7 +387,7 @@ def _remaining(text: str) -> list[int | None]:
 
 
 def cmd_whatif(args: argparse.Namespace) -> int:
-    from xl_fide.report import build_report, rows_by_rank
+    from xl_fide.event.report import build_report, rows_by_rank
     from xl_fide.rules.whatif import needed_for_change, needed_for_norm
     path = _input_path(args)
     event = _load_event(path, args)
@@ -413,7 +413,7 @@ def cmd_whatif(args: argparse.Namespace) -> int:
         need = needed_for_change(res.rating, played, rated_remaining, res.K_given, args.change,
                                  report.edition)
     else:
-        from xl_fide._seam import norm_games
+        from xl_fide.event.resolve import norm_games
         ratings = {r.result.start_rank: r.result.rating for r in report.rows}
         need = needed_for_norm(norm_games(t, args.player, ratings), remaining, args.norm)
     if need.points is None:

@@ -1,7 +1,7 @@
 """Presenters: the report and the rating period as text, CSV and JSON.
 
-Formatting only: the numbers come from :mod:`xl_fide.report` and
-:mod:`xl_fide.period`; nothing here computes a rating. :func:`escape_controls`
+Formatting only: the numbers come from :mod:`xl_fide.event.report` and
+:mod:`xl_fide.event.period`; nothing here computes a rating. :func:`escape_controls`
 makes any text safe to print on a terminal.
 """
 
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from xl_fide.rules.rounding import hundredths_to_str
 
 if TYPE_CHECKING:
-    from xl_fide.period import PeriodReport
-    from xl_fide.report import Report, ReportRow
+    from xl_fide.event.period import PeriodReport
+    from xl_fide.event.report import Report, ReportRow
 
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 

@@ -2,7 +2,7 @@
 and ``xl-fide template --layout player``: the player sheet, filled from the CSV.
 
 The library does the work (:mod:`xl_fide._games` reads the CSV,
-:mod:`xl_fide._player_period` rates the period, :mod:`xl_fide.excel._player` builds
+:mod:`xl_fide.event.player_period` rates the period, :mod:`xl_fide.excel._player` builds
 the sheet); this module parses options and prints.
 """
 
@@ -136,7 +136,7 @@ def load_games(args: argparse.Namespace) -> Any:
 def player_inputs(args: argparse.Namespace, games: Any, required: bool) -> Any:
     """The player's inputs; without ``--rating``, the CSV's Ro of the latest-starting
     event when every event has one (else an error when ``required``)."""
-    from xl_fide._player_period import PlayerInputs
+    from xl_fide.event.player_period import PlayerInputs
     from xl_fide.rules.editions import TimeControl
     rating = args.rating
     K = args.k
@@ -275,7 +275,7 @@ def format_rate(p: Any, fmt: str) -> str:
 # ---------------------------------------------------------------------------- commands
 
 def cmd_rate(args: argparse.Namespace) -> int:
-    from xl_fide._player_period import rate_player
+    from xl_fide.event.player_period import rate_player
     m = _cli()
     fmt = m._report_format(args)
     games = load_games(args)
@@ -313,10 +313,10 @@ def cmd_player_template(args: argparse.Namespace) -> int:
     if args.games_csv:
         games = load_games(args)
         player = player_inputs(args, games, required=False)
-        from xl_fide._player_period import rate_player
+        from xl_fide.event.player_period import rate_player
         rate_player(games, player)       # a bad rating or K is refused before writing
     else:
-        from xl_fide._player_period import PlayerInputs
+        from xl_fide.event.player_period import PlayerInputs
         from xl_fide.rules.editions import TimeControl
         Ro = None if args.rating in (None, "unrated") else args.rating
         tc = TimeControl.parse(args.time_control) if args.time_control else None

@@ -1,5 +1,5 @@
 """Filling a cross-table from a tournament: the players, every round, the Event sheet,
-the Report sheet of plain values from :func:`~xl_fide.report.build_report`, the lossless
+the Report sheet of plain values from :func:`~xl_fide.event.report.build_report`, the lossless
 ``TRF_original`` sheet; saving a workbook whole or not at all; regenerating the shipped
 templates (``python -m xl_fide.excel._fill [DIRECTORY]``)."""
 
@@ -51,8 +51,8 @@ from xl_fide.excel._layout import (
 )
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
-from xl_fide._interim import LONG_EVENT_DAYS, month_rounds
-from xl_fide.report import KSource, Report, build_report
+from xl_fide.event.months import LONG_EVENT_DAYS, month_rounds
+from xl_fide.event.report import KSource, Report, build_report
 from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import (
     DEFAULT_SCORING,
@@ -93,7 +93,7 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
 
     ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
-    :class:`~xl_fide.report.Report` already built (default ``build_report(tournament)``);
+    :class:`~xl_fide.event.report.Report` already built (default ``build_report(tournament)``);
     the K values it did not take from the K rule (``--k``, a rating list) are written as K
     overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
     (blank rows and rounds). Formulas stay live. ``formulas``: ``udf`` or ``native``

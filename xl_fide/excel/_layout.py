@@ -28,7 +28,7 @@ from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
-from xl_fide._interim import LONG_EVENT_DAYS
+from xl_fide.event.months import LONG_EVENT_DAYS
 from xl_fide.errors import InputError, XlFideError
 from xl_fide.excel import _native as _native
 from xl_fide.rules import results as _results

@@ -2,7 +2,7 @@
 
 FIDE rates a standard event that runs over 30 days month by month (interim reports,
 FIDE B.02 §8.3: a rating period is one calendar month): each month's games with that
-month's ratings. :func:`xl_fide.report.build_report` gives those monthly reports
+month's ratings. :func:`xl_fide.event.report.build_report` gives those monthly reports
 (``report.months``); this module writes the same calculation as live formulas, to the
 right of the sheet's one-period block (which then says it is not published):
 

@@ -361,7 +361,7 @@ def build_player_sheet(*, formulas: str = "native", games: Any = None,
     K by FIDE_K). ``games``: a :class:`xl_fide._games.GamesFile` to fill in (at most
     :data:`MAX_EVENTS` events and :data:`MAX_GAMES` games, else
     :class:`~xl_fide.errors.InputError`); ``player``: a
-    :class:`xl_fide._player_period.PlayerInputs` for the inputs block.
+    :class:`xl_fide.event.player_period.PlayerInputs` for the inputs block.
     """
     udf = _native.check_formulas(formulas) == "udf"
     wb = Workbook()

@@ -16,7 +16,7 @@ the Windows and macOS builds bundle their own, built from the tarball named in
 LibreOffice core's ``download.lst``: ``PYTHON_TARBALL := Python-3.12.12.tar.xz`` (read
 at core commit 00412009b05324d2dfff3bb2a49409620d4ed6a3, the current sources). The
 shipped files need 3.11 (``enum.StrEnum``; run on 3.12 and 3.13 too):
-tests/test_libreoffice.py checks the minimum with ``vermin`` and calls the functions
+tests/functions/test_libreoffice.py checks the minimum with ``vermin`` and calls the functions
 on 3.12 from pyenv; an older LibreOffice Python shows why in every FIDE_* cell.
 """
 from __future__ import annotations

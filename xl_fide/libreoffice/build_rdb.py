@@ -4,7 +4,7 @@
 
 writes ``xl_fide/libreoffice/data/XFide.idl`` and ``XFide.rdb`` from the functions of
 ``xl_fide.udfs``. Run it after adding or changing a FIDE_* function's arguments and
-commit both files; tests/test_libreoffice.py fails while they are out of date.
+commit both files; tests/functions/test_libreoffice.py fails while they are out of date.
 """
 from __future__ import annotations
 

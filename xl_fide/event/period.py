@@ -1,0 +1,578 @@
+"""A rating period of several events: per-event lines and one rounded total per player.
+
+FIDE B.02 §8.3.3 (the K on the list before the period applies to the whole period and
+is capped over the period's rated games: K x n <= 700) and §8.3.4 (the period's
+total change is rounded once, .5 away from zero); each event uses the ratings and
+the rule edition in force at its start (§8.3). Unrated players' results over the
+events are pooled for the initial rating (§8.2). Players are matched across events
+by FIDE id, else by name. The text form is :func:`xl_fide.cli._presenters.format_period`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
+from xl_fide.event.resolve import EventRules, choose_k, event_rules
+from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
+from xl_fide.errors import InputError
+from xl_fide.rules.event import effective_ratings
+from xl_fide.rules.initial import InitialRating, initial_rating
+from xl_fide.event.months import interim_parts, rated_by_month, split_note
+from xl_fide._names import normalise_name
+from xl_fide.rules.rating import PeriodChange, rate_period_checked
+from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_rating
+
+if TYPE_CHECKING:
+    from xl_fide.lists._model import PlayerDirectory
+    from xl_fide.trf import Tournament, TrfPlayer
+
+__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
+           "player_key", "rating_month"]
+
+
+_CODE = attrgetter("code")          # a Game's result code
+_GAMES = attrgetter("games")        # a player's Games
+_EVENT_NAME = itemgetter(0)         # the name of an event of an _Entry
+
+
+def player_key(fide_id: int | None, name: str) -> str:
+    """The key matching a player across events: ``id:NNN`` or a normalised name."""
+    if fide_id:
+        return f"id:{fide_id}"
+    return "name:" + normalise_name(name or "")
+
+
+@dataclass(frozen=True)
+class PeriodPlayer:
+    """One player's period: ``change`` for a rated player, ``initial`` for an unrated one."""
+
+    key: str
+    name: str
+    fide_id: int | None
+    Ro: int | None
+    change: PeriodChange | None
+    initial: InitialRating | None
+    event_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PeriodReport:
+    events: tuple[tuple[str, _dt.date | None, str], ...]   # (name, start date, edition id)
+    players: tuple[PeriodPlayer, ...]
+    notes: tuple[str, ...]
+
+
+class _Entry:
+    """One player over the period's events (one per player: a plain class with slots)."""
+
+    __slots__ = ("name", "fide_id", "birth_year", "events")
+
+    def __init__(self, name: str, fide_id: int | None, birth_year: int | None) -> None:
+        self.name = name
+        self.fide_id = fide_id
+        self.birth_year = birth_year
+        # per event: (name, effective rating, rules, rated games as (R_opp, score_half))
+        self.events: list[tuple[str, int | None, EventRules, list[tuple[int, int]]]] = []
+
+
+class PeriodSpanError(InputError):
+    """The events do not belong to one rating period (FIDE B.02: one calendar month,
+    by each event's end date) and pooling them was not asked for."""
+
+
+class PeriodTimeControlError(InputError):
+    """The events are of different time controls (standard, rapid, blitz): each has its
+    own rating list (FIDE B.02 and its Rapid and Blitz chapter), so their games are
+    never pooled into one new rating, unless one time control is given on purpose."""
+
+
+def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
+                         notes: list[str]) -> None:
+    """Refuse events of different time controls (:class:`PeriodTimeControlError`);
+    with ``options.time_control`` given, every event is rated under it, and an event
+    whose file states another time control gets a note."""
+    from xl_fide.event.resolve import event_time_control
+    if options.time_control is not None:
+        for t in events:
+            stated, _ = event_time_control(t)
+            if stated is not None and stated is not options.time_control:
+                notes.append(f"{t.name or t.source}: the file states {stated.value}, rated as "
+                             f"{options.time_control.value} as asked (one time control for "
+                             "the period)")
+        return
+    kinds: dict[TimeControl, list[str]] = {}
+    for t in events:
+        stated, _ = event_time_control(t)
+        shown = t.source or t.name or "an event"
+        kinds.setdefault(stated or TimeControl.STANDARD, []).append(
+            shown if stated is not None else f"{shown} (not stated: standard)")
+    if len(kinds) > 1:
+        text = "; ".join(f"{tc.value}: {', '.join(names)}" for tc, names in kinds.items())
+        raise PeriodTimeControlError(
+            f"the events are of different time controls ({text}): standard, rapid and blitz "
+            "are rated on separate lists and never pooled into one rating (FIDE B.02; "
+            "Rapid and Blitz chapter); give the events of one time control, or one time "
+            "control for all of them on purpose")
+
+
+def event_identity(t: Tournament) -> tuple[object, ...]:
+    """What makes two files the same event, whatever their format or bytes: the
+    normalised name, the start and end dates, and the players (FIDE id, else the
+    normalised name, with the rating)."""
+    people = sorted((p.fide_id or 0, normalise_name(p.name or ""), p.rating or 0)
+                    for p in t.players)
+    return (normalise_name(t.name or ""), t.start_date, t.end_date, tuple(people))
+
+
+def games_identity(t: Tournament) -> tuple[object, ...]:
+    """The games of an event, whatever else a corrected export changed: every player's
+    round cells (round, opponent, colour, result code; unpaired ``Z`` cells left out),
+    each player known by FIDE id, else by normalised name. Two files that agree here,
+    or in :func:`_games_by_rank`, and have the same event name or the same dates are
+    the same event, even when a player's name or rating, the event name or the dates
+    were corrected between them (README, "period")."""
+    who = {p.start_rank: (p.fide_id or 0, "" if p.fide_id else normalise_name(p.name or ""))
+           for p in t.players}
+    return _games(t, who)
+
+
+def _games_by_rank(t: Tournament) -> tuple[object, ...]:
+    """:func:`games_identity` with each player known by start rank and FIDE id: a
+    player without an id whose name was corrected is still the same player."""
+    return _games(t, {p.start_rank: (p.start_rank, p.fide_id or 0) for p in t.players})
+
+
+def _games(t: Tournament, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
+    # sorted by text: an opponent that is no player (None) never meets a tuple in a compare
+    games = sorted(((who[p.start_rank],
+                     tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
+                            g.colour or "", g.code) for g in p.games if g.code != "Z"))
+                    for p in t.players), key=repr)
+    return (len(t.players), tuple(games))
+
+
+def _differences(a: Tournament, b: Tournament) -> str:
+    """What differs between two files of the same games, in words ("the event name and
+    the dates")."""
+    def people(t: Tournament, what: str) -> list[tuple[object, ...]]:
+        return sorted((p.fide_id or 0, p.start_rank if not p.fide_id else 0,
+                       normalise_name(p.name or "") if what == "name" else (p.rating or 0))
+                      for p in t.players)
+
+    found = [what for what, differs in (
+        ("the event name", normalise_name(a.name or "") != normalise_name(b.name or "")),
+        ("the dates", (a.start_date, a.end_date) != (b.start_date, b.end_date)),
+        ("a player's name", people(a, "name") != people(b, "name")),
+        ("a rating", people(a, "rating") != people(b, "rating"))) if differs]
+    if not found:
+        return "the start ranks differ"
+    return ("the event name differs" if found == ["the event name"]
+            else " and ".join(found) + (" differ" if len(found) > 1 or found == ["the dates"]
+                                        else " differs"))
+
+
+def _code_counts(t: Tournament) -> list[tuple[str, int]]:
+    """How many round cells of ``t`` hold each result code but ``Z``, by code."""
+    codes = Counter(map(_CODE, chain.from_iterable(map(_GAMES, t.players))))
+    codes.pop("Z", None)
+    return sorted(codes.items())
+
+
+def rating_month(t: Tournament) -> tuple[int, int] | None:
+    """The rating period of an event: the calendar month of its end date (else its
+    start date); ``None`` when the file has no date (FIDE B.02 §8.3)."""
+    day = t.end_date or t.start_date
+    return (day.year, day.month) if day is not None else None
+
+
+def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
+                  identity: bool = True, months: bool = True) -> None:
+    """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
+    and events of different rating periods unless ``span`` (then a note; ``months``)."""
+    # Each identity is worked out only for events that could share it: the same event
+    # has the same name, dates and number of players; the same games the same number
+    # of players and of cells of each result (under the same name, or on the same dates)
+    seen: dict[tuple[object, ...], list[Tournament]] = {}
+    same_games: dict[tuple[object, ...], list[Tournament]] = {}
+    games_of: dict[tuple[int, int], tuple[object, ...]] = {}
+
+    def games_key(t: Tournament, which: int) -> tuple[object, ...]:
+        found = games_of.get((id(t), which))
+        if found is None:
+            found = games_of[id(t), which] = (games_identity if which == 0
+                                              else _games_by_rank)(t)
+        return found
+
+    for t in events if identity else ():
+        name = t.name or t.source
+        event_name = normalise_name(t.name or "")
+        size = len(t.players)
+        near = seen.setdefault((event_name, t.start_date, t.end_date, size), [])
+        if near:
+            ident = event_identity(t)
+            for other in near:
+                if event_identity(other) == ident:
+                    raise InputError(f"{t.source}: the same event as {other.source} (same "
+                                     "name, dates and players): given twice")
+        near.append(t)
+        ids = [p.fide_id for p in t.players if p.fide_id]
+        # the same games under the same name, or on the same dates (a corrected export
+        # changes one of them at most); other names on other dates: another event. Both
+        # identities hold every player's FIDE id: events are compared only within a
+        # group of the same number and sum of ids, or, without an id, of the same count
+        # of each result code (a walk over the games)
+        if any(g.code != "Z" for p in t.players for g in p.games):   # else nothing to count twice
+            heads = (("name", event_name), ("dates", t.start_date, t.end_date))
+            cells = (size, len(ids), sum(ids)) if ids else (size, *_code_counts(t))
+            groups = [same_games.setdefault(head + cells, []) for head in heads]
+            for which in (0, 1):        # by FIDE id else name, then by start rank and id
+                for group in groups:
+                    for first in group:
+                        if games_key(first, which) == games_key(t, which):
+                            raise InputError(
+                                f"{t.source}: the same games as {first.source} (the same "
+                                f"players and every round cell alike; only "
+                                f"{_differences(first, t)}: a corrected export?): given "
+                                "twice, give one of them")
+            for group in groups:
+                group.append(t)
+        if len(set(ids)) == len(ids):       # no FIDE id twice (the usual event)
+            continue
+        ranks: dict[int, int] = {}
+        for p in t.players:
+            if p.fide_id and p.fide_id in ranks:
+                raise InputError(f"{t.source}: FIDE id {p.fide_id} is listed twice in {name!r} "
+                                 f"(start ranks {ranks[p.fide_id]} and {p.start_rank}): the "
+                                 "rows cannot be matched across the events")
+            if p.fide_id:
+                ranks[p.fide_id] = p.start_rank
+    found = sorted({m for m in (rating_month(t) for t in events) if m is not None})
+    months_found = found if months else []
+    if len(months_found) > 1:
+        text = ", ".join(f"{y}-{m:02d}" for y, m in months_found)
+        if not span:
+            raise PeriodSpanError(
+                f"the events belong to different rating periods ({text}): a FIDE rating "
+                "period is one calendar month, by each event's end date (B.02 §8.3); "
+                "pool them only on purpose (span)")
+        notes.append(f"the events belong to the rating periods {text}, pooled on purpose "
+                     "and rounded once (FIDE rates each month apart, B.02 §8.3.4)")
+
+
+_PLAYED_HALF = {"1": 2, "=": 1, "0": 0}   # a played game's code -> score in half points (TRF16)
+# a game against an opponent rated R as (R, score_half), by score half points 0, 1, 2:
+# made once for each rating (at most 4,001)
+_PAIRS: dict[int, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {}
+
+
+def _pairs(R: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    pairs = _PAIRS[R] = ((R, 0), (R, 1), (R, 2))
+    return pairs
+
+
+_NO_ROUND_LIMIT = 1 << 62                 # an event of 0 rounds (not known) rates every round
+
+
+class _RulesOf:
+    """Each event's rules resolved once (:func:`~xl_fide.event.resolve.event_rules`) for the
+    period's options, however often they are asked for."""
+
+    def __init__(self, options: EventOptions) -> None:
+        self.options = options
+        self.memo: dict[int, tuple[Tournament, EventRules]] = {}
+
+    def __call__(self, t: Tournament) -> EventRules:
+        found = self.memo.get(id(t))
+        if found is None or found[0] is not t:
+            found = self.memo[id(t)] = (t, event_rules(t, self.options))
+        return found[1]
+
+
+def _monthly(events: Sequence[Tournament], options: EventOptions,
+             players: PlayerDirectory | None, span: bool, notes: list[str],
+             rules_of: _RulesOf) -> list[Tournament]:
+    """The events with each standard event over 30 days split by month (interim
+    reports, :mod:`xl_fide.event.months`); a month that is not this period's (the latest
+    month of all) is left out with a note, unless ``span``."""
+    def rate(part: Tournament) -> tuple[Tournament, dict[int, int | None]]:
+        from xl_fide.event.report import build_report   # one event's rating, to chain the months
+        rep = build_report(part, options, players=players)
+        return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
+                      if r.result.calc is not None and r.result.calc.published}
+
+    out: list[tuple[Tournament, bool]] = []
+    for t in events:
+        tc = rules_of(t).time_control
+        if not rated_by_month(t, tc):       # nothing to split (interim_parts) or note
+            out.append((t, False))
+            continue
+        parts = interim_parts(t, tc, rate)
+        if parts:
+            out.extend((part, True) for part in parts)
+            continue
+        note = split_note(t, tc)
+        if note:
+            notes.append(f"{t.name or t.source}: {note}")
+        out.append((t, False))
+    months = [m for m in (rating_month(t) for t, _ in out) if m is not None]
+    if span or not months:
+        return [t for t, _ in out]
+    last = max(months)
+    kept = []
+    for t, is_part in out:
+        month = rating_month(t)
+        if is_part and month is not None and month != last:
+            notes.append(f"{t.name}: its month {month[0]}-{month[1]:02d} is another rating "
+                         "period (an event over 30 days is rated month by month): left out")
+        else:
+            kept.append(t)
+    return kept
+
+
+def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) -> int | None:
+    """The standard rating a rapid/blitz player without an R&B rating counts with."""
+    if players is None or rules.time_control is _STANDARD:
+        return None
+    data = players.get(p.fide_id, p.name)
+    return data.standard_rating if data is not None else None
+
+
+def _event_ratings(t: Tournament, rules: EventRules, players: PlayerDirectory | None
+                   ) -> list[int | None]:
+    """The rating each player of ``t`` counts with (:func:`effective_ratings`), in order."""
+    return effective_ratings(
+        [p.rating for p in t.players], rules.edition,
+        None if players is None else [_standard(players, p, rules) for p in t.players])
+
+
+def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
+                      keys: Sequence[Sequence[str]],
+                      ratings: Sequence[Sequence[int | None]]) -> dict[str, str]:
+    """Players unrated when the period starts (no rating in the first file they appear
+    in, and none in the player data): they stay unrated for the whole period, also for
+    their opponents, even where a later file shows a rating (B.02 §8.2.4). Maps the
+    player key to the name of that first event. ``keys`` and ``ratings``: each event's
+    :func:`player_key` and :func:`_event_ratings` of its players, in order."""
+    first: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for t, event_keys, event_ratings in zip(events, keys, ratings):
+        for p, key, R in zip(t.players, event_keys, event_ratings):
+            if key in first:
+                continue
+            first[key] = t.name or t.source
+            data = players.get(p.fide_id, p.name) if players is not None else None
+            if data is not None and data.rating is not None:
+                continue
+            if R is None:
+                out[key] = first[key]
+    return out
+
+
+def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
+             players: PlayerDirectory | None, notes: list[str]
+             ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
+    table: dict[str, _Entry] = {}
+    event_info = []
+    keys_of = [[player_key(p.fide_id, p.name) for p in t.players] for t in events]
+    ratings_of = [_event_ratings(t, rules_of(t), players) for t in events]
+    unrated = _unrated_at_start(events, players, keys_of, ratings_of)
+    for t, keys, event_ratings in zip(events, keys_of, ratings_of):
+        rules = rules_of(t)
+        name = t.name or t.source
+        event_info.append((name, t.start_date, rules.edition.id))
+        ratings: dict[int | None, int | None] = {}
+        for p, key, R in zip(t.players, keys, event_ratings):
+            if R is not None and key in unrated:
+                notes.append(f"{p.name}: unrated in {unrated[key]}, "
+                             f"shown as {R} in {name}: unrated for the whole period "
+                             "(FIDE B.02 §8.2.4)")
+                R = None
+            ratings[p.start_rank] = R
+        rounds = t.rounds or _NO_ROUND_LIMIT
+        # a rated player's games as (R_opp, score_half), by score: one tuple each, shared
+        # by every event (the page then finds each one's text by identity)
+        pairs_of = {sr: _PAIRS.get(R) or _pairs(R) for sr, R in ratings.items()
+                    if R is not None}
+        pair_of = pairs_of.get
+        for p, key in zip(t.players, keys):
+            entry = table.get(key)
+            if entry is None:
+                # _Entry(p.name, p.fide_id, p.birth_year) without a call to __init__ (one
+                # per player of the period): its slots set here
+                entry = table[key] = _new(_Entry)
+                entry.name, entry.fide_id, entry.birth_year, entry.events = (
+                    p.name, p.fide_id, p.birth_year, [])
+            # the rated games (_seam.rated_games: played, within the rounds) against
+            # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
+            games = [pairs[half] for g in p.games
+                     if (half := _PLAYED_HALF.get(g.code)) is not None
+                     and (pairs := pair_of(g.opponent)) is not None and g.round <= rounds]
+            entry.events.append((name, ratings[p.start_rank], rules, games))
+    return table, event_info
+
+
+def build_period(tournaments: Sequence[Tournament], options: EventOptions | None = None, *,
+                 players: PlayerDirectory | None = None, period_year: int | None = None,
+                 span: bool = False) -> PeriodReport:
+    """Rate every player over the events of one rating period (FIDE B.02 §8.3.3-§8.3.4).
+
+    ``tournaments``: :class:`~xl_fide.trf.Tournament` objects (any order; sorted by
+    start date). ``players``: an optional :class:`~xl_fide.lists.PlayerDirectory`
+    giving the list rating before the period, K, birth years, and, for rapid/blitz,
+    the standard rating a player without an R&B rating counts with (R&B §7.2.1).
+    ``options`` (:class:`~xl_fide.EventOptions`) hold for every event: its
+    ``event_date`` gives the rules as on that date (FIDE B.02 §8.3), its
+    ``time_control`` overrides the files', its ``k`` forces K, its ``today`` gives the
+    junior rule's year when no event has a date. ``period_year`` (default: the last event's year, else ``today``'s)
+    is the year of the junior K rule. A player unrated at the period's start stays
+    unrated in all its events (B.02 §8.2.4).
+    Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
+    name, dates and players, whatever the file; or the same games, below), for a FIDE
+    id listed twice in one event, (:class:`PeriodTimeControlError`) for events of different time controls
+    (standard, rapid, blitz: separate rating lists; an event whose file states none
+    counts as standard) unless ``options.time_control`` rates them all as one on
+    purpose (then a note names each event whose file says otherwise), and
+    (:class:`PeriodSpanError`) for events of different rating periods (the
+    calendar month of the end date) unless ``span`` is true. Two files are the same
+    event when they hold the same games (the same players, by FIDE id else by name, or
+    by start rank, with every round cell alike) under the same event name or on the
+    same dates, whatever player names or ratings a corrected export changed
+    (:func:`games_identity`); other games, or another name on other dates, are another
+    event.
+    """
+    order = sorted(range(len(tournaments)),
+                   key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
+    notes: list[str] = []
+    options = options or EventOptions()
+    _check_events([tournaments[i] for i in order], span, notes, months=False)
+    _check_time_controls([tournaments[i] for i in order], options, notes)
+    k, today = options.k, options.today
+    rules_of = _RulesOf(options)
+    events = _monthly([tournaments[i] for i in order], options, players, span, notes, rules_of)
+    _check_events(events, span, notes, identity=False)
+    table, event_info = _collect(events, rules_of, players, notes)
+    if any(t.start_date is None for t in events):
+        notes.append("an event has no start date: its rules are the newest, its rating "
+                     "period unknown")
+    month = max((m for m in (rating_month(t) for t in events) if m is not None), default=None)
+    last = events[-1].start_date if events else None
+    if options.event_date is not None:   # the rules, K and list as on the given date
+        month = (options.event_date.year, options.event_date.month)
+        last = options.event_date
+    year = period_year or (last.year if last else (today.year if today else None))
+    # by each event's rules: what the period takes of them (_period_rules)
+    with_year: dict[int, tuple[EventRules, bool, str | None]] = {}
+    by_value: dict[tuple[object, ...], tuple[EventRules, bool, str | None]] = {}
+    listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
+    period_start = _dt.date(month[0], month[1], 1) if month is not None else None
+    out = []
+    for key, entry in table.items():
+        data = players.get(entry.fide_id, entry.name) if players is not None else None
+        first_rated = None              # the first event where the player is rated
+        for event in entry.events:
+            if event[1] is not None:
+                first_rated = event
+                break
+        Ro = data.rating if data is not None and data.rating is not None else (
+            first_rated[1] if first_rated else None)
+        names = tuple(map(_EVENT_NAME, entry.events))
+        if Ro is None:
+            init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
+                                  entry.events[-1][2].edition if entry.events else None)
+            out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
+            continue
+        rules = (first_rated or entry.events[0])[2]
+        of_rules = with_year.get(id(rules))
+        if of_rules is None:
+            # events of the same rules (each event has its own) share what the period
+            # takes of them: worked out once
+            same = _same_rules(rules)
+            of_rules = by_value.get(same)
+            if of_rules is None:
+                of_rules = by_value[same] = _period_rules(rules, year, period_start,
+                                                          listed_ids)
+            with_year[id(rules)] = of_rules
+        year_rules, may_adjust, listed_id = of_rules
+        if may_adjust and first_rated is not None and (data is None or data.rating is None):
+            # Ro is the list before the period: a file from before a one-off adjustment
+            # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
+            Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
+            if adjusted:
+                notes.append(f"{entry.name}: Ro {adjusted}")
+            assert Ro is not None
+        pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
+        if pk.note:
+            notes.append(f"{entry.name}: {pk.note}")
+        # the ratings and games were checked by the reader (and the player data's): the
+        # engine computes on them without checking each game again (the usual int
+        # rating and K pass at once; anything else is checked in full)
+        evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
+            (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
+             else _checked_rating(R if R is not None else Ro, name), r.edition, games)
+            for name, R, r, games in entry.events]
+        K = pk.K
+        change = rate_period_checked(
+            Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
+            evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
+            edition_id=listed_id)
+        out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
+    return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
+
+
+def _period_rules(rules: EventRules, year: int | None, period_start: _dt.date | None,
+                  listed_ids: dict[TimeControl, str]) -> tuple[EventRules, bool, str | None]:
+    """What the period takes of an event's rules, once per event: the rules with the
+    period's year (the junior K rule), whether a one-off adjustment of the ratings falls
+    between them and the period (:func:`adjustment_between`), and the edition of the
+    list after the period whose floor decides a publication (§7.2.1; ``None`` without
+    a month: the newest edition among the events); ``listed_ids`` by time control."""
+    listed_id = None
+    if period_start is not None:
+        listed_id = listed_ids.get(rules.time_control)
+        if listed_id is None:
+            listed_id = listed_ids[rules.time_control] = rules_for(
+                period_start, rules.time_control).id
+    return (dataclasses.replace(rules, period_year=year),
+            period_start is not None and adjustment_between(rules.date, period_start),
+            listed_id)
+
+
+def _same_rules(rules: EventRules) -> tuple[object, ...]:
+    """What :func:`_period_rules` depends on of an event's rules: every field but
+    ``period_year`` (which it replaces), the enum members, edition and options by
+    identity (an Enum member hashes in Python code on 3.11)."""
+    return (rules.date, id(rules.time_control), id(rules.time_control_source),
+            id(rules.edition), rules.notes, rules.end_date, id(rules.options))
+
+
+def _checked_rating(R: object, name: str) -> int:
+    """``R`` as a rating (:func:`~xl_fide.rules.values.as_rating`: the usual int passes
+    at once), naming the event in the error."""
+    if type(R) is int and RATING_MIN <= R <= RATING_MAX:
+        return R
+    return as_rating(R, f"Ro at {name}")
+
+
+def _period_player(key: str, name: str, fide_id: int | None, Ro: int, change: PeriodChange,
+                   names: tuple[str, ...]) -> PeriodPlayer:
+    """``PeriodPlayer(key, name, fide_id, Ro, change, None, names)`` of values already
+    checked, built in one step (the frozen dataclass's ``__init__`` sets its seven
+    fields one at a time)."""
+    p = _new(PeriodPlayer)
+    _set(p, "__dict__", {"key": key, "name": name, "fide_id": fide_id, "Ro": Ro,
+                         "change": change, "initial": None, "event_names": names})
+    return p
+
+
+# Enum members looked up once (on Python 3.11 each look-up of a member runs Python code)
+_STANDARD = TimeControl.STANDARD
+_new = object.__new__
+_set = object.__setattr__
+
