@@ -53,7 +53,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from xl_fide.trf import Game, Tournament, TrfPlayer, encode_trf  # noqa: E402
+from xl_fide.trf import encode_trf
+from xl_fide.tournament import Game, Tournament, TrfPlayer  # noqa: E402
 
 PERIOD_YEAR = 2025
 

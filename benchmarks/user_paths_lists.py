@@ -58,7 +58,8 @@ import make_fide_list  # noqa: E402
 import user_paths  # noqa: E402
 from user_paths import paired, run, xl_fide_command  # noqa: E402
 
-from xl_fide.trf import Tournament, encode_trf  # noqa: E402
+from xl_fide.trf import encode_trf
+from xl_fide.tournament import Tournament  # noqa: E402
 
 LIST_PLAYERS = 1_200_000
 STORE_PLAYERS = 100_000

@@ -31,7 +31,7 @@ TYPE_CHECKING = False     # not typing's: ``import xl_fide`` does not import typ
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
-    "read_trf": "xl_fide.trf", "Tournament": "xl_fide.trf",
+    "read_trf": "xl_fide.trf", "Tournament": "xl_fide.tournament",
     "event_rules": "xl_fide.event.resolve",
     "EventOptions": "xl_fide.rules.editions", "EventRules": "xl_fide.rules.editions",
     "build_report": "xl_fide.event.report", "Report": "xl_fide.event.report",
@@ -98,4 +98,5 @@ if TYPE_CHECKING:
     from xl_fide.rules.results import GameResult, parse_result
     from xl_fide.rules.rounding import round_half_away, round_half_up
     from xl_fide.rules.tables import dp_for_p, p_hundredths, pd_for_difference
-    from xl_fide.trf import Tournament, read_trf
+    from xl_fide.trf import read_trf
+    from xl_fide.tournament import Tournament

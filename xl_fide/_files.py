@@ -21,18 +21,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Callable, Iterator, Sequence
 
-from xl_fide.errors import XlFideError
+from xl_fide.errors import OutputError, OutputExistsError
 
 __all__ = ["OutputError", "OutputExistsError", "check_output", "write_atomic"]
 
 
-class OutputError(XlFideError, OSError):
-    """An output file cannot be written (no such directory, not a regular file, a
-    full disk, the input file itself); nothing was left behind."""
 
 
-class OutputExistsError(OutputError, FileExistsError):
-    """The output file exists and ``force`` was not given; it was not touched."""
 
 
 _live: set[str] = set()          # temporary files being written, removed on a signal

@@ -15,7 +15,8 @@ import pytest
 from xl_fide.cli import _main as cli
 from xl_fide.cli._main import main
 from xl_fide.errors import XlFideError
-from xl_fide._files import OutputError, OutputExistsError, write_atomic
+from xl_fide._files import write_atomic
+from xl_fide.errors import OutputError, OutputExistsError
 
 ROOT = Path(__file__).parents[2]
 

@@ -15,7 +15,7 @@ from xl_fide.excel._fill import fill_workbook
 from xl_fide.excel._layout import CROSS
 from xl_fide.rules.results import parse_result
 from xl_fide.rules.values import FIDE_ID_MAX, as_fide_id
-from xl_fide.trf import TrfPlayer
+from xl_fide.tournament import TrfPlayer
 from xl_fide.udfs import FIDE_EVENT_SWISS, FIDE_SCORE
 
 

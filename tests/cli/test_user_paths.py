@@ -22,7 +22,8 @@ from xl_fide.event.period import build_period
 from xl_fide.rules import rating as rating_module
 from xl_fide.rules import values
 from xl_fide.rules.rating import rate_event
-from xl_fide.trf import Game, parse_trf
+from xl_fide.trf import parse_trf
+from xl_fide.tournament import Game
 
 DATA = Path(__file__).parents[1] / "data" / "trf"
 

@@ -12,7 +12,8 @@ import pytest
 from tests.harness.trf_lines import player_line, trf
 from xl_fide.rules.editions import EventOptions
 from xl_fide.errors import InputError
-from xl_fide.event.period import PeriodSpanError, PeriodTimeControlError, build_period
+from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
+from xl_fide.event.period import build_period
 from xl_fide.trf import parse_trf
 
 

@@ -37,7 +37,8 @@ from xl_fide.rules.editions import EDITIONS, Cap400, rules_for
 from xl_fide.errors import InputError
 from xl_fide.event.report import build_report
 from xl_fide.rules.tables import dp_rows
-from xl_fide.trf import Game, Tournament, TrfPlayer, read_trf
+from xl_fide.trf import read_trf
+from xl_fide.tournament import Game, Tournament, TrfPlayer
 from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW, NATIVE_TEMPLATES
 from xl_fide.excel._build import build_template
 from xl_fide.excel._fill import fill_workbook, save_workbook

@@ -27,12 +27,13 @@ from openpyxl.worksheet.formula import ArrayFormula
 
 from xl_fide.rules.editions import EventOptions
 from xl_fide import udfs
-from xl_fide.errors import InputError, WorkbookError, XlFideError
+from xl_fide.errors import InputError, OutputExistsError, WorkbookError, XlFideError
 from xl_fide.event.report import build_report
 from xl_fide.cli._presenters import row_dict
 from xl_fide.rules.tables import dp_rows, pd_rows
-from xl_fide.trf import Game, Tournament, TrfPlayer, read_trf, write_trf
-from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, NATIVE_TEMPLATES, REPORT, TABLES, WorkbookExistsError
+from xl_fide.trf import read_trf, write_trf
+from xl_fide.tournament import Game, Tournament, TrfPlayer
+from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW, NATIVE_TEMPLATES, REPORT, TABLES
 from xl_fide.excel._build import build_template
 from xl_fide.excel._fill import choose_layout, fill_workbook, save_workbook, write_default_templates
 from xl_fide.excel._read import read_workbook
@@ -403,7 +404,7 @@ def test_save_refuses_to_overwrite_and_leaves_no_partial_file(tmp_path, monkeypa
     path = tmp_path / "out.xlsx"
     save_workbook(wb, path)
     before = path.read_bytes()
-    with pytest.raises(WorkbookExistsError, match="exists") as exc:
+    with pytest.raises(OutputExistsError, match="exists") as exc:
         save_workbook(wb, path)
     assert isinstance(exc.value, XlFideError) and isinstance(exc.value, FileExistsError)
     assert path.read_bytes() == before

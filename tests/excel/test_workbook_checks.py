@@ -15,7 +15,7 @@ from tests.harness.excel_limits import nesting as _nesting
 from tests.excel.test_workbook import saved
 from tests.excel.test_workbook_truth import round_cell
 from xl_fide.rules.results import pair_problem
-from xl_fide.trf import Game, Tournament, TrfPlayer
+from xl_fide.tournament import Game, Tournament, TrfPlayer
 from xl_fide.excel._layout import CROSS, MAX_PLAYERS, MAX_ROUND_ROBIN, MAX_ROUNDS
 from xl_fide.excel._build import build_template
 from xl_fide.excel._fill import fill_workbook

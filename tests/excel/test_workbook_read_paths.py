@@ -26,7 +26,7 @@ from xl_fide.excel._read import (
 )
 from xl_fide.excel._roundtrip import _input_cells, _original, _pristine, _unedited
 from xl_fide.rules.values import as_int, quote_value
-from xl_fide.trf import RESULT_CODES, Game
+from xl_fide.tournament import RESULT_CODES, Game
 
 
 def _grids(wb):

@@ -12,7 +12,7 @@ from xl_fide.errors import InputError
 from xl_fide.excel._cached import _with_values
 from xl_fide.excel._fill import fill_workbook
 from xl_fide.excel._layout import CROSS, EVENT, _Geometry
-from xl_fide.trf import Game, Tournament, TrfPlayer
+from xl_fide.tournament import Game, Tournament, TrfPlayer
 
 
 def test_the_check_before_saving_makes_no_cell():

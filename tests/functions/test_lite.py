@@ -320,7 +320,7 @@ def test_a_round_robin_is_at_most_60_players():
 def _filled_swiss(players=8, rounds=7, rows=None, sheet_rounds=None):
     """A Swiss cross-table of ``players`` who all play ``rounds`` rounds (1 beats 2, 3
     beats 4 ... every round), on a sheet of ``rows`` rows and ``sheet_rounds`` rounds."""
-    from xl_fide.trf import Game, Tournament, TrfPlayer
+    from xl_fide.tournament import Game, Tournament, TrfPlayer
     ps = []
     for i in range(1, players + 1):
         opp = i + 1 if i % 2 else i - 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 import random
 
-from xl_fide.trf import Game, Tournament, TrfPlayer
+from xl_fide.tournament import Game, Tournament, TrfPlayer
 
 
 def synthetic_swiss(players: int = 500, rounds: int = 11, seed: int = 1) -> Tournament:

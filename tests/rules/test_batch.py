@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xl_fide.rules.batch as batch
-from xl_fide.rules.batch import BatchNotSupported, BatchResult, rate_period_batch
+from xl_fide.errors import BatchNotSupported
+from xl_fide.rules.batch import BatchResult, rate_period_batch
 from xl_fide.rules.editions import rules_for
 from xl_fide.errors import InputError, XlFideError
 from xl_fide.rules.rating import rate_period

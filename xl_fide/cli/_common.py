@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from xl_fide.errors import XlFideError
+from xl_fide.errors import CliError, OutputExistsError, XlFideError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
 
 
-class CliError(XlFideError):
-    """A problem the user can fix; printed as one line."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,7 +41,7 @@ def _existing_file(path: Path) -> Path:
 
 
 def _check_output(out: Path, inputs: Sequence[Path], force: bool) -> None:
-    from xl_fide._files import OutputExistsError, check_output
+    from xl_fide._files import check_output
     try:
         check_output(out, force=force, inputs=inputs)
     except OutputExistsError:

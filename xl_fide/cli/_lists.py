@@ -10,7 +10,8 @@ from typing import Any
 
 from xl_fide.errors import InputError
 from xl_fide.lists._model import RATING_KINDS
-from xl_fide.lists._store import ImportResult, ListStore, StoreError, StoredList
+from xl_fide.errors import StoreError
+from xl_fide.lists._store import ImportResult, ListStore, StoredList
 
 # Imported when used (issue 23, start-up): the download (http.client, ssl) by
 # 'lists download' only, the presenters (json, decimal, the engine's rounding) only for

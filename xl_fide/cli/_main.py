@@ -327,7 +327,8 @@ def cmd_period(args: argparse.Namespace) -> int:
 
 
 def _period(args: argparse.Namespace) -> int:
-    from xl_fide.event.period import PeriodSpanError, PeriodTimeControlError, build_period
+    from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
+    from xl_fide.event.period import build_period
     from xl_fide.cli._presenters import format_period
     tournaments = []
     # each file by its bytes (a dict hashes them in C; less memory than the tournaments)
@@ -432,7 +433,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_libreoffice(args: argparse.Namespace) -> int:
-    from xl_fide.libreoffice import ExtensionError, build_extension
+    from xl_fide.errors import ExtensionError
+    from xl_fide.libreoffice import build_extension
     out = Path(args.output)
     if out.suffix.lower() != ".oxt":
         raise CliError(f"{out}: a LibreOffice extension's name ends in .oxt")

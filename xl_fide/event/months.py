@@ -26,7 +26,7 @@ from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide.rules.editions import TimeControl
 
 if TYPE_CHECKING:
-    from xl_fide.trf import Tournament
+    from xl_fide.tournament import Tournament
 
 LONG_EVENT_DAYS = 30    # an event running over 30 days is rated month by month
 

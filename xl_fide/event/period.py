@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
 from xl_fide.event.resolve import EventRules, choose_k, event_rules
 from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
-from xl_fide.errors import InputError
+from xl_fide.errors import InputError, PeriodSpanError, PeriodTimeControlError
 from xl_fide.rules.event import effective_ratings
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.event.months import interim_parts, rated_by_month, split_note
@@ -31,7 +31,7 @@ from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
-    from xl_fide.trf import Tournament, TrfPlayer
+    from xl_fide.tournament import Tournament, TrfPlayer
 
 __all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
@@ -82,15 +82,8 @@ class _Entry:
         self.events: list[tuple[str, int | None, EventRules, list[tuple[int, int]]]] = []
 
 
-class PeriodSpanError(InputError):
-    """The events do not belong to one rating period (FIDE B.02: one calendar month,
-    by each event's end date) and pooling them was not asked for."""
 
 
-class PeriodTimeControlError(InputError):
-    """The events are of different time controls (standard, rapid, blitz): each has its
-    own rating list (FIDE B.02 and its Rapid and Blitz chapter), so their games are
-    never pooled into one new rating, unless one time control is given on purpose."""
 
 
 def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
@@ -423,7 +416,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
                  span: bool = False) -> PeriodReport:
     """Rate every player over the events of one rating period (FIDE B.02 §8.3.3-§8.3.4).
 
-    ``tournaments``: :class:`~xl_fide.trf.Tournament` objects (any order; sorted by
+    ``tournaments``: :class:`~xl_fide.tournament.Tournament` objects (any order; sorted by
     start date). ``players``: an optional :class:`~xl_fide.lists.PlayerDirectory`
     giving the list rating before the period, K, birth years, and, for rapid/blitz,
     the standard rating a player without an R&B rating counts with (R&B §7.2.1).

@@ -1,6 +1,6 @@
 """The rating report of a tournament: every player's FIDE calculation-page line.
 
-Turns a :class:`~xl_fide.trf.Tournament` into report rows through the seam
+Turns a :class:`~xl_fide.tournament.Tournament` into report rows through the seam
 :func:`~xl_fide.event.resolve.crosstable` (rule edition by the event's start date and
 time control, FIDE B.02 §8.3; K by FIDE B.02 §8.3.3 from what is known) and
 :func:`~xl_fide.rules.event.rate_crosstable`. The text, CSV and JSON forms are in
@@ -27,7 +27,7 @@ from xl_fide.event.months import interim_parts, split_note
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerData, PlayerDirectory
-    from xl_fide.trf import Tournament
+    from xl_fide.tournament import Tournament
 
 __all__ = ["KSource", "Report", "ReportRow", "build_report", "guess_time_control",
            "rows_by_rank"]

@@ -1,9 +1,9 @@
 """The seam from a tournament to the engine: typed inputs for one event.
 
-A :class:`~xl_fide.trf.Tournament` (read from a TRF or from a workbook) becomes what
+A :class:`~xl_fide.tournament.Tournament` (read from a TRF or from a workbook) becomes what
 the engine rates: the rule edition in force at the start (FIDE B.02 §8.3) for the
 event's time control (TRF-2026 ``222`` coded field, else the ``122`` text), the rated
-games (:attr:`~xl_fide.trf.Game.is_played`: ``1 = 0`` against a real opponent), and
+games (:attr:`~xl_fide.tournament.Game.is_played`: ``1 = 0`` against a real opponent), and
 each player's rating and K with where K came from (:class:`KSource`). The report, the
 rating period, the what-if and the workbook all start here, so a rule is applied in
 one place. No I/O, no clock: callers pass ``today`` when a date may be missing.
@@ -33,7 +33,7 @@ from xl_fide.rules.results import GameResult
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerData, PlayerDirectory
-    from xl_fide.trf import Game, Tournament, TrfPlayer
+    from xl_fide.tournament import Game, Tournament, TrfPlayer
 
 
 class KSource(StrEnum):
@@ -138,7 +138,7 @@ def event_rules(tournament: Tournament, options: EventOptions | EventRules | Non
 
 def rated_games(tournament: Tournament, player: TrfPlayer) -> list[Game]:
     """The player's games within the event's rounds that can be rated
-    (:attr:`~xl_fide.trf.Game.is_played`); rated opponents are the engine's business."""
+    (:attr:`~xl_fide.tournament.Game.is_played`); rated opponents are the engine's business."""
     return [g for g in counted_games(tournament, player) if g.is_played]
 
 
@@ -166,7 +166,7 @@ def game_cell(game: Game) -> tuple[int | None, GameResult]:
 
 def game_cells(games: Iterable[Game]) -> tuple[tuple[int | None, GameResult], ...]:
     """:func:`game_cell` of each of ``games`` (a played game: ``1 = 0`` with an
-    opponent, :attr:`~xl_fide.trf.Game.is_played`)."""
+    opponent, :attr:`~xl_fide.tournament.Game.is_played`)."""
     return tuple([(g.opponent, played)
                   if (played := _PLAYED.get(g.code)) is not None and g.opponent is not None
                   else (None, _UNPLAYED.get(g.code) or _unplayed(g.code)) for g in games])

@@ -11,14 +11,13 @@ from xl_fide.excel._layout import (
     MAX_ROUND_ROBIN,
     MAX_ROUNDS,
     NATIVE_TEMPLATES,
-    WorkbookExistsError,
     safe_text,
 )
 from xl_fide.excel._read import WorkbookEvent, read_workbook, read_workbook_event
 
 __all__ = [
     "DEFAULT_TEMPLATES", "LAYOUTS", "MAX_PLAYERS", "MAX_ROUNDS", "MAX_ROUND_ROBIN",
-    "NATIVE_TEMPLATES", "WorkbookEvent", "WorkbookExistsError", "build_template",
+    "NATIVE_TEMPLATES", "WorkbookEvent", "build_template",
     "choose_layout", "fill_workbook", "read_workbook", "read_workbook_event", "safe_text",
     "save_workbook", "write_default_templates",
 ]

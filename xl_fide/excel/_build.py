@@ -72,9 +72,7 @@ from xl_fide.excel._layout import (
 from xl_fide.rules.editions import EDITIONS
 from xl_fide.rules.results import VALIDATION_LIST
 from xl_fide.rules.tables import dp_rows, pd_rows
-from xl_fide.trf import (
-    DEFAULT_SCORING,
-)
+from xl_fide.tournament import DEFAULT_SCORING
 
 
 def build_template(layout: str, players: int, rounds: int | None = None, *,

@@ -26,6 +26,8 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any, Collection, Iterator, Mapping, Sequence
 
+from xl_fide.errors import FormulaErrorValue
+
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
 
 CachedValues = Mapping[str, Mapping[str, object]]
@@ -603,17 +605,15 @@ def _swiss_checks(s: _Sheets, geo: Any, cross: str, rows: range) -> None:
     s.put_column(cross, geo.col["check"], rows, totals)
 
 
-class _Error(Exception):
-    """A formula's error value (its text, ``#N/A``...)."""
 
 
 def _int(v: Any) -> Any:
-    """A number a native formula computes with (an error or text: :class:`_Error`)."""
+    """A number a native formula computes with (an error or text: :class:`FormulaErrorValue`)."""
     if type(v) is int or _is_num(v):
         return v
     if v is None:
         return 0
-    raise _Error(v if isinstance(v, str) and v in _ERRORS else "#VALUE!")
+    raise FormulaErrorValue(v if isinstance(v, str) and v in _ERRORS else "#VALUE!")
 
 
 def _calc_sheet(s: _Sheets, geo: Any, lay: Any, this_year: int) -> None:
@@ -669,7 +669,7 @@ def _at(s: _Sheets, ref: str) -> Any:
 def _or_error(work: Any) -> object:
     try:
         return work()
-    except _Error as exc:
+    except FormulaErrorValue as exc:
         return str(exc)
 
 
@@ -678,7 +678,7 @@ def _ro_used(ro: Any, sw: Mapping[int, Any]) -> int:
     if _blank(ro):
         return 0
     if not _is_num(ro) or ro != int(ro) or not 0 <= ro <= 4000:
-        raise _Error("#N/A")
+        raise FormulaErrorValue("#N/A")
     return int(ro) if ro >= _int(sw[n.S_FLOOR]) else 0
 
 
@@ -693,7 +693,7 @@ def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any]) -> object:
     if _blank(ro):
         return ""
     if not _is_num(ro):
-        raise _Error("#N/A")
+        raise FormulaErrorValue("#N/A")
     if sw[n.S_K20] == 1:
         return K_DEFAULT
     highest = max(ro, peak if _is_num(peak) else 0)
@@ -701,7 +701,7 @@ def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any]) -> object:
         return K_TOP
     year = _int(sw[n.S_YEAR])
     if _is_num(born) and (born > year or year - born > MAX_AGE):
-        raise _Error("#N/A")
+        raise FormulaErrorValue("#N/A")
     junior = _is_num(born) and year - born <= JUNIOR_AGE and highest < JUNIOR_RATING
     new = _is_num(games) and games < NEW_PLAYER_GAMES
     return K_NEW if junior or new else K_DEFAULT
@@ -834,7 +834,7 @@ def _games_of(rows: _Rows, r: int, sw: Mapping[int, Any], ro_used: Mapping[int, 
                 y = rows.score(res)
             z: object = (rows.pd(_int(B), xi, _int(cap))
                          if xi > 0 and _int(B) > 0 else 0)
-        except _Error as exc:       # bad input (a rating not a number): the error
+        except FormulaErrorValue as exc:       # bad input (a rating not a number): the error
             x = y = z = str(exc)
         out.append((x, y, z))
     return out
@@ -900,7 +900,7 @@ def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
 
     try:
         values = row()
-    except _Error as exc:
+    except FormulaErrorValue as exc:
         values = {c: str(exc) for c in range(n.C_N, n.C_RU + 1)}
     for c, v in values.items():
         put(f"{_col(c)}{r}", v)

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment
 
-from xl_fide._files import OutputExistsError, write_atomic
+from xl_fide._files import write_atomic
+from xl_fide.errors import OutputExistsError
 from xl_fide._version import __version__
 from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
@@ -39,7 +39,6 @@ from xl_fide.excel._layout import (
     REPORT,
     SCORING_FIRST_ROW,
     TABLES,
-    WorkbookExistsError,
     _Geometry,
     _native_layout,
     _note_cell,
@@ -54,10 +53,7 @@ from xl_fide.excel._roundtrip import _write_original
 from xl_fide.event.months import LONG_EVENT_DAYS, month_rounds
 from xl_fide.event.report import KSource, Report, build_report
 from xl_fide.rules.rating import new_rating_or_note
-from xl_fide.trf import (
-    DEFAULT_SCORING,
-    Tournament,
-)
+from xl_fide.tournament import DEFAULT_SCORING, Tournament
 
 
 def choose_layout(tournament: Tournament) -> str:
@@ -90,7 +86,7 @@ def _cell_value(code: str) -> Any:
 def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
                   *, rows: int | None = None, rounds: int | None = None,
                   formulas: str = "udf", order: str = "start") -> Workbook:
-    """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.trf.Tournament`).
+    """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.tournament.Tournament`).
 
     ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
     :class:`~xl_fide.event.report.Report` already built (default ``build_report(tournament)``);
@@ -494,11 +490,11 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
 def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
     """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide._files.write_atomic`:
     built in memory, then created exclusively). Refuses to overwrite an existing file
-    unless ``force`` (:class:`WorkbookExistsError`); never leaves a partial file."""
+    unless ``force`` (:class:`~xl_fide.errors.OutputExistsError`); never leaves a partial file."""
     path = Path(path)
     _check_kind(path)
     if path.exists() and not force:
-        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)")
+        raise OutputExistsError(f"{path}: file exists (pass force=True to overwrite)")
     cached = getattr(wb, "xl_fide_cached", {})
     geo = getattr(wb, "xl_fide_geo", None)
     if geo is not None:                 # a workbook built here: every formula's value
@@ -509,7 +505,7 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
     try:
         return write_atomic(path, data, force=force)
     except OutputExistsError:
-        raise WorkbookExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
+        raise OutputExistsError(f"{path}: file exists (pass force=True to overwrite)") from None
 
 
 def _helper_sheets(wb: Workbook, geo: _Geometry | None) -> list[str]:

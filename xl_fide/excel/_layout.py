@@ -29,19 +29,17 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
 from xl_fide.event.months import LONG_EVENT_DAYS
-from xl_fide.errors import InputError, XlFideError
+from xl_fide.errors import InputError
 from xl_fide.excel import _native as _native
 from xl_fide.rules import results as _results
 from xl_fide.rules.results import parse_result
 from xl_fide.rules.tables import dp_rows, pd_rows
-from xl_fide.trf import (
-    RESULT_CODES,
-)
+from xl_fide.tournament import RESULT_CODES
 
 __all__ = [
     "LAYOUTS", "MAX_ROUND_ROBIN", "MAX_PLAYERS", "MAX_ROUNDS", "DEFAULT_TEMPLATES",
     "NATIVE_TEMPLATES",
-    "WorkbookExistsError", "build_template", "write_default_templates", "fill_workbook",
+    "build_template", "write_default_templates", "fill_workbook",
     "choose_layout", "save_workbook", "read_workbook", "safe_text",
 ]
 
@@ -65,8 +63,6 @@ GROUP_ROW, HEADER_ROW, FIRST_ROW = 3, 4, 5
 _FIXED_TIME = _dt.datetime(2026, 1, 1)     # workbook properties: reproducible files
 
 
-class WorkbookExistsError(XlFideError, FileExistsError):
-    """:func:`save_workbook` refused to overwrite an existing file (pass ``force=True``)."""
 
 
 # ============================================================================ column specs

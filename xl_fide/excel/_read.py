@@ -54,14 +54,8 @@ from xl_fide.rules import results as _results
 from xl_fide.rules.editions import guess_time_control
 from xl_fide.rules.results import parse_result
 from xl_fide.rules.values import _INT_BOUND, FIDE_ID_MAX, as_int, quote_value
-from xl_fide.trf import (
-    DEFAULT_SCORING,
-    Game,
-    Tournament,
-    TrfPlayer,
-    TrfWarning,
-    _read_game,
-)
+from xl_fide.trf import _read_game
+from xl_fide.tournament import DEFAULT_SCORING, Game, Tournament, TrfPlayer, TrfWarning
 
 
 def _where(sheet: str, row: int, col: int) -> str:

@@ -30,13 +30,7 @@ from xl_fide.excel._layout import (
     _text,
 )
 from xl_fide.lists._model import PlayerData
-from xl_fide.trf import (
-    DEFAULT_SCORING,
-    RESULT_CODES,
-    Game,
-    Tournament,
-    TrfPlayer,
-)
+from xl_fide.tournament import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
 
 
 @dataclass

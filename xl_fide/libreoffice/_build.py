@@ -35,6 +35,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from xl_fide._version import __version__
+from xl_fide.errors import ExtensionError
 from xl_fide.libreoffice._spec import DEFAULT_MODULE, Function, read_functions
 
 #: the oldest Python the shipped files run on (checked with vermin in the tests)
@@ -51,8 +52,6 @@ _MESSAGE_TYPES = ["xl_fide.errors.XlFideError"]
 _LANG = 'xml:lang="en-US"'
 
 
-class ExtensionError(Exception):
-    """The extension cannot be built (no type library, no unoidl-write...)."""
 
 
 # ------------------------------------------------------------------ type library

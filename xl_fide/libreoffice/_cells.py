@@ -25,14 +25,14 @@ import datetime as _dt
 import decimal as _decimal
 import inspect
 
+from xl_fide.errors import ArgumentError
+
 #: stands for a blank cell: the test harness rewrites ``F(A1)`` to
 #: ``F(IF(ISBLANK(A1);BLANK;A1))`` in its private copies of workbooks
 BLANK = "\u2400xl-fide-blank\u2400"
 _EPOCH = _dt.datetime(1899, 12, 30)
 
 
-class ArgumentError(ValueError):
-    """A range of the wrong shape for its argument (what xlwings itself refuses)."""
 
 
 class Function:

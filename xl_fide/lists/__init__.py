@@ -18,14 +18,14 @@ TYPE_CHECKING = False     # not typing's: importing the package does not import 
 _EXPORTS = {
     "BUDGETS": "xl_fide.lists._budget",
     "read_player_csv": "xl_fide.lists._csv",
-    "FIDE_DOWNLOADS": "xl_fide.lists._download", "DownloadError": "xl_fide.lists._download",
+    "FIDE_DOWNLOADS": "xl_fide.lists._download", "DownloadError": "xl_fide.errors",
     "download_lists": "xl_fide.lists._download", "list_file_name": "xl_fide.lists._download",
     "event_list_data": "xl_fide.lists._lookup", "event_player_data": "xl_fide.lists._lookup",
     "RATING_KINDS": "xl_fide.lists._model", "PlayerData": "xl_fide.lists._model",
     "PlayerDirectory": "xl_fide.lists._model",
     "ListReader": "xl_fide.lists._read", "read_player_file": "xl_fide.lists._read",
     "STORE_ENV": "xl_fide.lists._store", "ListStore": "xl_fide.lists._store",
-    "StoreError": "xl_fide.lists._store", "default_store": "xl_fide.lists._store",
+    "StoreError": "xl_fide.errors", "default_store": "xl_fide.lists._store",
     "read_fide_txt": "xl_fide.lists._txt",
     "read_fide_xml": "xl_fide.lists._xml",
     "PlayerFileError": "xl_fide.errors",
@@ -43,14 +43,14 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from xl_fide.errors import PlayerFileError
+    from xl_fide.errors import DownloadError, PlayerFileError, StoreError
     from xl_fide.lists._budget import BUDGETS
     from xl_fide.lists._csv import read_player_csv
-    from xl_fide.lists._download import (FIDE_DOWNLOADS, DownloadError, download_lists,
+    from xl_fide.lists._download import (FIDE_DOWNLOADS, download_lists,
                                          list_file_name)
     from xl_fide.lists._lookup import event_list_data, event_player_data
     from xl_fide.lists._model import RATING_KINDS, PlayerData, PlayerDirectory
     from xl_fide.lists._read import ListReader, read_player_file
-    from xl_fide.lists._store import STORE_ENV, ListStore, StoreError, default_store
+    from xl_fide.lists._store import STORE_ENV, ListStore, default_store
     from xl_fide.lists._txt import read_fide_txt
     from xl_fide.lists._xml import read_fide_xml

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from xl_fide.errors import XlFideError
+from xl_fide.errors import DownloadError, XlFideError
 from xl_fide.lists._model import RATING_KINDS
 from xl_fide.lists._months import _MONTHS, _month_number, month_of_date
 from xl_fide.lists._read import _zip_member
@@ -29,13 +29,6 @@ FIDE_DOWNLOADS = "https://ratings.fide.com/download/"
 #: The largest download accepted (FIDE's monthly zips are a few tens of MB).
 MAX_DOWNLOAD = 1 << 29
 
-class DownloadError(XlFideError, ValueError):
-    """A list could not be downloaded (not published, no network, a damaged file).
-    ``resumable``: the bytes received so far are kept as ``NAME.part`` to resume."""
-
-    def __init__(self, message: str, *, resumable: bool = False) -> None:
-        super().__init__(message)
-        self.resumable = resumable
 
 
 def list_file_name(kind: str, month: str) -> str:

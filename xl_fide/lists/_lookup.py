@@ -72,7 +72,7 @@ def _in_force(store: ListStore, kind: str, month: str) -> str | None:
 def _need(store: ListStore, kind: str, month: str, what: str) -> str:
     found = _in_force(store, kind, month)
     if found is None:
-        from xl_fide.lists._store import StoreError
+        from xl_fide.errors import StoreError
         raise StoreError(
             f"no {kind} list of {month} in the store {store.path} ({what}): import it with "
             f"'xl-fide lists download --month {month} --time-control {kind}' or "

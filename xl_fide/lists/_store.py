@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from xl_fide.errors import InputError, PlayerFileError, XlFideError
+from xl_fide.errors import InputError, PlayerFileError, StoreError
 from xl_fide.lists._model import RATING_KINDS
 from xl_fide.lists._months import _month_number, _month_text
 
@@ -66,8 +66,6 @@ _SHAPES = {
 }
 
 
-class StoreError(XlFideError, ValueError):
-    """The list store cannot be used (a month not stored, a file that is not a store)."""
 
 
 def default_store() -> Path:

@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Sequence, cast
 
 from xl_fide.rules.editions import Cap400, RuleEdition, rules_for
-from xl_fide.errors import InputError, XlFideError
+from xl_fide.errors import BatchNotSupported, InputError
 from xl_fide.rules.rating import (EXEMPT_RATING, K_CAP_PRODUCT, PD_OF_D, RB_600_DIFFERENCE,
                                    RB_600_TOP)
 from xl_fide.rules.rounding import round_hundredths_half_away
@@ -49,8 +49,6 @@ from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, as_k, as_rating
 _TIERS = ((127, "i"), ((1 << 18) - 1, "q"))
 
 
-class BatchNotSupported(XlFideError, NotImplementedError):
-    """The batch path cannot apply this edition's rules (use ``rate_period``)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Number
 
-from xl_fide.errors import InputError
+from xl_fide.errors import InputError, TooManyDigits
 
 RATING_MIN = 0
 RATING_MAX = 4000
@@ -31,8 +31,6 @@ _QUOTE = 40              # characters of a bad value quoted in a message
 _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-class _TooLarge(Exception):
-    """A number past the digit budget (only its size is reported)."""
 
 
 def number_from_text(text: str, name: str, what: str = "a number") -> Decimal:
@@ -59,25 +57,25 @@ def _exact(value: object) -> Fraction | None:
         return None
     if isinstance(value, int):
         if value.bit_length() > MAX_DIGITS * 4:
-            raise _TooLarge
+            raise TooManyDigits
         return Fraction(value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             return None
         if abs(value) >= 10.0 ** MAX_DIGITS:
-            raise _TooLarge
+            raise TooManyDigits
         return Fraction(value)
     if isinstance(value, Decimal):
         if not value.is_finite():
             return None
         if value and abs(value.adjusted()) > MAX_DIGITS:   # 1e999999999: never expanded
             if value.adjusted() > 0:
-                raise _TooLarge
+                raise TooManyDigits
             return Fraction(1, 3)                           # a tiny fraction: not whole
         return Fraction(value)
     if isinstance(value, Fraction):
         if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_DIGITS * 4:
-            raise _TooLarge
+            raise TooManyDigits
         return value
     if isinstance(value, Number):
         try:
@@ -93,7 +91,7 @@ def exact_value(value: object) -> Fraction | None:
     ``2**200``): the caller's message says what was expected. Never raises."""
     try:
         return _exact(value)
-    except _TooLarge:
+    except TooManyDigits:
         return None
 
 
@@ -136,7 +134,7 @@ def _as_whole(value: object, name: str, maximum: int | None) -> int:
         value = number_from_text(value, name, "a whole number")
     try:
         exact = _exact(value)
-    except _TooLarge:
+    except TooManyDigits:
         bound = f"at most {maximum}" if maximum is not None else f"under {MAX_DIGITS} digits"
         raise InputError(f"{name} must be {bound}, got a number of more than "
                          f"{MAX_DIGITS} digits") from None
@@ -192,7 +190,7 @@ def as_half_points(value: object, name: str = "score", *, maximum_points: int = 
         value = number_from_text(value, name)
     try:
         exact = _exact(value)
-    except _TooLarge:
+    except TooManyDigits:
         exact = None
     if exact is None or (2 * exact).denominator != 1 or not 0 <= exact <= maximum_points:
         if maximum_points == 1:
