@@ -43,7 +43,7 @@ for p in (ROOT, ROOT / "benchmarks"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from user_paths import ENV, run, swiss_file, xl_fide_command  # noqa: E402
+from runner import ENV, run, swiss_file, xl_fide_command  # noqa: E402
 
 # The crosstable's floor: the same cells, openpyxl write-only, no styles.
 WRITE_ONLY_SCRIPT = r"""

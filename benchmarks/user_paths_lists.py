@@ -7,7 +7,7 @@ Not a test: run it by hand (see benchmarks/README.md, section ``user_paths_lists
 
 Each row runs two child processes alternately, ``--repeat`` times after one untimed
 run of each, and compares the medians of their CPU time (user + system), as
-``benchmarks/user_paths.py`` does (its :func:`paired` is used). ``ratio`` = xl-fide /
+``benchmarks/user_paths.py`` does (``runner.paired``). ``ratio`` = xl-fide /
 floor; ``paired`` = the median of the ratios of runs made one after the other. The
 inputs are synthetic and seeded (not timed):
 
@@ -55,8 +55,8 @@ for folder in (str(ROOT), str(HERE)):
         sys.path.insert(0, folder)
 
 import make_fide_list  # noqa: E402
-import user_paths  # noqa: E402
-from user_paths import paired, run, xl_fide_command  # noqa: E402
+import runner  # noqa: E402
+from runner import paired, run, xl_fide_command  # noqa: E402
 
 from xl_fide.trf import encode_trf
 from xl_fide.tournament import Tournament  # noqa: E402
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
                 same_output(xl, event, lists)
         if "show" in rows:
             store, fide_id = store_file(folder)
-            user_paths.ENV["XL_FIDE_STORE"] = str(store)     # the children's environment
+            runner.ENV["XL_FIDE_STORE"] = str(store)     # the children's environment
             paired("lists show ID", xl + ["lists", "show", str(fide_id)],
                    py + ["-c", SHOW, str(store), str(fide_id)], max(a.repeat, 7))
             print(f"{'':<28} xl-fide prints {len(run(xl + ['lists', 'show', str(fide_id)])[2].splitlines())} lines")

@@ -8,8 +8,9 @@ The engine is pure Python and exact (ratings ``int``, scores in half points, PD 
 
 Public surface (imported on first use, so ``import xl_fide`` stays cheap):
 
-* the main job: :func:`read_trf`, :func:`event_rules` (:class:`EventOptions` in,
-  :class:`EventRules` out), :func:`build_report` (:class:`Report`), :func:`build_period`
+* the main job: :func:`read_trf` (a :class:`Tournament`), :func:`event_rules`
+  (:class:`EventOptions` in, :class:`EventRules` out), :func:`build_report`
+  (:class:`Report` of :class:`ReportRow`), :func:`build_period`
 * tables: :func:`pd_for_difference`, :func:`dp_for_p` (B.02 §8.1)
 * rule editions: :func:`rules_for`, :class:`TimeControl` (B.02 §8.3)
 * ratings: :func:`expected_score`, :func:`rate_event`, :func:`rate_period`,
@@ -35,6 +36,7 @@ _EXPORTS = {
     "event_rules": "xl_fide.event.resolve",
     "EventOptions": "xl_fide.rules.editions", "EventRules": "xl_fide.rules.editions",
     "build_report": "xl_fide.event.report", "Report": "xl_fide.event.report",
+    "ReportRow": "xl_fide.event.report",
     "build_period": "xl_fide.event.period", "PeriodReport": "xl_fide.event.period",
     "adjust_2024": "xl_fide.rules.adjustments", "adjust_rb_2022": "xl_fide.rules.adjustments",
     "BatchResult": "xl_fide.rules.batch", "rate_period_batch": "xl_fide.rules.batch",
@@ -75,7 +77,7 @@ if TYPE_CHECKING:
     from xl_fide.event.resolve import event_rules
     from xl_fide.errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
     from xl_fide.event.period import PeriodReport, build_period
-    from xl_fide.event.report import Report, build_report
+    from xl_fide.event.report import Report, ReportRow, build_report
     from xl_fide.rules.adjustments import adjust_2024, adjust_rb_2022
     from xl_fide.rules.batch import BatchResult, rate_period_batch
     from xl_fide.rules.editions import (
