@@ -12,6 +12,8 @@ LibreOffice (see tests/harness/lo_calc.py):
 
   Skipped when LibreOffice/python3-uno is missing, except with ``CI=true``
   (then the test fails).
+* ``plain_office`` (session): the same LibreOffice with no add-in (the native sheets,
+  and what a UDF book shows without the extension).
 * ``artifacts_dir``: ``<repo>/artifacts`` (gitignored), for PNGs a person looks at.
 * ``store``: the path of a fresh FIDE list store (``XL_FIDE_STORE``), per test.
 """
@@ -56,6 +58,15 @@ def office(tmp_path_factory):
     lo_calc.build_addin("xl_fide.udfs", str(oxt))
     o = lo_calc.Office(str(oxt))
     o.startup_seconds = time.perf_counter() - t0
+    yield o
+    o.close()
+
+
+@pytest.fixture(scope="session")
+def plain_office():
+    """Headless LibreOffice with NO add-in: a FIDE_* call would show #NAME?."""
+    require_libreoffice()
+    o = lo_calc.Office(None)
     yield o
     o.close()
 

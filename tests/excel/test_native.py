@@ -20,11 +20,9 @@ from openpyxl import load_workbook
 from openpyxl.formula import Tokenizer
 from openpyxl.utils import FORMULAE
 
-from tests.harness import lo_calc
 from tests.harness.excel_limits import nesting
-from tests.conftest import require_libreoffice
 from tests.excel.test_workbook import (
-    TEMPLATES, TRF_FILES, _round_robin, formula_text, function_names, name_range,
+    TEMPLATES, TRF_FILES, formula_text, function_names, name_range,
     rr_example, rr_pair, swiss_example,
 )
 from tests.excel.test_workbook_lo import (
@@ -45,15 +43,6 @@ from xl_fide.excel._fill import fill_workbook, save_workbook
 from xl_fide.excel._read import read_workbook_event
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def plain_office():
-    """Headless LibreOffice with NO add-in: a FIDE_* call would show #NAME?."""
-    require_libreoffice()
-    o = lo_calc.Office(None)
-    yield o
-    o.close()
 
 
 def recalc_native(office, wb, tmp_path, name):

@@ -12,13 +12,10 @@ from __future__ import annotations
 import json
 import os
 
-from tests.harness.docs import docs_text
 import pytest
 from openpyxl import load_workbook
 from openpyxl.formula import Tokenizer
 
-from tests.conftest import require_libreoffice
-from tests.harness import lo_calc
 from tests.event.test_period import event
 from xl_fide._games import parse_games
 from xl_fide.event.player_period import PlayerInputs, rate_player
@@ -292,14 +289,6 @@ def test_player_sheet_keeps_excel_limits(formulas):
     functions of Excel 2010) on every formula, validation and format of the sheet."""
     from tests.harness.excel_limits import check
     assert check(build_player_sheet(formulas=formulas), {"FIDE_EXPECTED", "FIDE_K"}) == []
-
-
-@pytest.fixture(scope="module")
-def plain_office():
-    require_libreoffice()
-    o = lo_calc.Office(None)
-    yield o
-    o.close()
 
 
 CASES = {   # name -> (CSV, rate options, new rating by hand, K x ΣΔR per event by hand)

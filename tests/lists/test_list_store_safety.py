@@ -12,30 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from xl_fide.cli._main import main
+from tests.harness.fide_lists import line, run, write_list
 from xl_fide.lists import ListStore
 
 DATA = Path(__file__).parents[1] / "data" / "players"
-HEADER = (DATA / "combined_foa.txt").read_text().splitlines()[0]
 
-
-def line(fide_id, name, rating="", games="", k="", born=""):
-    """A line of the combined layout: Fed/Sex at 76, SRtng at 113, SGm 119, SK 123,
-    B-day 152."""
-    text = str(fide_id).ljust(15) + name.ljust(61) + "ESP M".ljust(37)
-    text += rating.ljust(6) + games.ljust(4) + k.ljust(3)
-    return text.ljust(152) + born
-
-
-def write_list(path, *lines):
-    path.write_text("\r\n".join([HEADER, *lines]) + "\r\n")
-    return path
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _stored(tmp_path, month="2024-03"):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from xl_fide.cli._lists import Progress
-from xl_fide.cli._main import main
+from tests.harness.fide_lists import HEADER, line, run, write_list
 from xl_fide.errors import InputError
 from xl_fide.lists import (DownloadError, ListStore, StoreError, default_store, download_lists,
                            list_file_name)
@@ -27,27 +27,7 @@ from xl_fide.lists import (DownloadError, ListStore, StoreError, default_store, 
 DATA = Path(__file__).parents[1] / "data" / "players"
 COMBINED_TXT = DATA / "combined_foa.txt"
 SINGLE_TXT = DATA / "standard_may25.txt"
-HEADER = COMBINED_TXT.read_text().splitlines()[0]
 
-
-def line(fide_id, name, rating="", games="", k="", born="", rapid=("", "", "")):
-    """A line of the combined layout: SRtng at 113, SGm 119, SK 123, RRtng 126, RGm 132,
-    Rk 136, BRtng 139, B-day 152 (COMBINED_HEADER's columns)."""
-    text = str(fide_id).ljust(15) + name.ljust(61) + "ESP M".ljust(37)
-    text += rating.ljust(6) + games.ljust(4) + k.ljust(3)
-    text += rapid[0].ljust(6) + rapid[1].ljust(4) + rapid[2].ljust(3)
-    return text.ljust(152) + born
-
-
-def write_list(path, *lines):
-    path.write_text("\r\n".join([HEADER, *lines]) + "\r\n")
-    return path
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --- the store ---------------------------------------------------------------------
