@@ -10,7 +10,8 @@ package), reads every cell of it back (formula text and cached value), then writ
 same cells three ways in child processes and prints CPU seconds and peak memory (RSS) of
 each, as ratios to the floor of the same run:
 
-* ``floor``: openpyxl write-only, values only (the crosstable row's floor);
+* ``floor``: openpyxl write-only, values only (``user_paths_excel.WRITE_ONLY_SCRIPT``,
+  the crosstable row's floor);
 * ``xlsxwriter``: XlsxWriter in ``constant_memory`` mode, every formula written with its
   cached value through the public ``write_formula(row, col, formula, format, value)``,
   one number format per column; nothing below a public API;
@@ -38,18 +39,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from runner import ENV, swiss_file, xl_fide_command  # noqa: E402
-
-FLOOR = r"""
-import pickle, sys
-from openpyxl import Workbook
-sheets = pickle.load(open(sys.argv[1], "rb"))
-wb = Workbook(write_only=True)
-for title, rows in sheets:
-    ws = wb.create_sheet(title)
-    for row in rows:
-        ws.append([v for v, _ in row])
-wb.save(sys.argv[2])
-"""
+from user_paths_excel import WRITE_ONLY_SCRIPT as FLOOR  # noqa: E402
 
 XLSXWRITER = r"""
 import pickle, sys
@@ -109,9 +99,8 @@ def run(cmd: list[str]) -> tuple[float, float, int]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--players", type=int, default=2000)
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--repeat", type=int, default=3)
+    for flag, default in (("--players", 2000), ("--rounds", 15), ("--repeat", 3)):
+        ap.add_argument(flag, type=int, default=default)
     a = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -119,12 +108,14 @@ def main(argv: list[str] | None = None) -> int:
         book = folder / "native.xlsx"
         ours = [*xl_fide_command(), "crosstable", str(trf), "--formulas", "native", "-o", str(book)]
         subprocess.run(ours, check=True, env=ENV, stdout=subprocess.DEVNULL)
-        cells = folder / "cells.pickle"
-        with open(cells, "wb") as f:
-            pickle.dump(cells_with_values(book), f)
-        n = sum(len(row) for _, rows in pickle.loads(cells.read_bytes()) for row in rows)
+        sheets = cells_with_values(book)
+        cells, values = folder / "cells.pickle", folder / "values.pickle"
+        cells.write_bytes(pickle.dumps(sheets))
+        values.write_bytes(pickle.dumps([(title, [[v for v, _ in row] for row in rows])
+                                         for title, rows in sheets]))
+        n = sum(len(row) for _, rows in sheets for row in rows)
         print(f"{a.players} x {a.rounds} native cross-table: {n:,} cells in its sheets")
-        rows = {"floor": [sys.executable, "-c", FLOOR, str(cells), str(folder / "floor.xlsx")],
+        rows = {"floor": [sys.executable, "-c", FLOOR, str(values), str(folder / "floor.xlsx")],
                 "xlsxwriter": [sys.executable, "-c", XLSXWRITER, str(cells),
                                str(folder / "xw.xlsx")],
                 "xl-fide": [*ours[:-1], str(folder / "again.xlsx"), "--force"]}
