@@ -467,23 +467,31 @@ class Office:
         self._shut = True
         atexit.unregister(self.close)
         if self.proc is not None and not self._closed:
-            try:
-                if self.proc.poll() is None:
-                    self.desktop.terminate()
-            except Exception:
-                pass
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
+            self._stop()
         self._closed = True
         self._kill()
+        self._reap()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _stop(self):
+        """Ask soffice to end and wait for it a while (the process is still there)."""
+        try:
+            if self.proc.poll() is None:
+                self.desktop.terminate()
+        except Exception:
+            pass
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def _reap(self):
+        """Wait for the killed process group's leader (no zombie left)."""
         if self.proc is not None:
             try:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
                 pass
-        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def __enter__(self):
         return self
@@ -776,24 +784,20 @@ class _WorkerOffice(Office):
         self._rpc("to_pdf", path=path, dst_pdf=dst_pdf, sheet=sheet, fit_width=fit_width,
                   timeout=timeout)
 
-    def close(self):
-        if getattr(self, "_shut", False):
-            return
-        self._shut = True
-        atexit.unregister(self.close)
-        if self.proc is not None and not self._closed:
-            try:
-                self._rpc("close")
-            except Exception:
-                pass
-            try:
-                self.proc.stdin.close()
-                self.proc.wait(15)
-            except Exception:
-                pass
-        self._closed = True
-        self._kill()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+    def _stop(self):
+        """Ask the worker to close its office, then to end (stdin closed)."""
+        try:
+            self._rpc("close")
+        except Exception:
+            pass
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(15)
+        except Exception:
+            pass
+
+    def _reap(self):
+        pass
 
 
 def _worker_main():
