@@ -30,35 +30,32 @@ from xl_fide._version import __version__
 
 TYPE_CHECKING = False     # not typing's: ``import xl_fide`` does not import typing
 
-#: Public name -> the module that defines it.
-_EXPORTS = {
-    "read_trf": "xl_fide.trf", "Tournament": "xl_fide.tournament",
-    "event_rules": "xl_fide.event.resolve",
-    "EventOptions": "xl_fide.rules.editions", "EventRules": "xl_fide.rules.editions",
-    "build_report": "xl_fide.event.report", "Report": "xl_fide.event.report",
-    "ReportRow": "xl_fide.event.report",
-    "build_period": "xl_fide.event.period", "PeriodReport": "xl_fide.event.period",
-    "adjust_2024": "xl_fide.rules.adjustments", "adjust_rb_2022": "xl_fide.rules.adjustments",
-    "BatchResult": "xl_fide.rules.batch", "rate_period_batch": "xl_fide.rules.batch",
-    "EDITIONS": "xl_fide.rules.editions", "RuleEdition": "xl_fide.rules.editions",
-    "TimeControl": "xl_fide.rules.editions", "rules_for": "xl_fide.rules.editions",
-    "InputError": "xl_fide.errors", "RuleError": "xl_fide.errors", "TrfError": "xl_fide.errors",
-    "WorkbookError": "xl_fide.errors", "XlFideError": "xl_fide.errors",
-    "Entrant": "xl_fide.rules.event", "PlayerResult": "xl_fide.rules.event",
-    "rate_crosstable": "xl_fide.rules.event",
-    "InitialRating": "xl_fide.rules.initial", "initial_rating": "xl_fide.rules.initial",
-    "norm_performance": "xl_fide.rules.performance",
-    "perfect_tournament_performance": "xl_fide.rules.performance",
-    "performance_rating": "xl_fide.rules.performance",
-    "tournament_performance_rating": "xl_fide.rules.performance",
-    "cap_k": "xl_fide.rules.rating", "expected_score": "xl_fide.rules.rating",
-    "k_factor": "xl_fide.rules.rating", "rate_event": "xl_fide.rules.rating",
-    "rate_period": "xl_fide.rules.rating",
-    "GameResult": "xl_fide.rules.results", "parse_result": "xl_fide.rules.results",
-    "round_half_away": "xl_fide.rules.rounding", "round_half_up": "xl_fide.rules.rounding",
-    "dp_for_p": "xl_fide.rules.tables", "p_hundredths": "xl_fide.rules.tables",
-    "pd_for_difference": "xl_fide.rules.tables",
+#: The module that defines each public name.
+_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "xl_fide.trf": ("read_trf",),
+    "xl_fide.tournament": ("Tournament",),
+    "xl_fide.event.resolve": ("event_rules",),
+    "xl_fide.rules.editions": (
+        "EventOptions", "EventRules", "EDITIONS", "RuleEdition", "TimeControl",
+        "rules_for",
+    ),
+    "xl_fide.event.report": ("build_report", "Report", "ReportRow"),
+    "xl_fide.event.period": ("build_period", "PeriodReport"),
+    "xl_fide.rules.adjustments": ("adjust_2024", "adjust_rb_2022"),
+    "xl_fide.rules.batch": ("BatchResult", "rate_period_batch"),
+    "xl_fide.errors": ("InputError", "RuleError", "TrfError", "WorkbookError", "XlFideError"),
+    "xl_fide.rules.event": ("Entrant", "PlayerResult", "rate_crosstable"),
+    "xl_fide.rules.initial": ("InitialRating", "initial_rating"),
+    "xl_fide.rules.performance": (
+        "norm_performance", "perfect_tournament_performance", "performance_rating",
+        "tournament_performance_rating",
+    ),
+    "xl_fide.rules.rating": ("cap_k", "expected_score", "k_factor", "rate_event", "rate_period"),
+    "xl_fide.rules.results": ("GameResult", "parse_result"),
+    "xl_fide.rules.rounding": ("round_half_away", "round_half_up"),
+    "xl_fide.rules.tables": ("dp_for_p", "p_hundredths", "pd_for_difference"),
 }
+_EXPORTS = {name: module for module, names in _BY_MODULE.items() for name in names}
 
 __all__ = sorted([*_EXPORTS, "__version__"])
 

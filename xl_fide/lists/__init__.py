@@ -14,22 +14,20 @@ from xl_fide._lazy import lazy_attribute
 
 TYPE_CHECKING = False     # not typing's: importing the package does not import typing
 
-#: Public name -> the module that defines it.
-_EXPORTS = {
-    "BUDGETS": "xl_fide.lists._budget",
-    "read_player_csv": "xl_fide.lists._csv",
-    "FIDE_DOWNLOADS": "xl_fide.lists._download", "DownloadError": "xl_fide.errors",
-    "download_lists": "xl_fide.lists._download", "list_file_name": "xl_fide.lists._download",
-    "event_list_data": "xl_fide.lists._lookup", "event_player_data": "xl_fide.lists._lookup",
-    "RATING_KINDS": "xl_fide.lists._model", "PlayerData": "xl_fide.lists._model",
-    "PlayerDirectory": "xl_fide.lists._model",
-    "ListReader": "xl_fide.lists._read", "read_player_file": "xl_fide.lists._read",
-    "STORE_ENV": "xl_fide.lists._store", "ListStore": "xl_fide.lists._store",
-    "StoreError": "xl_fide.errors", "default_store": "xl_fide.lists._store",
-    "read_fide_txt": "xl_fide.lists._txt",
-    "read_fide_xml": "xl_fide.lists._xml",
-    "PlayerFileError": "xl_fide.errors",
+#: The module that defines each public name.
+_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "xl_fide.lists._budget": ("BUDGETS",),
+    "xl_fide.lists._csv": ("read_player_csv",),
+    "xl_fide.lists._download": ("FIDE_DOWNLOADS", "download_lists", "list_file_name"),
+    "xl_fide.errors": ("DownloadError", "StoreError", "PlayerFileError"),
+    "xl_fide.lists._lookup": ("event_list_data", "event_player_data"),
+    "xl_fide.lists._model": ("RATING_KINDS", "PlayerData", "PlayerDirectory"),
+    "xl_fide.lists._read": ("ListReader", "read_player_file"),
+    "xl_fide.lists._store": ("STORE_ENV", "ListStore", "default_store"),
+    "xl_fide.lists._txt": ("read_fide_txt",),
+    "xl_fide.lists._xml": ("read_fide_xml",),
 }
+_EXPORTS = {name: module for module, names in _BY_MODULE.items() for name in names}
 
 __all__ = sorted(_EXPORTS)
 
