@@ -142,7 +142,11 @@ def player_inputs(args: argparse.Namespace, games: Any, required: bool) -> Any:
     K = args.k
     if rating is None:
         if all(ev.Ro is not None for ev in games.events):
-            latest = max(games.events, key=lambda ev: ev.start)
+            # the latest-starting event's Ro, as `xl-fide period` chooses (period_base)
+            from xl_fide.event.resolve import period_base
+            at = period_base([(ev.start, ev.Ro) for ev in games.events])
+            assert at is not None
+            latest = games.events[at]
             rating = latest.Ro
             if K is None and latest.K is not None:
                 K = latest.K

@@ -232,6 +232,29 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     return pk
 
 
+def period_base(events: Iterable[tuple[_dt.date | None, int | None]]) -> int | None:
+    """Which event's own rating a rating period's change is added to when the list
+    before the period is not given (FIDE B.02 §8.3, §8.3.4: the change is added to
+    the rating on the list before the period).
+
+    ``events``: each event's ``(start date, the player's rating in it)``, ``None`` for
+    an unknown start (earliest) or no rating. Returns the index of the latest-starting
+    event with a rating (an event that starts within the period shows that list; one
+    that started the month before, the previous list), the first given of those that
+    start on that day; ``None`` when no event shows a rating. ``xl-fide period`` and
+    ``xl-fide rate`` (the games CSV's Ro) both choose by it.
+    """
+    best: int | None = None
+    best_start = _dt.date.min
+    for i, (start, R) in enumerate(events):
+        if R is None:
+            continue
+        day = start or _dt.date.min
+        if best is None or day > best_start:
+            best, best_start = i, day
+    return best
+
+
 def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None = None, *,
                players: PlayerDirectory | None = None,
                inputs: Mapping[int, PlayerData] | None = None) -> CrossTable:
