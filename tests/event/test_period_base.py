@@ -5,6 +5,8 @@ November list for November); an event that started in the previous month keeps i
 (October) Ro for its own games. Numbers by hand from table 8.1.2 in the comments.
 """
 
+import datetime as dt
+
 import pytest
 
 from tests.harness.trf_lines import player_line, trf
@@ -73,7 +75,7 @@ def test_only_an_event_of_the_previous_month_gives_its_rating_with_a_note():
     rep = build_period([parse_trf(A, source="a.trf")])
     assert (P(rep).Ro, P(rep).change.new_rating) == (1900, 1915)
     assert any(n.startswith("Ro of the period 2025-11 for 3 players (P, O1, O2): the "
-                            "rating in an event that started before the period") for n in rep.notes)
+                            "rating in an event that does not start in 2025-11") for n in rep.notes)
 
 
 def test_the_list_given_is_the_base(tmp_path, capsys):
@@ -112,18 +114,39 @@ def test_rate_and_period_agree_on_the_two_events(tmp_path, capsys):
             1920, 31.4, 31, 1951)
 
 
-@pytest.mark.parametrize("events,expected", [
-    ([], None),
-    ([(None, None)], None),
-    ([(None, 1500)], 0),
+def test_pooled_months_start_from_the_first_months_list():
+    # --span pools October and November on purpose: the change of both is added to the
+    # list before October (1900, shown by C, which starts in October), not to the
+    # November list (1920), which already holds October's result. C: the games of A,
+    # +.73 x 20 = 14.60; B +16.80; 31.40 -> +31 -> 1931.
+    C = A.replace("Autumn Open", "October Open").replace("2025/10/28", "2025/10/06").replace(
+        "2025/11/02", "2025/10/08")
+    rep = build_period([parse_trf(B, source="b.trf"), parse_trf(C, source="c.trf")], span=True)
+    c = P(rep).change
+    assert (c.Ro, [e.Ro for e in c.events], c.change, c.new_rating) == (
+        1900, [1900, 1920], 3140, 1931)
+
+
+D = dt.date
+
+
+@pytest.mark.parametrize("events,first,expected", [
+    ([], None, None),
+    ([(None, None)], None, None),
+    ([(None, 1500)], None, 0),
     # the latest start wins; of events starting that day, the first given
-    ([("2025-10-28", 1900), ("2025-11-10", 1920), ("2025-11-03", 1910)], 1),
-    ([("2025-11-10", 1920), ("2025-11-10", 1930)], 0),
+    ([(D(2025, 10, 28), 1900), (D(2025, 11, 10), 1920), (D(2025, 11, 3), 1910)], None, 1),
+    ([(D(2025, 10, 28), 1900), (D(2025, 11, 10), 1920), (D(2025, 11, 3), 1910)],
+     D(2025, 11, 1), 1),
+    ([(D(2025, 11, 10), 1920), (D(2025, 11, 10), 1930)], D(2025, 11, 1), 0),
     # an event without a rating for the player is passed over
-    ([("2025-10-28", 1900), ("2025-11-10", None)], 0),
-    ([(None, 1900), ("2025-10-01", 1910)], 1),
+    ([(D(2025, 10, 28), 1900), (D(2025, 11, 10), None)], D(2025, 11, 1), 0),
+    ([(None, 1900), (D(2025, 10, 1), 1910)], None, 1),
+    # pooled months: events after the first month only when none starts before its end
+    ([(D(2025, 11, 10), 1920), (D(2025, 10, 6), 1900)], D(2025, 10, 1), 1),
+    ([(D(2025, 12, 1), 1930), (D(2025, 11, 10), 1920), (D(2025, 11, 10), 1925)],
+     D(2025, 10, 1), 1),
+    ([(D(2025, 12, 31), 1930), (D(2026, 1, 2), 1940)], D(2025, 12, 1), 0),
 ])
-def test_period_base_is_the_latest_rated_event(events, expected):
-    import datetime as dt
-    given = [(dt.date.fromisoformat(d) if d else None, R) for d, R in events]
-    assert period_base(given) == expected
+def test_period_base_is_the_latest_rated_event_to_the_first_month(events, first, expected):
+    assert period_base(events, first) == expected

@@ -329,6 +329,9 @@ def cmd_period(args: argparse.Namespace) -> int:
 def _period(args: argparse.Namespace) -> int:
     from xl_fide.event.period import PeriodSpanError, PeriodTimeControlError, build_period
     from xl_fide.cli._presenters import format_period
+    fmt = _report_format(args)          # --format / -o as `report` takes them
+    if args.output:     # before the work: an input or an existing file is refused at once
+        _check_output(Path(args.output), [Path(name) for name in args.files], args.force)
     tournaments = []
     # each file by its bytes (a dict hashes them in C; less memory than the tournaments)
     seen: dict[bytes, Path] = {}
@@ -354,8 +357,14 @@ def _period(args: argparse.Namespace) -> int:
         raise CliError(f"{exc}: give --span to pool them") from None
     except PeriodTimeControlError as exc:
         raise CliError(f"{exc} (--time-control)") from None
-    _write_out(format_period(report))
-    _keep_to_exit(tournaments, report)
+    text = format_period(report, fmt)
+    if args.output:
+        write_text_atomic(Path(args.output), text, force=args.force,
+                          inputs=[Path(name) for name in args.files])
+        _say(f"wrote {args.output}")
+    else:
+        _write_out(text)
+    _keep_to_exit(tournaments, report, text)
     return EXIT_OK
 
 
@@ -568,6 +577,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="pool events of different rating periods (months) on purpose")
     common(pe, example=False)
     rating_opts(pe)
+    pe.add_argument("--format", choices=["table", "csv", "json"],
+                    help="default: from the -o name (.csv, .json, .txt), else table")
+    pe.add_argument("-o", "--output", help="write to this file instead of the screen "
+                    "(.csv, .json or .txt)")
+    pe.add_argument("--force", action="store_true", help="overwrite --output if it exists")
     pe.set_defaults(func=cmd_period)
 
     w = sub.add_parser("whatif", help="score needed in the remaining games for a change or a norm")

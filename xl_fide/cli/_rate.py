@@ -144,7 +144,8 @@ def player_inputs(args: argparse.Namespace, games: Any, required: bool) -> Any:
         if all(ev.Ro is not None for ev in games.events):
             # the latest-starting event's Ro, as `xl-fide period` chooses (period_base)
             from xl_fide.event.resolve import period_base
-            at = period_base([(ev.start, ev.Ro) for ev in games.events])
+            y, m = min((ev.end.year, ev.end.month) for ev in games.events)
+            at = period_base([(ev.start, ev.Ro) for ev in games.events], _dt.date(y, m, 1))
             assert at is not None
             latest = games.events[at]
             rating = latest.Ro

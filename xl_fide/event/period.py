@@ -464,10 +464,12 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
-    month = max((m for m in (rating_month(t) for t in events) if m is not None), default=None)
+    months = [m for m in (rating_month(t) for t in events) if m is not None]
+    month = max(months, default=None)
+    first = min(months, default=None)   # the list before it is Ro (pooled months: the first)
     last = events[-1].start_date if events else None
     if options.event_date is not None:   # the rules, K and list as on the given date
-        month = (options.event_date.year, options.event_date.month)
+        month = first = (options.event_date.year, options.event_date.month)
         last = options.event_date
     year = period_year or (last.year if last else (today.year if today else None))
     # by each event's rules: what the period takes of them (_period_rules)
@@ -476,25 +478,31 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     period_start = _dt.date(month[0], month[1], 1) if month is not None else None
     out = []
-    # Ro of the period without the list: from an event that started before the period /
-    # from the latest of events showing other ratings (one note each, below)
-    before: list[str] = []
+    # Ro of the period without the list (period_base): from an event that does not start
+    # in the period's (first) month / from the latest of events showing other ratings
+    # (one note each, below)
+    first_start = _dt.date(first[0], first[1], 1) if first is not None else None
+    first_end = (_dt.date(first[0] + first[1] // 12, first[1] % 12 + 1, 1)
+                 if first is not None else None)
+    outside: list[str] = []
     latest: list[str] = []
     for key, entry in table.items():
         data = players.get(entry.fide_id, entry.name) if players is not None else None
         listed = data is not None and data.rating is not None
         # the event whose own rating is the list before the period (period_base): the
-        # latest-starting event where the player is rated
+        # latest-starting event where the player is rated, of those that start in the
+        # period's first month or before
         evs_of = entry.events
         if len(evs_of) == 1:
             base = evs_of[0] if evs_of[0][1] is not None else None
         else:
-            at = period_base([(e[4], e[1]) for e in evs_of])
+            at = period_base([(e[4], e[1]) for e in evs_of], first_start)
             base = evs_of[at] if at is not None else None
         Ro = data.rating if listed else (base[1] if base is not None else None)
-        if base is not None and not listed and period_start is not None:
-            if base[4] is None or base[4] < period_start:
-                before.append(entry.name)
+        if base is not None and not listed and first_start is not None and first_end:
+            start = base[4]
+            if start is None or not first_start <= start < first_end:
+                outside.append(entry.name)
             elif len(evs_of) > 1 and any(e[1] is not None and e[1] != Ro for e in evs_of):
                 latest.append(entry.name)
         names = tuple(map(_EVENT_NAME, entry.events))
@@ -538,29 +546,29 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
             evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
             edition_id=listed_id)
         out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
-    notes.extend(_base_notes(before, latest, month))
+    notes.extend(_base_notes(outside, latest, first))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
 
 
-def _base_notes(before: Sequence[str], latest: Sequence[str],
+def _base_notes(outside: Sequence[str], latest: Sequence[str],
                 month: tuple[int, int] | None) -> list[str]:
     """The notes saying which rating a period's change was added to where the list before
-    the period was not given (:func:`~xl_fide.event.resolve.period_base`): ``before``, the
-    players whose rating comes from an event that started before the period; ``latest``,
-    those whose events show other ratings."""
+    the period was not given (:func:`~xl_fide.event.resolve.period_base`): ``outside``,
+    the players whose rating comes from an event that does not start in the period's
+    (first) ``month``; ``latest``, those whose events show other ratings."""
     if month is None:
         return []
     period = f"{month[0]}-{month[1]:02d}"
     out = []
-    if before:
-        out.append(f"Ro of the period {period} for {_some(before)}: the rating in an event "
-                   "that started before the period (no list given; the period's change is "
-                   "added to the list before it, B.02 §8.3): give that list (player data) "
-                   "if it differs")
+    if outside:
+        out.append(f"Ro of the period {period} for {_some(outside)}: the rating in an event "
+                   f"that does not start in {period} (no list given; the period's change "
+                   "is added to the list before it, B.02 §8.3): give that list (player "
+                   "data) if it differs")
     if latest:
         out.append(f"Ro of the period {period} for {_some(latest)}: the rating in their "
-                   "latest event that starts in it (the list before the period, B.02 §8.3); "
-                   "each earlier event keeps its own Ro for its own games")
+                   f"latest event that starts in {period} (the list before the period, "
+                   "B.02 §8.3); each other event keeps its own Ro for its own games")
     return out
 
 
