@@ -348,7 +348,7 @@ PERIOD_COLUMNS = ("Name", "FIDE id", "Event", "Ro", "K", "K given", "N", "ΣΔR"
 
 def _period_csv_rows(report: PeriodReport) -> list[list[str]]:
     h = _HUNDREDTHS_TEXTS.__getitem__
-    rows = []
+    rows: list[list[str]] = []
     for p in report.players:
         who = [_csv_text(p.name), str(p.fide_id) if p.fide_id else ""]
         c = p.change

@@ -488,7 +488,8 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     latest: list[str] = []
     for key, entry in table.items():
         data = players.get(entry.fide_id, entry.name) if players is not None else None
-        listed = data is not None and data.rating is not None
+        on_list = data.rating if data is not None else None     # the list before the period
+        listed = on_list is not None
         # the event whose own rating is the list before the period (period_base): the
         # latest-starting event where the player is rated, of those that start in the
         # period's first month or before
@@ -498,7 +499,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         else:
             at = period_base([(e[4], e[1]) for e in evs_of], first_start)
             base = evs_of[at] if at is not None else None
-        Ro = data.rating if listed else (base[1] if base is not None else None)
+        Ro = on_list if on_list is not None else (base[1] if base is not None else None)
         if base is not None and not listed and first_start is not None and first_end:
             start = base[4]
             if start is None or not first_start <= start < first_end:
