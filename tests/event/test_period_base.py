@@ -150,3 +150,25 @@ D = dt.date
 ])
 def test_period_base_is_the_latest_rated_event_to_the_first_month(events, first, expected):
     assert period_base(events, first) == expected
+
+
+def test_lists_give_the_list_before_the_period_not_the_first_events(store, tmp_path, capsys):
+    # --lists: the stored October list says 1900, November's 1925 (B's file shows 1920,
+    # made before a correction). The period's change is added to the November list:
+    # 1925 + 31 = 1956 (K 20 on the November list); A keeps its own 1900, B its file's
+    # 1920 for their games (ΣΔR as above). The October list (A's start) would give 1931.
+    from tests.lists.test_lists import line, write_list
+    for month, R in (("oct25", "1900"), ("nov25", "1925")):
+        path = write_list(tmp_path / f"standard_{month}frl.txt",
+                          line(P_ID, "P", R, "50", "20"))
+        assert main(["lists", "import", str(path)]) == 0
+    a, b = tmp_path / "a.trf", tmp_path / "b.trf"
+    a.write_text(A)
+    b.write_text(B)
+    capsys.readouterr()
+    assert main(["period", str(a), str(b), "--lists", "--format", "json"]) == 0
+    import json
+    (p,) = [p for p in json.loads(capsys.readouterr().out)["players"] if p["fide_id"] == P_ID]
+    assert (p["rating"], p["k"], p["change"], p["rating_change"], p["new_rating"]) == (
+        1925, 20, 31.4, 31, 1956)
+    assert [(e["rating"], e["change"]) for e in p["events"]] == [(1900, 14.6), (1920, 16.8)]

@@ -351,6 +351,8 @@ def _period(args: argparse.Namespace) -> int:
         # each event's rules, for the player data only (build_period works them out too)
         wanted = getattr(args, "lists", False) or getattr(args, "player_data", None)
         rules = [event_rules(t, options) for t in tournaments] if wanted else []
+        if getattr(args, "lists", False):
+            rules = _list_before_period(tournaments, rules)
         report = build_period(tournaments, options, players=_players(args, tournaments, rules),
                               span=args.span)
     except PeriodSpanError as exc:
@@ -366,6 +368,25 @@ def _period(args: argparse.Namespace) -> int:
         _write_out(text)
     _keep_to_exit(tournaments, report, text)
     return EXIT_OK
+
+
+def _list_before_period(tournaments: Sequence[Any], rules: Sequence[EventRules]
+                        ) -> list[EventRules]:
+    """The events' rules for ``period --lists``: each dated as the first day of the
+    period's month (the first month when months are pooled; a given ``--event-date``'s
+    month), so that each player's rating is from the list before the period, the one the
+    period's change is added to (FIDE B.02 §8.3), not from the list of an event that
+    started the month before (whose games keep the file's ratings)."""
+    import dataclasses
+    import datetime as _dt
+    from xl_fide.event.period import rating_month
+    given = [r.date for r in rules if r.options.event_date is not None]
+    months = [(d.year, d.month) for d in given] or [
+        m for m in map(rating_month, tournaments) if m is not None]
+    if not months:
+        return list(rules)
+    first = _dt.date(*min(months), 1)
+    return [dataclasses.replace(r, date=first) if r.date is not None else r for r in rules]
 
 
 def _regular_file(path: Path) -> Path:
