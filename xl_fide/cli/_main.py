@@ -380,7 +380,7 @@ def _list_before_period(tournaments: Sequence[Any], rules: Sequence[EventRules]
     import dataclasses
     import datetime as _dt
     from xl_fide.event.period import rating_month
-    given = [r.date for r in rules if r.options.event_date is not None]
+    given = [d for d in (r.options.event_date for r in rules) if d is not None]
     months = [(d.year, d.month) for d in given] or [
         m for m in map(rating_month, tournaments) if m is not None]
     if not months:
