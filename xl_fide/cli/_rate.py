@@ -55,7 +55,8 @@ def player_options(sp: argparse.ArgumentParser, career: str) -> None:
     m = _cli()
     sp.add_argument("--rating", type=_rating_or_unrated, metavar="R",
                     help="your rating on the list before the period, or 'unrated' "
-                         "(default: the CSV's Ro when every event has one)")
+                         "(default: the CSV's Ro of the latest event starting by the end of the period's "
+                         "month, when every event has one)")
     sp.add_argument("--k", type=m._positive_k, help="your K on that list (default: by FIDE "
                     "B.02 §8.3.3 from --birth-year, the games so far and --peak)")
     sp.add_argument("--birth-year", type=_int_option("--birth-year", 1850, 2200), metavar="Y",
