@@ -435,7 +435,13 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     ``time_control`` overrides the files', its ``k`` forces K, its ``today`` gives the
     junior rule's year when no event has a date. ``period_year`` (default: the last event's year, else ``today``'s)
     is the year of the junior K rule. A player unrated at the period's start stays
-    unrated in all its events (B.02 §8.2.4).
+    unrated in all its events (B.02 §8.2.4). The period's change is added to the
+    rating on the list before the period (B.02 §8.3, §8.3.4): the ``players``' rating
+    when it has one, else the player's own rating in the latest event that starts by
+    the end of the period's month (the first month when months are pooled; see
+    :func:`~xl_fide.event.resolve.period_base`), with a note naming the players whose
+    rating came from an event that started before it or whose events show other
+    ratings; each event keeps its own Ro for its own games.
     Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
     name, dates and players, whatever the file; or the same games, below), for a FIDE
     id listed twice in one event, (:class:`PeriodTimeControlError`) for events of different time controls
