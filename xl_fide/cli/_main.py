@@ -330,6 +330,9 @@ def _period(args: argparse.Namespace) -> int:
     from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
     from xl_fide.event.period import build_period
     from xl_fide.cli._presenters import format_period
+    fmt = _report_format(args)          # --format / -o as `report` takes them
+    if args.output:     # before the work: an input or an existing file is refused at once
+        _check_output(Path(args.output), [Path(name) for name in args.files], args.force)
     tournaments = []
     # each file by its bytes (a dict hashes them in C; less memory than the tournaments)
     seen: dict[bytes, Path] = {}
@@ -349,15 +352,42 @@ def _period(args: argparse.Namespace) -> int:
         # each event's rules, for the player data only (build_period works them out too)
         wanted = getattr(args, "lists", False) or getattr(args, "player_data", None)
         rules = [event_rules(t, options) for t in tournaments] if wanted else []
+        if getattr(args, "lists", False):
+            rules = _list_before_period(tournaments, rules)
         report = build_period(tournaments, options, players=_players(args, tournaments, rules),
                               span=args.span)
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
     except PeriodTimeControlError as exc:
         raise CliError(f"{exc} (--time-control)") from None
-    _write_out(format_period(report))
-    _keep_to_exit(tournaments, report)
+    text = format_period(report, fmt)
+    if args.output:
+        write_text_atomic(Path(args.output), text, force=args.force,
+                          inputs=[Path(name) for name in args.files])
+        _say(f"wrote {args.output}")
+    else:
+        _write_out(text)
+    _keep_to_exit(tournaments, report, text)
     return EXIT_OK
+
+
+def _list_before_period(tournaments: Sequence[Any], rules: Sequence[EventRules]
+                        ) -> list[EventRules]:
+    """The events' rules for ``period --lists``: each dated as the first day of the
+    period's month (the first month when months are pooled; a given ``--event-date``'s
+    month), so that each player's rating is from the list before the period, the one the
+    period's change is added to (FIDE B.02 §8.3), not from the list of an event that
+    started the month before (whose games keep the file's ratings)."""
+    import dataclasses
+    import datetime as _dt
+    from xl_fide.event.period import rating_month
+    given = [d for d in (r.options.event_date for r in rules) if d is not None]
+    months = [(d.year, d.month) for d in given] or [
+        m for m in map(rating_month, tournaments) if m is not None]
+    if not months:
+        return list(rules)
+    first = _dt.date(*min(months), 1)
+    return [dataclasses.replace(r, date=first) if r.date is not None else r for r in rules]
 
 
 def _regular_file(path: Path) -> Path:
@@ -570,6 +600,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="pool events of different rating periods (months) on purpose")
     common(pe, example=False)
     rating_opts(pe)
+    pe.add_argument("--format", choices=["table", "csv", "json"],
+                    help="default: from the -o name (.csv, .json, .txt), else table")
+    pe.add_argument("-o", "--output", help="write to this file instead of the screen "
+                    "(.csv, .json or .txt)")
+    pe.add_argument("--force", action="store_true", help="overwrite --output if it exists")
     pe.set_defaults(func=cmd_period)
 
     w = sub.add_parser("whatif", help="score needed in the remaining games for a change or a norm")

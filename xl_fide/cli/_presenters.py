@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from xl_fide.rules.rounding import hundredths_to_str
 
 if TYPE_CHECKING:
-    from xl_fide.event.period import PeriodReport
+    from xl_fide.event.period import PeriodPlayer, PeriodReport
     from xl_fide.event.report import Report, ReportRow
 
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -300,7 +300,15 @@ class _HundredthsTexts(dict[int, str]):
 _HUNDREDTHS_TEXTS = _HundredthsTexts()
 
 
-def format_period(report: PeriodReport) -> str:
+def format_period(report: PeriodReport, fmt: str = "table") -> str:
+    """The period as ``fmt``: ``table`` (:func:`period_table`), ``csv``
+    (:func:`period_csv`) or ``json`` (:func:`period_json`)."""
+    if fmt == "table":
+        return period_table(report)
+    return {"csv": period_csv, "json": period_json}[fmt](report)
+
+
+def period_table(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
     chg (ΣΔR), K, K·chg; then the total and its single rounding."""
     lines = ["Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
@@ -332,3 +340,91 @@ def format_period(report: PeriodReport) -> str:
                              + (f" ({init.reason})" if init is not None else ""))
     lines.extend(f"note: {n}" for n in report.notes)
     return "\n".join(lines) + "\n"
+
+
+PERIOD_COLUMNS = ("Name", "FIDE id", "Event", "Ro", "K", "K given", "N", "ΣΔR", "K×ΣΔR",
+                  "Chg", "New", "Ru", "note")
+
+
+def _period_csv_rows(report: PeriodReport) -> list[list[str]]:
+    h = _HUNDREDTHS_TEXTS.__getitem__
+    rows: list[list[str]] = []
+    for p in report.players:
+        who = [_csv_text(p.name), str(p.fide_id) if p.fide_id else ""]
+        c = p.change
+        if c is not None:
+            K, K_given = str(c.K), str(c.K_given)
+            rows.extend(who + [_csv_text(ev.name), str(ev.Ro), K, K_given, str(ev.N),
+                               h(ev.sum_delta_R), h(c.K * ev.sum_delta_R), "", "", "", ""]
+                        for ev in c.events)
+            rows.append(who + ["", str(p.Ro), K, K_given, str(c.N), h(c.sum_delta_R),
+                               h(c.change), f"{c.rating_change:+d}", str(c.new_rating), "",
+                               _csv_text(c.publication)])
+            continue
+        init = p.initial
+        Ru = "" if init is None else str(init.Ru) if init.Ru is not None else "-"
+        rows.append(who + ["", "unrated", "", "", str(init.N) if init is not None else "",
+                           "", "", "", "", Ru, _csv_text(init.reason if init is not None else "")])
+    return rows
+
+
+def period_csv(report: PeriodReport) -> str:
+    """The period as CSV (the report's conventions, :func:`to_csv`): a header
+    (:data:`PERIOD_COLUMNS`), then for a rated player one line per event (its Ro, K,
+    N, ΣΔR and K×ΣΔR in hundredths as the table writes them) and the player's total
+    with a blank ``Event`` (Ro of the period, N, ΣΔR, K×ΣΔR, ``Chg`` rounded once, FIDE
+    B.02 §8.3.4, ``New``, ``note`` why it is not published); for an unrated player one
+    line: ``Ro`` ``unrated``, N, ``Ru`` (``-`` when none) and why not in ``note``.
+    Texts starting with ``= + - @`` get a leading ``'`` (never run as a formula)."""
+    import csv          # here: the table needs no csv
+    import io
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(PERIOD_COLUMNS)
+    w.writerows(_period_csv_rows(report))
+    return out.getvalue()
+
+
+def _period_player_dict(p: PeriodPlayer) -> dict[str, Any]:
+    c = p.change
+    if c is None:
+        init = p.initial
+        return {"name": p.name, "fide_id": p.fide_id, "rating": None, "k": None,
+                "k_given": None, "games_rated": init.N if init is not None else 0,
+                "sum_delta_R": None, "change": None, "rating_change": None,
+                "new_rating": None, "published": init.published if init is not None else None,
+                "publication": None,
+                "initial_rating": init.Ru if init is not None else None,
+                "initial_rating_reason": (init.reason or None) if init is not None else None,
+                "events": [{"event": name} for name in p.event_names]}
+    K = c.K
+    return {
+        "name": p.name, "fide_id": p.fide_id, "rating": p.Ro, "k": K, "k_given": c.K_given,
+        "games_rated": c.N, "sum_delta_R": _h(c.sum_delta_R), "change": _h(c.change),
+        "rating_change": c.rating_change, "new_rating": c.new_rating,
+        "published": c.published, "publication": c.publication or None,
+        "initial_rating": None, "initial_rating_reason": None,
+        "events": [{"event": ev.name, "rating": ev.Ro, "games_rated": ev.N,
+                    "games": [{"opponent_rating": R, "score": _points(Decimal(half) / 2)}
+                              for R, half in ev.rated_results()],
+                    "sum_delta_R": _h(ev.sum_delta_R), "change": _h(K * ev.sum_delta_R)}
+                   for ev in c.events]}
+
+
+def period_json(report: PeriodReport) -> str:
+    """The period as JSON (the report's conventions, :func:`to_json`: ratings, K and
+    counts as ints, hundredths as numbers of points, ``null`` for none): ``events``
+    (``event``, ``event_date``, ``rule_edition``), ``players`` (``rating`` = Ro of the
+    period, ``k`` after the K x n <= 700 cap and ``k_given``, ``games_rated``,
+    ``sum_delta_R``, ``change`` = K x ΣΔR, ``rating_change`` rounded once (FIDE B.02
+    §8.3.4), ``new_rating``, ``published``, ``publication``; an unrated player's
+    ``initial_rating`` and its reason; per event its own ``rating``, ``games``
+    (``opponent_rating``, ``score``), ``sum_delta_R`` and ``change``), and ``notes``."""
+    import json         # here: the table needs no json
+    doc = {
+        "events": [{"event": name, "event_date": day.isoformat() if day else None,
+                    "rule_edition": edition} for name, day, edition in report.events],
+        "players": [_period_player_dict(p) for p in report.players],
+        "notes": list(report.notes),
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)

@@ -55,7 +55,8 @@ def player_options(sp: argparse.ArgumentParser, career: str) -> None:
     m = _cli()
     sp.add_argument("--rating", type=_rating_or_unrated, metavar="R",
                     help="your rating on the list before the period, or 'unrated' "
-                         "(default: the CSV's Ro when every event has one)")
+                         "(default: the CSV's Ro of the latest event starting by the end of the period's "
+                         "month, when every event has one)")
     sp.add_argument("--k", type=m._positive_k, help="your K on that list (default: by FIDE "
                     "B.02 §8.3.3 from --birth-year, the games so far and --peak)")
     sp.add_argument("--birth-year", type=_int_option("--birth-year", 1850, 2200), metavar="Y",
@@ -142,7 +143,12 @@ def player_inputs(args: argparse.Namespace, games: Any, required: bool) -> Any:
     K = args.k
     if rating is None:
         if all(ev.Ro is not None for ev in games.events):
-            latest = max(games.events, key=lambda ev: ev.start)
+            # the latest-starting event's Ro, as `xl-fide period` chooses (period_base)
+            from xl_fide.event.resolve import period_base
+            y, m = min((ev.end.year, ev.end.month) for ev in games.events)
+            at = period_base([(ev.start, ev.Ro) for ev in games.events], _dt.date(y, m, 1))
+            assert at is not None
+            latest = games.events[at]
             rating = latest.Ro
             if K is None and latest.K is not None:
                 K = latest.K

@@ -19,7 +19,7 @@ from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
-from xl_fide.event.resolve import EventRules, choose_k, event_rules
+from xl_fide.event.resolve import EventRules, choose_k, event_rules, period_base
 from xl_fide.rules.editions import EventOptions, RuleEdition, TimeControl, rules_for
 from xl_fide.errors import InputError, PeriodSpanError, PeriodTimeControlError
 from xl_fide.rules.event import effective_ratings
@@ -78,8 +78,10 @@ class _Entry:
         self.name = name
         self.fide_id = fide_id
         self.birth_year = birth_year
-        # per event: (name, effective rating, rules, rated games as (R_opp, score_half))
-        self.events: list[tuple[str, int | None, EventRules, list[tuple[int, int]]]] = []
+        # per event: (name, effective rating, rules, rated games as (R_opp, score_half),
+        # start date)
+        self.events: list[tuple[str, int | None, EventRules, list[tuple[int, int]],
+                                _dt.date | None]] = []
 
 
 
@@ -379,7 +381,8 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
     for t, keys, event_ratings in zip(events, keys_of, ratings_of):
         rules = rules_of(t)
         name = t.name or t.source
-        event_info.append((name, t.start_date, rules.edition.id))
+        start = t.start_date
+        event_info.append((name, start, rules.edition.id))
         ratings: dict[int | None, int | None] = {}
         for p, key, R in zip(t.players, keys, event_ratings):
             if R is not None and key in unrated:
@@ -407,7 +410,7 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
             games = [pairs[half] for g in p.games
                      if (half := _PLAYED_HALF.get(g.code)) is not None
                      and (pairs := pair_of(g.opponent)) is not None and g.round <= rounds]
-            entry.events.append((name, ratings[p.start_rank], rules, games))
+            entry.events.append((name, ratings[p.start_rank], rules, games, start))
     return table, event_info
 
 
@@ -425,7 +428,13 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     ``time_control`` overrides the files', its ``k`` forces K, its ``today`` gives the
     junior rule's year when no event has a date. ``period_year`` (default: the last event's year, else ``today``'s)
     is the year of the junior K rule. A player unrated at the period's start stays
-    unrated in all its events (B.02 §8.2.4).
+    unrated in all its events (B.02 §8.2.4). The period's change is added to the
+    rating on the list before the period (B.02 §8.3, §8.3.4): the ``players``' rating
+    when it has one, else the player's own rating in the latest event that starts by
+    the end of the period's month (the first month when months are pooled; see
+    :func:`~xl_fide.event.resolve.period_base`), with a note naming the players whose
+    rating came from an event that started before it or whose events show other
+    ratings; each event keeps its own Ro for its own games.
     Raises :class:`~xl_fide.errors.InputError` for the same event given twice (same
     name, dates and players, whatever the file; or the same games, below), for a FIDE
     id listed twice in one event, (:class:`PeriodTimeControlError`) for events of different time controls
@@ -454,10 +463,12 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     if any(t.start_date is None for t in events):
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
-    month = max((m for m in (rating_month(t) for t in events) if m is not None), default=None)
+    months = [m for m in (rating_month(t) for t in events) if m is not None]
+    month = max(months, default=None)
+    first = min(months, default=None)   # the list before it is Ro (pooled months: the first)
     last = events[-1].start_date if events else None
     if options.event_date is not None:   # the rules, K and list as on the given date
-        month = (options.event_date.year, options.event_date.month)
+        month = first = (options.event_date.year, options.event_date.month)
         last = options.event_date
     year = period_year or (last.year if last else (today.year if today else None))
     # by each event's rules: what the period takes of them (_period_rules)
@@ -466,22 +477,41 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     period_start = _dt.date(month[0], month[1], 1) if month is not None else None
     out = []
+    # Ro of the period without the list (period_base): from an event that does not start
+    # in the period's (first) month / from the latest of events showing other ratings
+    # (one note each, below)
+    first_start = _dt.date(first[0], first[1], 1) if first is not None else None
+    first_end = (_dt.date(first[0] + first[1] // 12, first[1] % 12 + 1, 1)
+                 if first is not None else None)
+    outside: list[str] = []
+    latest: list[str] = []
     for key, entry in table.items():
         data = players.get(entry.fide_id, entry.name) if players is not None else None
-        first_rated = None              # the first event where the player is rated
-        for event in entry.events:
-            if event[1] is not None:
-                first_rated = event
-                break
-        Ro = data.rating if data is not None and data.rating is not None else (
-            first_rated[1] if first_rated else None)
+        on_list = data.rating if data is not None else None     # the list before the period
+        listed = on_list is not None
+        # the event whose own rating is the list before the period (period_base): the
+        # latest-starting event where the player is rated, of those that start in the
+        # period's first month or before
+        evs_of = entry.events
+        if len(evs_of) == 1:
+            base = evs_of[0] if evs_of[0][1] is not None else None
+        else:
+            at = period_base([(e[4], e[1]) for e in evs_of], first_start)
+            base = evs_of[at] if at is not None else None
+        Ro = on_list if on_list is not None else (base[1] if base is not None else None)
+        if base is not None and not listed and first_start is not None and first_end:
+            start = base[4]
+            if start is None or not first_start <= start < first_end:
+                outside.append(entry.name)
+            elif len(evs_of) > 1 and any(e[1] is not None and e[1] != Ro for e in evs_of):
+                latest.append(entry.name)
         names = tuple(map(_EVENT_NAME, entry.events))
         if Ro is None:
             init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
                                   entry.events[-1][2].edition if entry.events else None)
             out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
             continue
-        rules = (first_rated or entry.events[0])[2]
+        rules = (base or entry.events[0])[2]
         of_rules = with_year.get(id(rules))
         if of_rules is None:
             # events of the same rules (each event has its own) share what the period
@@ -493,7 +523,7 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
                                                           listed_ids)
             with_year[id(rules)] = of_rules
         year_rules, may_adjust, listed_id = of_rules
-        if may_adjust and first_rated is not None and (data is None or data.rating is None):
+        if may_adjust and base is not None and not listed:
             # Ro is the list before the period: a file from before a one-off adjustment
             # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
             Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
@@ -509,14 +539,45 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
         evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
             (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
              else _checked_rating(R if R is not None else Ro, name), r.edition, games)
-            for name, R, r, games in entry.events]
+            for name, R, r, games, _ in entry.events]
         K = pk.K
         change = rate_period_checked(
             Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
             evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
             edition_id=listed_id)
         out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
+    notes.extend(_base_notes(outside, latest, first))
     return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
+
+
+def _base_notes(outside: Sequence[str], latest: Sequence[str],
+                month: tuple[int, int] | None) -> list[str]:
+    """The notes saying which rating a period's change was added to where the list before
+    the period was not given (:func:`~xl_fide.event.resolve.period_base`): ``outside``,
+    the players whose rating comes from an event that does not start in the period's
+    (first) ``month``; ``latest``, those whose events show other ratings."""
+    if month is None:
+        return []
+    period = f"{month[0]}-{month[1]:02d}"
+    out = []
+    if outside:
+        out.append(f"Ro of the period {period} for {_some(outside)}: the rating in an event "
+                   f"that does not start in {period} (no list given; the period's change "
+                   "is added to the list before it, B.02 §8.3): give that list (player "
+                   "data) if it differs")
+    if latest:
+        out.append(f"Ro of the period {period} for {_some(latest)}: the rating in their "
+                   f"latest event that starts in {period} (the list before the period, "
+                   "B.02 §8.3); each other event keeps its own Ro for its own games")
+    return out
+
+
+def _some(names: Sequence[str], shown: int = 5) -> str:
+    """``1 player (A)``, ``7 players (A, B, C, D, E and 2 more)``."""
+    text = ", ".join(names[:shown])
+    if len(names) > shown:
+        text += f" and {len(names) - shown} more"
+    return f"{len(names)} player{'s' if len(names) != 1 else ''} ({text})"
 
 
 def _period_rules(rules: EventRules, year: int | None, period_start: _dt.date | None,

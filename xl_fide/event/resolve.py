@@ -232,6 +232,41 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     return pk
 
 
+def period_base(events: Iterable[tuple[_dt.date | None, int | None]],
+                first_month: _dt.date | None = None) -> int | None:
+    """Which event's own rating a rating period's change is added to when the list
+    before the period is not given (FIDE B.02 §8.3, §8.3.4: the change is added to
+    the rating on the list before the period; each event is rated with the list of its
+    start).
+
+    ``events``: each event's ``(start date, the player's rating in it)``, ``None`` for
+    an unknown start (the earliest) or no rating. ``first_month``: the first day of
+    the period's month (of its first month when months are pooled); ``None``: not
+    known. Returns the index of the latest-starting event with a rating among those
+    that start before that month ends (one that starts in it shows that month's list;
+    one that started earlier, the list nearest before), else of the earliest-starting
+    one (every event starts after the month: pooled months); the first given of events
+    that start on the same day; ``None`` when no event shows a rating.
+    ``xl-fide period`` and ``xl-fide rate`` (the games CSV's Ro) both choose by it.
+    """
+    end = None
+    if first_month is not None:
+        end = (_dt.date(first_month.year + 1, 1, 1) if first_month.month == 12
+               else _dt.date(first_month.year, first_month.month + 1, 1))
+    best = after = None
+    best_start = after_start = _dt.date.min
+    for i, (start, R) in enumerate(events):
+        if R is None:
+            continue
+        day = start or _dt.date.min
+        if end is not None and day >= end:
+            if after is None or day < after_start:
+                after, after_start = i, day
+        elif best is None or day > best_start:
+            best, best_start = i, day
+    return best if best is not None else after
+
+
 def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None = None, *,
                players: PlayerDirectory | None = None,
                inputs: Mapping[int, PlayerData] | None = None) -> CrossTable:
