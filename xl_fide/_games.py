@@ -147,11 +147,11 @@ def _encodings(head: bytes, source: str) -> tuple[str, ...]:
             raise PlayerFileError(f"this is {what}, not a CSV: open it and save the games "
                                   "sheet as CSV (File > Save As > CSV UTF-8)", source)
     if b"\x00" in head:
-        even, odd = head[0::2], head[1::2]     # UTF-16 without a byte-order mark
+        even, odd = head[0::2], head[1::2]     # UTF-16 without a byte-order mark:
         if even and not odd.strip(b"\x00") and b"\x00" not in even:
-            return ("utf-16-be",)
+            return ("utf-16-le",)              # "e\0v\0..."
         if odd and not even.strip(b"\x00") and b"\x00" not in odd:
-            return ("utf-16-le",)
+            return ("utf-16-be",)              # "\0e\0v..."
         raise PlayerFileError("this is a binary file, not a CSV text: save the games as CSV",
                               source)
     return ("utf-8", "cp1252", "latin-1")          # as spreadsheets save CSV
