@@ -8,9 +8,13 @@ first line holds the column names, in any order and any case:
 
 ``event`` names the event (rows with the same name, ignoring case and surrounding
 spaces, are one event; events keep the order of their first row). ``event_start`` and
-``event_end`` are dates (``2025-10-04``; also ``04/10/2025``, ``4 Oct 2025``); the start
-date chooses the ratings and rules in force (FIDE B.02 §8.3), the end date the rating
-period (its calendar month). ``opponent_rating``: a whole number, or blank / ``unrated``
+``event_end`` are dates (``2025-10-04``; also ``4 Oct 2025``, ``25/10/2025``,
+``10/25/2025``); the start date chooses the ratings and rules in force (FIDE B.02 §8.3),
+the end date the rating period (its calendar month). A date whose day and month could
+swap (``3/2/2024``) takes the order the file's other dates show (a number over 12 before
+the year), or the ``date_order`` given (``"dmy"``, ``"mdy"``); else it is refused.
+``opponent_rating``: a whole number (a thousands separator is read as one: ``2.000`` is
+2000; a decimal comma as a point), or blank / ``unrated``
 / ``0`` for an unrated opponent (not a rated game, FIDE B.02 §8.3.2). ``result``: the
 player's result as the cross-tables accept it (:func:`xl_fide.rules.results.parse_result`:
 ``1 ½ 0``, ``1-0``, ``0.5``, forfeits ``+ -``, byes ...). ``Ro`` and ``K``: the
@@ -23,7 +27,9 @@ same event may leave them blank or repeat them, never contradict them. ``result`
 also be a decimal as FIDE's pages print it (``1.00``, ``0.50``).
 
 A bad row is one :class:`~xl_fide.errors.PlayerFileError` naming the file, the line,
-the column and its header. Standard library only.
+the column and its header; so is a cell under no column name (a line with more cells than
+the header: most often a comma inside an unquoted cell such as ``0,5``). Standard library
+only.
 """
 
 from __future__ import annotations
