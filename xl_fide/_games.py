@@ -319,8 +319,9 @@ class _Row:
                             f"{cell.strip()}\")")
                 raise PlayerFileError(
                     f"{len(self.cells)} cells but the header names {width} columns: cell "
-                    f"{i + 1} ({_short(cell)}) is under no column; quote a cell that holds a "
-                    f"{sep}{hint}", self.source, self.line, i + 1)
+                    f"{i + 1} ({_short(cell)}) is under no column name; quote a cell that "
+                    f"holds a {sep}{hint}, or name the column in the header", self.source,
+                    self.line, i + 1)
 
     def checked(self, key: str, convert):
         value = self.text(key)
