@@ -366,11 +366,10 @@ class _Dates:
         self.seen: dict[str, tuple[_DateCell, str]] = {}   # order -> the first cell showing it
         self.pending: list[tuple[_DateCell, _Row]] = []
 
-    def read(self, row: _Row, key: str, required: bool) -> _DateCell | None:
+    def read(self, row: _Row, key: str) -> _DateCell | None:
+        """The date of ``key`` on ``row`` (``None``: blank); located errors."""
         value = row.text(key)
         if not value:
-            if required:
-                raise row.error(key, "a date is needed, e.g. 2025-10-04")
             return None
         parts = day_month_numbers(value)
         if parts is None:
@@ -437,8 +436,13 @@ def _in_order(parts: tuple[int, int, int], order: str) -> _dt.date:
     return _dt.date(year, b, a) if order == "dmy" else _dt.date(year, a, b)
 
 
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December")
+
+
 def _words(year: int, month: int, day: int) -> str:
-    return f"{day} {_dt.date(year, month, 1).strftime('%B')}"
+    """``3 February`` (English whatever the locale)."""
+    return f"{day} {_MONTH_NAMES[month - 1]}"
 
 
 # -------------------------------------------------------------------------------- numbers
@@ -461,11 +465,6 @@ def _whole_text(text: str) -> str:
     return text
 
 
-def _number(convert, name: str):
-    def inner(text: str) -> int:
-        return convert(_whole_text(text), name)
-    return inner
-
 
 def _rating_or_unrated(text: str) -> int | None:
     if text.lower() in UNRATED_WORDS:
@@ -481,7 +480,7 @@ def _optional(convert, name: str):
 
 
 _DECIMAL = re.compile(r"[01]?[.,][0-9]{1,4}")
-_SCORES = {Decimal(0): "0", Decimal("0.5"): "0.5", Decimal(1): "1"}
+_SCORES = frozenset((Decimal(0), Decimal("0.5"), Decimal(1)))
 
 
 def _result(text: str) -> GameResult:
@@ -530,10 +529,10 @@ def _game(row: _Row, dates: _Dates) -> _Game:
     if not name:
         raise row.error("event", "the event's name is missing")
     key = " ".join(name.split()).casefold()
-    start, end = dates.read(row, "event_start", False), dates.read(row, "event_end", False)
+    start, end = dates.read(row, "event_start"), dates.read(row, "event_end")
     Ro = row.checked("ro", _optional(as_rating, "Ro"))
     K = row.checked("k", _optional(as_k, "K"))
-    date = dates.read(row, "date", False)
+    date = dates.read(row, "date")
     game = _Game(row, name, key, start, end, date, row.kept("opponent"),
                  row.checked("opponent_rating", _rating_or_unrated),
                  row.checked("result", _result), row.text("result"), Ro, K)
