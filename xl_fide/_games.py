@@ -106,6 +106,7 @@ MAX_TEXT = 500
 #: ``--date-order``: how a date like ``3/2/2024`` is read (day first, or month first).
 DATE_ORDERS = ("dmy", "mdy")
 
+_SEP_LINE = re.compile(r"sep=[,;\t]")
 _MAGIC = (   # the first bytes of files people give instead of a CSV
     (b"PK\x03\x04", "a zip file"),
     (b"\xd0\xcf\x11\xe0", "an Excel 97-2003 workbook (.xls)"),
@@ -225,7 +226,10 @@ def _parse(f: io.TextIOBase, source: str, date_order: str | None) -> GamesFile:
         raise PlayerFileError("empty: the first line must name the columns "
                               f"({', '.join(REQUIRED)})", source, 1)
     delimiter = max(",;\t", key=first.count)   # the header's separator: , ; or tab
-    reader = csv.reader(itertools.chain([first], lines), delimiter=delimiter)
+    head: list[str] = [first]
+    if _SEP_LINE.fullmatch(first.strip()):     # Excel's "sep=;" line names the separator
+        delimiter, head = first.strip()[4], []
+    reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter)
     header: list[str] | None = None
     cols: dict[str, int] = {}
     ignored: list[str] = []
@@ -312,11 +316,11 @@ class _Row:
             if cell.strip() and (i >= width or not self.header[i]):
                 sep = {"\t": "tab", ",": "comma", ";": "semicolon"}[self.delimiter]
                 hint = ""
-                if self.delimiter == "," and i and self.cells[i - 1].strip().isdigit() \
-                        and cell.strip().isdigit():
-                    hint = (f" (a decimal comma? write {self.cells[i - 1].strip()}."
-                            f"{cell.strip()} or quote it: \"{self.cells[i - 1].strip()},"
-                            f"{cell.strip()}\")")
+                if self.delimiter == ",":
+                    pair = f"{self.cells[i - 1].strip()},{cell.strip()}" if i else ""
+                    hint = (f" (the result {pair}? write it {pair.replace(',', '.')} or "
+                            f"quote it: \"{pair}\")" if _DECIMAL.fullmatch(pair)
+                            else ' (a decimal comma "0,5", a thousands separator "2,000")')
                 raise PlayerFileError(
                     f"{len(self.cells)} cells but the header names {width} columns: cell "
                     f"{i + 1} ({_short(cell)}) is under no column name; quote a cell that "

@@ -72,6 +72,20 @@ def test_a_decimal_comma_split_in_a_comma_csv_is_refused_naming_the_line(capsys,
     assert '"0,5"' in err and "0.5" in err and "quote" in err
 
 
+def test_an_unquoted_thousands_separator_in_a_comma_csv_is_refused(capsys, tmp_path):
+    # `2,000` unquoted: opponent_rating 2 and result `000`, the real result under no column
+    f = write(tmp_path, f"{HEAD}\nOpen,2025-11-01,2025-11-02,2,000,1\n")
+    err = refused(capsys, "rate", f, "--rating", "2000", "--k", "20")
+    assert f"{f}:2:" in err and '"2,000"' in err
+
+
+def test_excels_sep_line_names_the_separator(capsys, tmp_path):
+    # Excel reads and writes a first line `sep=;`; then `0,5` is one cell: a draw vs 2000
+    f = write(tmp_path, "sep=;\n" + HEAD.replace(",", ";") + "\nOpen;2025-11-01;2025-11-02;2000;0,5\n")
+    data = rate_json(capsys, f, "--rating", "2000", "--k", "20")
+    assert data["events"][0]["games"][0]["line"] == 3 and data["new_rating"] == 2000
+
+
 def test_a_cell_under_a_blank_header_is_refused(capsys, tmp_path):
     # the header's trailing comma makes a sixth, nameless column: `5` must not vanish
     f = write(tmp_path, f"{HEAD},\nOpen,2025-11-01,2025-11-02,2100,0,5\n")
