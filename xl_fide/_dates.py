@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import re
 
-__all__ = ["parse_date_text", "parse_yy_mm_dd"]
+__all__ = ["parse_date_text", "parse_yy_mm_dd", "day_month_numbers"]
 
 _MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
@@ -58,6 +58,16 @@ def _date_parts(text: str) -> tuple[int, int, int] | None:
     if (m := _DMY_TEXT.fullmatch(text)) and (mo_name := _month(m.group(2))):
         return int(m.group(3)), mo_name, int(m.group(1))
     return None
+
+
+def day_month_numbers(text: str) -> tuple[int, int, int] | None:
+    """``(first, second, year)`` of a date written as two numbers before a four-digit
+    year (``3/2/2024``, ``03.02.2024``, ``3-2-2024``), whose day and month may be either
+    way round; ``None`` for any other text (``2024-02-03``, ``3 Feb 2024``...)."""
+    m = _DMY.fullmatch(text.strip())
+    if not m:
+        return None
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
 def parse_yy_mm_dd(text: str) -> datetime.date | None:

@@ -8,9 +8,13 @@ first line holds the column names, in any order and any case:
 
 ``event`` names the event (rows with the same name, ignoring case and surrounding
 spaces, are one event; events keep the order of their first row). ``event_start`` and
-``event_end`` are dates (``2025-10-04``; also ``04/10/2025``, ``4 Oct 2025``); the start
-date chooses the ratings and rules in force (FIDE B.02 §8.3), the end date the rating
-period (its calendar month). ``opponent_rating``: a whole number, or blank / ``unrated``
+``event_end`` are dates (``2025-10-04``; also ``4 Oct 2025``, ``25/10/2025``,
+``10/25/2025``); the start date chooses the ratings and rules in force (FIDE B.02 §8.3),
+the end date the rating period (its calendar month). A date whose day and month could
+swap (``3/2/2024``) takes the order the file's other dates show (a number over 12 before
+the year), or the ``date_order`` given (``"dmy"``, ``"mdy"``); else it is refused.
+``opponent_rating``: a whole number (a thousands separator is read as one: ``2.000`` is
+2000; a decimal comma as a point), or blank / ``unrated``
 / ``0`` for an unrated opponent (not a rated game, FIDE B.02 §8.3.2). ``result``: the
 player's result as the cross-tables accept it (:func:`xl_fide.rules.results.parse_result`:
 ``1 ½ 0``, ``1-0``, ``0.5``, forfeits ``+ -``, byes ...). ``Ro`` and ``K``: the
@@ -23,7 +27,9 @@ same event may leave them blank or repeat them, never contradict them. ``result`
 also be a decimal as FIDE's pages print it (``1.00``, ``0.50``).
 
 A bad row is one :class:`~xl_fide.errors.PlayerFileError` naming the file, the line,
-the column and its header. Standard library only.
+the column and its header; so is a cell under no column name (a line with more cells than
+the header: most often a comma inside an unquoted cell such as ``0,5``). Standard library
+only.
 """
 
 from __future__ import annotations
@@ -31,12 +37,13 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import io
+import itertools
 import re
 from decimal import Decimal
 from dataclasses import dataclass
 from pathlib import Path
 
-from xl_fide._dates import parse_date_text
+from xl_fide._dates import day_month_numbers, parse_date_text
 from xl_fide.errors import InputError, PlayerFileError, RuleError
 from xl_fide.rules.editions import TimeControl
 from xl_fide.rules.results import GameResult, parse_result
@@ -90,63 +97,173 @@ class GamesFile:
     ignored: tuple[str, ...] = ()
 
 
-def read_games(path: str | Path) -> GamesFile:
-    """Read a games CSV file (UTF-8 with or without a byte-order mark, else Windows-1252
-    as Excel saves "CSV"; see the module docstring).
+#: The file's bounds (memory stays bounded whatever its size): every line counts, blank
+#: ones too; a line (or a quoted cell running over lines) is at most MAX_RECORD characters;
+#: the texts kept per game (event, opponent) at most MAX_TEXT.
+MAX_LINES = 12_000
+MAX_RECORD = 16_384
+MAX_TEXT = 500
+#: ``--date-order``: how a date like ``3/2/2024`` is read (day first, or month first).
+DATE_ORDERS = ("dmy", "mdy")
+
+_SEP_LINE = re.compile(r"sep=[,;\t]")
+_MAGIC = (   # the first bytes of files people give instead of a CSV
+    (b"PK\x03\x04", "a zip file"),
+    (b"\xd0\xcf\x11\xe0", "an Excel 97-2003 workbook (.xls)"),
+    (b"%PDF", "a PDF document"),
+)
+
+
+def read_games(path: str | Path, date_order: str | None = None) -> GamesFile:
+    """Read a games CSV file (see the module docstring): UTF-8 with or without a
+    byte-order mark, UTF-16 with one (Excel's "Unicode Text"), else Windows-1252 as
+    Excel saves "CSV". Read line by line: memory stays bounded whatever the file's size
+    (:data:`MAX_LINES`, :data:`MAX_RECORD`). ``date_order``: ``"dmy"`` or ``"mdy"`` for
+    dates like ``3/2/2024`` (``None``: settled by the file's other dates, else refused).
 
     Raises :class:`~xl_fide.errors.PlayerFileError` naming the file, line and column of
-    the first bad cell.
+    the first bad cell, and for a workbook or other binary file given instead of a CSV.
     """
     p = Path(path)
-    data = p.read_bytes()
-    for encoding in ("utf-8-sig", "cp1252", "latin-1"):   # as spreadsheets save CSV
+    source = str(p)
+    with p.open("rb") as f:
+        head = f.read(4096)
+    encodings = _encodings(head, source)
+    for i, encoding in enumerate(encodings):
         try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    return parse_games(text, str(p))
+            with p.open(encoding=encoding, newline="") as text:
+                return _parse(text, source, date_order)
+        except UnicodeError:
+            if i == len(encodings) - 1:
+                raise PlayerFileError("not a text file (its bytes are no known encoding): "
+                                      "save the games as CSV", source) from None
+    raise AssertionError("unreachable")
 
 
-def parse_games(text: str, source: str = "<string>") -> GamesFile:
-    """Parse the text of a games CSV (see the module docstring); ``source`` names it in
-    errors. Raises :class:`~xl_fide.errors.PlayerFileError`."""
+def _encodings(head: bytes, source: str) -> tuple[str, ...]:
+    """The text encodings to try for a file starting with ``head``; a workbook or other
+    binary file is refused, named as what it is."""
+    if head.startswith(b"\xef\xbb\xbf"):
+        return ("utf-8-sig",)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return ("utf-16",)                        # Excel's "Unicode Text" (tab-separated)
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            if what == "a zip file":
+                what = _zip_kind(source)
+            raise PlayerFileError(f"this is {what}, not a CSV: open it and save the games "
+                                  "sheet as CSV (File > Save As > CSV UTF-8)", source)
+    if b"\x00" in head:
+        even, odd = head[0::2], head[1::2]     # UTF-16 without a byte-order mark:
+        if even and not odd.strip(b"\x00") and b"\x00" not in even:
+            return ("utf-16-le",)              # "e\0v\0..."
+        if odd and not even.strip(b"\x00") and b"\x00" not in odd:
+            return ("utf-16-be",)              # "\0e\0v..."
+        raise PlayerFileError("this is a binary file, not a CSV text: save the games as CSV",
+                              source)
+    return ("utf-8", "cp1252", "latin-1")          # as spreadsheets save CSV
+
+
+def _zip_kind(source: str) -> str:
+    import zipfile
+    try:
+        with zipfile.ZipFile(source) as z:
+            names = set(z.namelist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return "a zip file"
+    if "xl/workbook.xml" in names:
+        return "an Excel workbook (.xlsx)"
+    if "content.xml" in names:
+        return "an OpenDocument spreadsheet (.ods)"
+    return "a zip file"
+
+
+def parse_games(text: str, source: str = "<string>", date_order: str | None = None
+                ) -> GamesFile:
+    """Parse the text of a games CSV (see the module docstring and :func:`read_games`);
+    ``source`` names it in errors. Raises :class:`~xl_fide.errors.PlayerFileError`."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    return _parse(io.StringIO(text, newline=""), source, date_order)
+
+
+class _Lines:
+    """The physical lines of a text file, counted (every line, blank ones too) and
+    bounded: at most :data:`MAX_LINES` lines and :data:`MAX_RECORD` characters a record."""
+
+    def __init__(self, f: io.TextIOBase, source: str) -> None:
+        self.f, self.source = f, source
+        self.count = 0
+        self.record = 0        # characters of the record being read (reset per record)
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = self.f.readline(MAX_RECORD + 1)
+        if not line:
+            raise StopIteration
+        self.count += 1
+        if self.count > MAX_LINES:
+            raise PlayerFileError(f"more than {MAX_LINES} lines (blank ones count; at most "
+                                  f"{MAX_ROWS} games)", self.source, self.count)
+        self.record += len(line)
+        if self.record > MAX_RECORD:
+            raise PlayerFileError(f"a line of more than {MAX_RECORD} characters (an unclosed "
+                                  'quote "?): not a games CSV line', self.source, self.count)
+        return line
+
+
+def _parse(f: io.TextIOBase, source: str, date_order: str | None) -> GamesFile:
+    if date_order is not None and date_order not in DATE_ORDERS:
+        raise InputError(f"date order must be dmy or mdy, got {date_order!r}")
+    lines = _Lines(f, source)
+    for first in lines:
+        if first.strip():
+            break
+        lines.record = 0
+    else:
+        raise PlayerFileError("empty: the first line must name the columns "
+                              f"({', '.join(REQUIRED)})", source, 1)
     delimiter = max(",;\t", key=first.count)   # the header's separator: , ; or tab
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    head: list[str] = [first]
+    if _SEP_LINE.fullmatch(first.strip()):     # Excel's "sep=;" line names the separator
+        delimiter, head = first.strip()[4], []
+    reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter)
     header: list[str] | None = None
     cols: dict[str, int] = {}
     ignored: list[str] = []
-    events: dict[str, dict] = {}
+    dates = _Dates(date_order, source)
+    rows: list[_Game] = []
     tc: tuple[TimeControl, int] | None = None
-    rows = 0
     while True:
+        lines.record = 0
         try:
             cells = next(reader)
         except StopIteration:
             break
         except csv.Error as e:
-            raise PlayerFileError(f"not a CSV line: {e}", source, reader.line_num) from None
-        line = reader.line_num
+            raise PlayerFileError(f"not a CSV line: {e}", source, lines.count) from None
+        line = lines.count
         if not any(c.strip() for c in cells):
             continue
         if header is None:
             header = [c.strip() for c in cells]
             cols, ignored = _columns(header, source, line)
             continue
-        rows += 1
-        if rows > MAX_ROWS:
+        if len(rows) >= MAX_ROWS:
             raise PlayerFileError(f"more than {MAX_ROWS} games", source, line)
-        row = _Row(cells, cols, header, source, line)
+        row = _Row(cells, cols, header, source, line, delimiter)
+        row.check_extra()
         tc = _time_control(row, tc)
-        _add(events, row)
-    if header is None:
-        raise PlayerFileError("empty: the first line must name the columns "
-                              f"({', '.join(REQUIRED)})", source, 1)
-    if not events:
-        raise PlayerFileError("no games: one game a line after the header", source, 2)
+        rows.append(_game(row, dates))
+    if not rows:
+        raise PlayerFileError("no games: one game a line after the header", source,
+                              lines.count + 1)
+    dates.settle()
+    events: dict[str, dict] = {}
+    for game in rows:
+        _add(events, game, dates)
     out = tuple(GamesEvent(e["name"], e["start"], e["end"], e["Ro"], e["K"], tuple(e["games"]))
                 for e in events.values())
     return GamesFile(source, out, tc[0] if tc else None, tuple(ignored))
@@ -176,9 +293,9 @@ class _Row:
     """One data line, with located errors for its cells."""
 
     def __init__(self, cells: list[str], cols: dict[str, int], header: list[str], source: str,
-                 line: int) -> None:
+                 line: int, delimiter: str = ",") -> None:
         self.cells, self.cols, self.header = cells, cols, header
-        self.source, self.line = source, line
+        self.source, self.line, self.delimiter = source, line, delimiter
 
     def text(self, key: str) -> str:
         i = self.cols.get(key)
@@ -191,16 +308,24 @@ class _Row:
         return PlayerFileError(f"{self.header[i]}: {message}", self.source, self.line, i + 1,
                                self.header[i])
 
-    def date(self, key: str, required: bool) -> _dt.date | None:
-        value = self.text(key)
-        if not value:
-            if required:
-                raise self.error(key, "a date is needed, e.g. 2025-10-04")
-            return None
-        found, _ = parse_date_text(value)
-        if found is None:
-            raise self.error(key, f"not a date: {value!r} (write e.g. 2025-10-04)")
-        return found
+    def check_extra(self) -> None:
+        """A cell under no column name (past the header's last, or under a blank one) is
+        refused: it is most often a cell split at a separator it holds (``0,5``)."""
+        width = len(self.header)
+        for i, cell in enumerate(self.cells):
+            if cell.strip() and (i >= width or not self.header[i]):
+                sep = {"\t": "tab", ",": "comma", ";": "semicolon"}[self.delimiter]
+                hint = ""
+                if self.delimiter == ",":
+                    pair = f"{self.cells[i - 1].strip()},{cell.strip()}" if i else ""
+                    hint = (f" (the result {pair}? write it {pair.replace(',', '.')} or "
+                            f"quote it: \"{pair}\")" if _DECIMAL.fullmatch(pair)
+                            else ' (a decimal comma "0,5", a thousands separator "2,000")')
+                raise PlayerFileError(
+                    f"{len(self.cells)} cells but the header names {width} columns: cell "
+                    f"{i + 1} ({_short(cell)}) is under no column name; quote a cell that "
+                    f"holds a {sep}{hint}, or name the column in the header", self.source,
+                    self.line, i + 1)
 
     def checked(self, key: str, convert):
         value = self.text(key)
@@ -209,26 +334,165 @@ class _Row:
         except (InputError, RuleError) as e:
             raise self.error(key, str(e)) from None
 
+    def kept(self, key: str) -> str:
+        """A text cell kept with the game (bounded: :data:`MAX_TEXT` characters)."""
+        value = self.text(key)
+        if len(value) > MAX_TEXT:
+            raise self.error(key, f"longer than {MAX_TEXT} characters")
+        return value
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
+# ---------------------------------------------------------------------------------- dates
+
+@dataclass(frozen=True)
+class _DateCell:
+    """A date cell read: ``value``, or ``None`` while its day and month could swap
+    (``swap``: the two numbers and the year) until the file's order is known."""
+
+    text: str
+    key: str
+    line: int
+    value: _dt.date | None
+    swap: tuple[int, int, int] | None = None
+
+
+class _Dates:
+    """The file's dates and their order: ``3/2/2024`` is 3 February (dmy) or 2 March
+    (mdy); the order is given, or settled by a date of the file whose first or second
+    number is over 12; otherwise such a date is refused."""
+
+    def __init__(self, order: str | None, source: str) -> None:
+        self.order, self.source = order, source
+        self.seen: dict[str, tuple[_DateCell, str]] = {}   # order -> the first cell showing it
+        self.pending: list[tuple[_DateCell, _Row]] = []
+
+    def read(self, row: _Row, key: str) -> _DateCell | None:
+        """The date of ``key`` on ``row`` (``None``: blank); located errors."""
+        value = row.text(key)
+        if not value:
+            return None
+        parts = day_month_numbers(value)
+        if parts is None:
+            found, _ = parse_date_text(value)
+            if found is None:
+                raise row.error(key, f"not a date: {_short(value)} (write e.g. 2025-10-04)")
+            return _DateCell(value, key, row.line, found)
+        a, b, year = parts
+        orders = [o for o, (d, m) in (("dmy", (a, b)), ("mdy", (b, a))) if _valid(year, m, d)]
+        if self.order is not None:
+            if self.order not in orders:
+                raise row.error(key, f"not a date in the order {self.order} (--date-order): "
+                                     f"{_short(value)}")
+            orders = [self.order]
+        if not orders:
+            raise row.error(key, f"not a date: {_short(value)} (write e.g. 2025-10-04)")
+        if len(orders) == 1 or a == b:
+            order = orders[0]
+            if self.order is None and a != b:
+                self.seen.setdefault(order, (_DateCell(value, key, row.line, None), row.header[
+                    row.cols[key]]))
+            return _DateCell(value, key, row.line, _in_order(parts, order))
+        cell = _DateCell(value, key, row.line, None, parts)
+        self.pending.append((cell, row))
+        return cell
+
+    def settle(self) -> None:
+        """Fix the order of the dates that could swap, or refuse the first of them."""
+        if len(self.seen) == 2:
+            (c1, h1), (c2, h2) = sorted(self.seen.values(), key=lambda x: x[0].line)
+            raise PlayerFileError(
+                f"the dates are written both day first and month first ({h1} "
+                f"{c1.text!r} on line {c1.line}, {h2} {c2.text!r} on line {c2.line}): write "
+                "them as 2025-10-04", self.source, c2.line)
+        order = self.order or next(iter(self.seen), None)
+        if order is None and self.pending:
+            cell, row = self.pending[0]
+            a, b, year = cell.swap or (0, 0, 0)
+            raise row.error(cell.key, (
+                f"{cell.text!r} could be {_words(year, b, a)} or {_words(year, a, b)}: write "
+                f"{_dt.date(year, b, a).isoformat()} or {_dt.date(year, a, b).isoformat()}, "
+                "or give the order (--date-order dmy or mdy)"))
+        self.order = order
+
+    def value(self, cell: _DateCell | None) -> _dt.date | None:
+        if cell is None:
+            return None
+        if cell.value is not None:
+            return cell.value
+        assert cell.swap is not None and self.order is not None
+        return _in_order(cell.swap, self.order)
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        _dt.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _in_order(parts: tuple[int, int, int], order: str) -> _dt.date:
+    a, b, year = parts
+    return _dt.date(year, b, a) if order == "dmy" else _dt.date(year, a, b)
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December")
+
+
+def _words(year: int, month: int, day: int) -> str:
+    """``3 February`` (English whatever the locale)."""
+    return f"{day} {_MONTH_NAMES[month - 1]}"
+
+
+# -------------------------------------------------------------------------------- numbers
+
+_GROUPED = re.compile(r"([0-9]{1,3})((?:([.,' \u00a0\u202f\u2009])[0-9]{3})+)(?:([.,])([0-9]+))?")
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
+
+
+def _whole_text(text: str) -> str:
+    """A whole-number cell's text in the form :func:`~xl_fide.rules.values.as_int` reads:
+    a thousands separator (``2.000``, ``2,000``, ``2 000``, ``2'000``: one kind, groups of
+    three digits) is dropped, so ``2.000`` is 2000, never 2; a decimal comma (``2000,0``)
+    becomes a point."""
+    m = _GROUPED.fullmatch(text)
+    if m and len(set(m.group(2)[0::4])) == 1 and m.group(4) != m.group(3):
+        return m.group(1) + re.sub(r"[^0-9]", "", m.group(2)) + (
+            "." + m.group(5) if m.group(4) else "")
+    if _DECIMAL_COMMA.fullmatch(text):
+        return text.replace(",", ".")
+    return text
+
+
 
 def _rating_or_unrated(text: str) -> int | None:
     if text.lower() in UNRATED_WORDS:
         return None
-    return as_rating(text, "opponent_rating (blank or unrated for an unrated opponent)")
+    return as_rating(_whole_text(text),
+                     "opponent_rating (blank or unrated for an unrated opponent)")
 
 
 def _optional(convert, name: str):
     def inner(text: str):
-        return convert(text, name) if text else None
+        return convert(_whole_text(text), name) if text else None
     return inner
 
 
 _DECIMAL = re.compile(r"[01]?[.,][0-9]{1,4}")
+_SCORES = frozenset((Decimal(0), Decimal("0.5"), Decimal(1)))
 
 
 def _result(text: str) -> GameResult:
     value: object = text
     if _DECIMAL.fullmatch(text):       # 1.00 0.50 0,5 as FIDE's pages print w: a number
         value = Decimal(text.replace(",", "."))
+        if value not in _SCORES:
+            raise InputError(f"{text!r} is not a game's result: 1, 0.5 (or ½) or 0")
     found = parse_result(value)
     if found is None:
         raise InputError("the result is missing (1, ½ or 0 for a game played)")
@@ -246,30 +510,62 @@ def _time_control(row: _Row, seen: tuple[TimeControl, int] | None
     return seen or (tc, row.line)
 
 
-def _add(events: dict[str, dict], row: _Row) -> None:
-    name = row.text("event")
+@dataclass(frozen=True)
+class _Game:
+    """A data line read, its dates not yet settled (:class:`_Dates`)."""
+
+    row: _Row
+    name: str
+    key: str
+    start: _DateCell | None
+    end: _DateCell | None
+    date: _DateCell | None
+    opponent: str
+    R_opp: int | None
+    result: GameResult
+    result_text: str
+    Ro: int | None
+    K: int | None
+
+
+def _game(row: _Row, dates: _Dates) -> _Game:
+    name = row.kept("event")
     if not name:
         raise row.error("event", "the event's name is missing")
     key = " ".join(name.split()).casefold()
-    ev = events.get(key)
-    # an event's dates, Ro and K: on its first line (dates required there); a later line
-    # may leave them blank or repeat them, never contradict them
-    start, end = row.date("event_start", ev is None), row.date("event_end", ev is None)
+    start, end = dates.read(row, "event_start"), dates.read(row, "event_end")
     Ro = row.checked("ro", _optional(as_rating, "Ro"))
     K = row.checked("k", _optional(as_k, "K"))
-    game = GameRow(row.line, name, row.date("date", False), row.text("opponent"),
-                   row.checked("opponent_rating", _rating_or_unrated),
-                   row.checked("result", _result), row.text("result"))
+    date = dates.read(row, "date")
+    game = _Game(row, name, key, start, end, date, row.kept("opponent"),
+                 row.checked("opponent_rating", _rating_or_unrated),
+                 row.checked("result", _result), row.text("result"), Ro, K)
+    row.cells = []           # read: only what the game needs is kept
+    return game
+
+
+def _add(events: dict[str, dict], g: _Game, dates: _Dates) -> None:
+    row = g.row
+    ev = events.get(g.key)
+    # an event's dates, Ro and K: on its first line (dates required there); a later line
+    # may leave them blank or repeat them, never contradict them
+    if ev is None:
+        for key, cell in (("event_start", g.start), ("event_end", g.end)):
+            if cell is None:
+                raise row.error(key, "a date is needed, e.g. 2025-10-04")
+    start, end = dates.value(g.start), dates.value(g.end)
+    game = GameRow(row.line, g.name, dates.value(g.date), g.opponent, g.R_opp, g.result,
+                   g.result_text)
     if ev is None:
         assert start is not None and end is not None
         if end < start:
             raise row.error("event_end", f"{end.isoformat()} is before event_start "
                                          f"{start.isoformat()}")
-        events[key] = {"name": name, "start": start, "end": end, "Ro": Ro, "K": K,
-                       "games": [game], "line": row.line}
+        events[g.key] = {"name": g.name, "start": start, "end": end, "Ro": g.Ro, "K": g.K,
+                         "games": [game], "line": row.line}
         return
     for col, field, mine in (("event_start", "start", start), ("event_end", "end", end),
-                             ("ro", "Ro", Ro), ("k", "K", K)):
+                             ("ro", "Ro", g.Ro), ("k", "K", g.K)):
         if mine is None:
             continue
         if ev[field] is None:

@@ -585,8 +585,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--players", type=_whole_number,
                    help="cross-tables: the number of player rows (2 to 2000)")
     from xl_fide.cli import _rate
-    m.add_argument("--games", dest="games_csv", metavar="GAMES.csv", help="player: fill from this CSV")
-    _rate.player_options(m, "--games-so-far")
+    _rate.games_options(m, "player: fill from this CSV")
+    _rate.player_options(m)
     m.add_argument("--rounds", type=_whole_number, help="Swiss rounds (default 9; round robin: players - 1)")
     m.add_argument("-o", "--output", required=True, help="the .xlsx to write")
     m.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")

@@ -49,7 +49,24 @@ def _int_option(name: str, minimum: int, maximum: int):
     return convert
 
 
-def player_options(sp: argparse.ArgumentParser, career: str) -> None:
+def _date_order(text: str) -> str:
+    if text.strip().lower() not in ("dmy", "mdy"):
+        raise argparse.ArgumentTypeError(f"dmy (3/2/2024 is 3 February) or mdy (2 March), "
+                                         f"got {text!r}")
+    return text.strip().lower()
+
+
+def games_options(sp: argparse.ArgumentParser, what: str) -> None:
+    """The games CSV (``--games FILE``, one meaning in every command) and how its dates
+    read (``--date-order``)."""
+    sp.add_argument("--games", dest="games_csv", metavar="GAMES.csv", help=what)
+    sp.add_argument("--date-order", type=_date_order, metavar="dmy|mdy",
+                    help="how the CSV's dates like 3/2/2024 read: dmy (3 February) or mdy "
+                         "(2 March); default: settled by the file's other dates (a day over "
+                         "12), else such a date is refused; 2024-02-03 is always clear")
+
+
+def player_options(sp: argparse.ArgumentParser, career: str = "--games-so-far") -> None:
     """The player's inputs: --rating, --k, --birth-year, ``career`` (rated games so far),
     --peak, --time-control."""
     m = _cli()
@@ -80,9 +97,10 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--game", action="append", metavar="RATING:RESULT", default=[],
                    help=f"one game without a CSV, repeatable, e.g. {EXAMPLE_GAME} or "
                         "2100:½ or unrated:1")
-    r.add_argument("--date", type=m._event_date, help="with --game: the event's date "
+    games_options(r, "the games CSV (the same as GAMES.csv)")
+    r.add_argument("--date", type=_game_date, help="with --game: the event's date "
                    "(rules and list as on it; default today)")
-    player_options(r, "--games")
+    player_options(r)
     r.add_argument("--format", choices=["table", "csv", "json"],
                    help="default: from the -o name (.csv, .json, .txt), else table")
     r.add_argument("-o", "--output", help="write to this file instead of the screen")
@@ -92,6 +110,16 @@ def add_parser(sub: Any) -> None:
 
 
 # ------------------------------------------------------------------------------ inputs
+
+def _game_date(text: str) -> _dt.date:
+    """``--date``: a date whose day and month could swap (3/2/2024) is refused."""
+    from xl_fide._dates import day_month_numbers
+    parts = day_month_numbers(text)
+    if parts is not None and parts[0] != parts[1] and max(parts[:2]) <= 12:
+        raise argparse.ArgumentTypeError(f"{text!r}: day and month could be either way "
+                                         "round; write it as YYYY-MM-DD")
+    return _cli()._event_date(text)
+
 
 def _games_from_options(items: list[str], day: _dt.date | None) -> Any:
     import csv
@@ -122,7 +150,13 @@ def load_games(args: argparse.Namespace) -> Any:
     """The games of ``args.file`` (a CSV) or of ``--game``; exactly one of them."""
     from xl_fide._games import read_games
     games_opt = getattr(args, "game", None) or []
-    file = getattr(args, "file", None) or getattr(args, "games_csv", None)
+    positional, named = getattr(args, "file", None), getattr(args, "games_csv", None)
+    if named and not Path(named).exists() and named.strip().isdigit():
+        raise _error(f"--games {named}: --games is the games CSV; the rated games before the "
+                     f"period are --games-so-far {named.strip()}")
+    if positional and named:
+        raise _error("give the games CSV once: GAMES.csv or --games GAMES.csv")
+    file = positional or named
     if file and games_opt:
         raise _error("give a GAMES.csv or --game, not both")
     if games_opt:
@@ -131,7 +165,7 @@ def load_games(args: argparse.Namespace) -> Any:
         raise _error(f"no games: give a GAMES.csv or --game RATING:RESULT (e.g. --game "
                       f"{EXAMPLE_GAME})")
     path = _cli()._existing_file(Path(file))
-    return read_games(path)
+    return read_games(path, getattr(args, "date_order", None))
 
 
 def player_inputs(args: argparse.Namespace, games: Any, required: bool) -> Any:
@@ -291,7 +325,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
     period = rate_player(games, player_inputs(args, games, required=True))
     text = format_rate(period, fmt)
     if args.output:
-        inputs = [Path(args.file)] if args.file else []
+        inputs = [Path(f) for f in (args.file, args.games_csv) if f]
         m.write_text_atomic(Path(args.output), text, force=args.force, inputs=inputs)
         m._say(f"wrote {args.output}")
     else:
@@ -302,7 +336,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
 def player_only(args: argparse.Namespace) -> bool:
     """True when an option of the player sheet was given (to a cross-table template)."""
     return any(getattr(args, n, None) is not None for n in (
-        "games_csv", "rating", "k", "birth_year", "career_games", "peak", "time_control"))
+        "games_csv", "rating", "k", "birth_year", "career_games", "peak", "time_control",
+        "date_order"))
 
 
 def cmd_player_template(args: argparse.Namespace) -> int:

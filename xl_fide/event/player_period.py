@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from xl_fide._games import GameRow, GamesEvent, GamesFile
 from xl_fide.errors import InputError
+from xl_fide.event.months import LONG_EVENT_DAYS
 from xl_fide.rules.editions import RuleEdition, TimeControl, rules_for
 from xl_fide.rules.event import effective_rating
 from xl_fide.rules.initial import InitialRating, initial_rating
@@ -140,6 +141,7 @@ def rate_player(games: GamesFile, player: PlayerInputs) -> PlayerPeriod:
         notes.append("the events end in different months (" + ", ".join(
             f"{y}-{m:02d}" for y, m in months) + "): FIDE rates each month apart (B.02 §8.3); "
             "here they are pooled and rounded once")
+    notes.extend(_event_notes(events, tc))
     listed = rules_for(_dt.date(month_end.year, month_end.month, 1), tc)
     order = sorted(range(len(events)), key=lambda i: (events[i].start, i))
     first_ed = _edition(events[order[0]], tc)
@@ -158,6 +160,25 @@ def rate_player(games: GamesFile, player: PlayerInputs) -> PlayerPeriod:
                      edition=first_ed)
         source = "rule"
     return _rated(games, tc, listed, Ro, K, source, notes, month_end.year)
+
+
+def _event_notes(events: tuple[GamesEvent, ...], tc: TimeControl) -> list[str]:
+    """What the reader must know of an event: rules older than the oldest edition held
+    (as ``xl-fide report`` says), and an event over 30 days (FIDE rates it month by month,
+    interim reports; here it is one event)."""
+    notes = []
+    for ev in events:
+        edition = _edition(ev, tc)
+        if ev.start < edition.in_force:
+            notes.append(f"{ev.name}: event of {ev.start.isoformat()} predates the oldest "
+                         f"rules we hold: {edition.id} used")
+        days = (ev.end - ev.start).days
+        if days >= LONG_EVENT_DAYS:
+            notes.append(f"{ev.name}: {ev.start.isoformat()} to {ev.end.isoformat()} is "
+                         f"{days + 1} days: FIDE rates an event over 30 days month by month "
+                         "(each month's games in that month's period); here it is rated as "
+                         "one event: check its dates")
+    return notes
 
 
 def _time_control(games: GamesFile, player: PlayerInputs) -> TimeControl:
