@@ -152,7 +152,8 @@ def test_period_takes_this_months_part_of_a_long_event():
     # event of 20 Nov; its October part is another period: left out, with a note.
     # A: 2002 in November (October's new rating), loses to D: -17.20 (as above); in the
     # second event A (2000 in that file) draws B 1900: D 100 -> .64 -> -.14 x 20 = -2.80.
-    # Period: K 20 x (-.86 - .14) = -20.00 -> -20 from Ro 2002 (the first rated line).
+    # Period: K 20 x (-.86 - .14) = -20.00 -> -20, added to the rating of the latest
+    # event's own file where no list is given (issue 33 #1, B.02 §8.3): 2000 -> 1980.
     from xl_fide.event.period import build_period
     other = parse_trf(trf({"012": "Other", "042": "2025/11/20", "122": "90 min + 30 sec"},
                           [player_line(1, "A", 2000, rounds=[(2, "w", "=")]),
@@ -162,7 +163,7 @@ def test_period_takes_this_months_part_of_a_long_event():
     assert any("Long, 2025-10 (rounds 1-2): its month 2025-10 is another rating period" in n
                for n in rep.notes)
     a = next(p for p in rep.players if p.name == "A").change
-    assert (a.Ro, a.change, a.new_rating) == (2002, -2000, 1982)
+    assert (a.Ro, a.change, a.new_rating) == (2000, -2000, 1980)
 
 
 def test_readme_lists_what_is_not_modelled():
