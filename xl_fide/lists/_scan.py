@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NoReturn, TextIO
+from typing import IO, NoReturn
 
 from xl_fide.errors import InputError, PlayerFileError
 from xl_fide._names import normalise_name
@@ -97,7 +97,7 @@ class _Scan:
     stream: _Budget | None = None
     size: int | None = None         # bytes expected (for a progress bar)
     shown: list[str] = field(default_factory=list)   # the first SHOWN_SKIPPED, named
-    skip_log: TextIO | None = None  # every skipped line, named (``lists import``)
+    skip_log: IO[str] | None = None  # every skipped line, named (``lists import``)
 
     @property
     def read_bytes(self) -> int:

@@ -197,7 +197,7 @@ class _SkipLog:
             self._refuse(source)
         self.spool = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8",
                                                    newline="\n")
-        reader.scan.skip_log = self.spool      # type: ignore[assignment]
+        reader.scan.skip_log = self.spool
         self.part: Path | None = None
 
     def _refuse(self, source: str | os.PathLike[str]) -> None:
