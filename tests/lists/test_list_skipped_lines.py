@@ -19,9 +19,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from xl_fide.cli._main import main
-from xl_fide.lists import ListStore, read_fide_txt, read_fide_xml, read_player_file
+from xl_fide.lists import ListReader, ListStore, read_fide_txt, read_fide_xml, read_player_file
+from xl_fide.lists._txt import _row_of
 
 DATA = Path(__file__).parents[1] / "data" / "players"
 HEADER = (DATA / "combined_foa.txt").read_text().splitlines()[0]
@@ -306,3 +309,27 @@ def test_a_failed_import_writes_no_skipped_file(store, tmp_path, capsys):
     assert code == 2 and "nothing imported" in err
     assert not (tmp_path / "bad.txt").exists()
     assert not list(tmp_path.glob(".bad.txt*")) and not list(store.parent.glob("*skipped*"))
+
+
+# --- the store's fast path and the full reader keep the same players, the same way -----
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["ESP", "esp", "Esp", "", "E1P"]),
+                          st.sampled_from(["M", "m", "f", "", "X"]),
+                          st.sampled_from(["GM", "g", "XGM", "", "wg"]),
+                          st.sampled_from(["IA", "", "IA,LECT", "i\x01"]),
+                          st.sampled_from(["2150", "", "0", "26"]),
+                          st.sampled_from(["20", "", "0", "5"])), min_size=1, max_size=6))
+def test_fuzz_fast_rows_and_full_reader_agree(fields):
+    """``ListReader.rows`` (the import's fast path) and the full reader keep and skip the
+    same lines, with the same federation, sex, title, ratings and K."""
+    lines = [txt_line(1001 + n, f"P{n}, X", fed=fed, sex=sex, tit=tit, otit=otit,
+                      std=(rating, "3", k), rapid=(rating, "", k))
+             for n, (fed, sex, tit, otit, rating, k) in enumerate(fields)]
+    data = ("\r\n".join([HEADER, *lines]) + "\r\n").encode()
+    fast = ListReader(data, ("standard", "rapid", "blitz"), lenient=True)
+    rows = list(fast.rows())
+    full = ListReader(data, ("standard", "rapid", "blitz"), lenient=True)
+    records = [_row_of(rec) for rec in full]
+    assert rows == records
+    assert fast.skipped == full.skipped and fast.scan.shown == full.scan.shown

@@ -225,7 +225,7 @@ def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, st
     if sorted(k[1] for k in kinds) != sorted(columns[key][:2] for key in columns
                                              if key.endswith("rating")):
         return None                 # a rating column the rows do not read: the full reader
-    (i0, i1), (n0, n1), (f0, f1), (s0, s1), (t0, t1), (b0, b1), (g0, g1) = span.values()
+    (i0, i1), (n0, n1), _fed, _sex, (t0, t1), (b0, b1), (g0, g1) = span.values()
     numeric = [(b0, b1)] + [sp for kind in kinds for sp in kind[1:]]
     lo = min(a for a, _b in numeric)
     hi = max(b for _a, b in numeric)
@@ -233,9 +233,9 @@ def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, st
     if any(a < hi and b > lo for a, b in others if b > a):
         return None                 # number columns not side by side: the full reader
     digits = re.compile(r"[0-9 ]*").fullmatch
-    # all the slices of a line in one C call: id, name, federation, sex, title,
-    # birth year, flag, then rating, games, K of each kind
-    text_spans = [(i0, i1), (n0, n1), (f0, f1), (s0, s1), (t0, t1), (b0, b1), (g0, g1)]
+    # all the slices of a line in one C call: id, name, title, birth year, flag, then
+    # rating, games, K of each kind (the federation and sex as stored: ``whole_texts``)
+    text_spans = [(i0, i1), (n0, n1), (t0, t1), (b0, b1), (g0, g1)]
     cut = operator.itemgetter(*(slice(a, b) for a, b in
                                 text_spans + [sp for kind in kinds for sp in kind[1:]]))
     names = [kind[0] for kind in kinds]
@@ -246,7 +246,7 @@ def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, st
     def make(line: str) -> ListRow | None:
         if not digits(line, lo, hi):
             return None
-        fid, name, fed, sex, title, born, flag, *numbers = map(strip, cut(line))
+        fid, name, title, born, flag, *numbers = map(strip, cut(line))
         if not (fid.isdigit() and fid.isascii() and fid.strip("0") and name):
             return None
         try:                        # "1 0": a blank inside a number
