@@ -306,7 +306,10 @@ def test_a_failed_import_writes_no_skipped_file(store, tmp_path, capsys):
                      txt_line(2001, "Bad, X", std=("2x00", "1", "20")))
     code, _out, err = run(capsys, "lists", "import", str(path), "--month", "2024-01",
                           "--skipped", str(tmp_path / "bad.txt"))
-    assert code == 2 and "nothing imported" in err
+    assert code == 2 and "nothing imported" in err and len(err.strip().splitlines()) == 1
+    # the one line names the first unreadable line (SRtng '2x00' on line 2, column 114)
+    assert (f"(1 unreadable line; the first: {path}:2:114: column 'SRtng': expected a whole "
+            "number, got '2x00'") in err
     assert not (tmp_path / "bad.txt").exists()
     assert not list(tmp_path.glob(".bad.txt*")) and not list(store.parent.glob("*skipped*"))
 

@@ -156,7 +156,8 @@ def _nobody(reader: ListReader) -> NoReturn:
     """Refuse a list without one readable, rated player: storing it would empty the
     month (the store is left as it was)."""
     lines = "line" if reader.skipped == 1 else "lines"
-    why = f" ({reader.skipped} unreadable {lines})" if reader.skipped else ""
+    first = f"; the first: {reader.scan.shown[0]}" if reader.scan.shown else ""
+    why = f" ({reader.skipped} unreadable {lines}{first})" if reader.skipped else ""
     raise PlayerFileError(f"no player with a rating or K could be read{why}: nothing "
                           "imported, the store is as it was", file=reader.file)
 
