@@ -156,7 +156,7 @@ def _nobody(reader: ListReader) -> NoReturn:
     """Refuse a list without one readable, rated player: storing it would empty the
     month (the store is left as it was)."""
     lines = "line" if reader.skipped == 1 else "lines"
-    first = f"; the first: {reader.scan.shown[0]}" if reader.scan.shown else ""
+    first = f"; the first: {reader.shown[0]}" if reader.shown else ""
     why = f" ({reader.skipped} unreadable {lines}{first})" if reader.skipped else ""
     raise PlayerFileError(f"no player with a rating or K could be read{why}: nothing "
                           "imported, the store is as it was", file=reader.file)
@@ -549,7 +549,7 @@ class ListStore:
             progress(reader.size or reader.read_bytes, reader.size)
         notes = (reader.month_note,) if reader.month_note else ()
         return ImportResult(_month_text(number), kinds, counts, reader.skipped, replaced, notes,
-                            tuple(reader.scan.shown), done)
+                            tuple(reader.shown), done)
 
     @staticmethod
     def _month_for(reader: ListReader, wanted: int | None) -> int:
