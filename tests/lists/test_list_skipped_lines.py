@@ -280,6 +280,17 @@ def test_skipped_option_never_overwrites_the_list(store, tmp_path, capsys):
     assert ListStore().lists() == []
 
 
+@pytest.mark.parametrize("where", ["folder", "no such folder"])
+def test_skipped_option_a_place_that_cannot_hold_the_file(store, tmp_path, capsys, where):
+    path = _bad_txt(tmp_path / "players_list_foa.txt")
+    out_file = tmp_path if where == "folder" else tmp_path / "nowhere" / "bad.txt"
+    code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-01",
+                         "--skipped", str(out_file))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "for the skipped lines" in err and str(out_file) in err
+    assert ListStore().lists() == []
+
+
 def test_xml_player_skipped_is_not_stored(store, tmp_path, capsys):
     # the <k>5</k> players are skipped at import: none of them is stored as well
     path = _bad_xml(tmp_path / "players_list_xml_foa.xml")

@@ -206,6 +206,9 @@ class _SkipLog:
         assert self.target is not None
         if self.target.is_dir():
             raise InputError(f"{self.target}: a folder; name a file for the skipped lines")
+        if not self.target.parent.is_dir():
+            raise InputError(f"{self.target}: no such folder {self.target.parent}; name a "
+                             "file in a folder that exists for the skipped lines")
         inputs = [Path(os.fspath(source)), self.store]
         for other in inputs:
             same = other.exists() and self.target.exists() and os.path.samefile(other,
