@@ -33,13 +33,29 @@ XML = (DATA / "combined.xml").read_text()
 
 
 def txt_line(fide_id, name, fed="ESP", sex="M", tit="", wtit="", otit="", foa="",
-             std=("", "", ""), rapid=("", "", ""), born=""):
-    """A line of the combined layout (columns of the module docstring), blanks trimmed."""
+             std=("", "", ""), rapid=("", "", ""), blitz=("", "", ""), born="", flag=""):
+    """A line of the combined layout (columns of the module docstring; Flag at 158),
+    blanks trimmed."""
     text = (str(fide_id).ljust(15) + name.ljust(61) + fed.ljust(4) + sex.ljust(4)
             + tit.ljust(5) + wtit.ljust(5) + otit.ljust(15) + foa.ljust(4))
-    for rating, games, k in (std, rapid):
+    for rating, games, k in (std, rapid, blitz):
         text += rating.ljust(6) + games.ljust(4) + k.ljust(3)
-    return (text.ljust(152) + born).rstrip()
+    return (text + born.ljust(6) + flag).rstrip()
+
+
+def test_the_line_writer_writes_the_samples_lines():
+    # combined_foa.txt lines 2 and 3 (Alvarez, Berger), as the README describes them
+    sample = (DATA / "combined_foa.txt").read_text().splitlines()
+    assert txt_line(9900011, "Alvarez, Bruno", tit="GM", std=("2612", "9", "10"),
+                    rapid=("2580", "0", "20"), blitz=("2601", "12", "20"),
+                    born="1988") == sample[1]
+    assert txt_line(9900022, "Berger, Clara", fed="AUT", sex="F", tit="WGM", wtit="WGM",
+                    std=("2301", "4", "20"), rapid=("2250", "0", "20"), born="1995",
+                    flag="w") == sample[2]
+    # standard_may25.txt line 2 (Alvarez)
+    single = (DATA / "standard_may25.txt").read_text().splitlines()
+    assert single_line(9900011, "Alvarez, Bruno", tit="GM", rating="2612", games="9", k="10",
+                       born="1988") == single[1]
 
 
 def single_line(fide_id, name, fed="ESP", sex="M", tit="", rating="", games="", k="",
