@@ -220,7 +220,9 @@ def _bad_txt(path):
 
 
 def _bad_xml(path):
-    """Two good players, then seven with <k>5</k> (the <k> tag on line 3 + 21 n + 11)."""
+    """Two good players, then seven with <k>5</k>: 21 lines a player (<player>, 19 tags,
+    </player>) after 2 lines, so player p (from 0) starts on line 3 + 21 p and its <k>,
+    the 11th tag, is on line 14 + 21 p."""
     bad = [xml_player(2000 + n, f"Bad{n}, X", rating="2000", games="1", k="5")
            for n in range(7)]
     return write_xml(path, xml_player(1001, "One, A", rating="2150", games="9", k="20"),
@@ -240,7 +242,7 @@ BAD = {
     "txt": (_bad_txt, "players_list_foa.txt",
             ":4:114: column 'SRtng': expected a whole number, got '2x00' "
             "(the line's id '2000', name 'Bad0, X')"),
-    # <player> 3 (the first bad) starts on line 2 + 2 * 21 + 1 = 45; <k> is its 12th line
+    # the first bad player is p = 2: its <k> on line 14 + 21 * 2 = 56
     "xml": (_bad_xml, "players_list_xml_foa.xml",
             ":56: <k>: expected a K from 10 to 40 (0 or blank: none), got '5' "
             "(the line's id '2000', name 'Bad0, X')"),
