@@ -31,8 +31,6 @@ SINGLE = (DATA / "standard_may25.txt").read_text().splitlines()
 CUTS = {
     "inside SK: K '1' of '10'": (ALVAREZ, 124),
     "inside SRtng: rating '26' of '2612'": (ALVAREZ, 115),
-    "after SRtng, before its K": (ALVAREZ, 117),
-    "inside SGm: games '1' of '14', no K": (CHEN, 120),
     "inside Rk: rapid K '2' of '20'": (ALVAREZ, 137),
     "inside BK: blitz K '2' of '20'": (ALVAREZ, 150),
     "inside B-day: born '198' of '1988'": (ALVAREZ, 155),
@@ -73,6 +71,23 @@ def test_a_line_cut_short_is_skipped_and_counted_at_import(where, tmp_path, monk
     assert store.entry(9900022, "2024-01", "standard").rating == 2301     # Berger kept
 
 
+# Cut before the K: the line cannot be told from one whose K is blank, which FIDE's
+# format allows (issue 33 #8: a K blank means "no K given", the player is kept and the
+# engine decides K, FIDE B.02 §8.3.3). The rating is whole; a games count cut short is
+# kept as read (the list's Gms decide no rating).
+CUT_BEFORE_K = {
+    "after SRtng, before its K": (ALVAREZ, 117, (2612, None, None)),
+    "inside SGm: games '1' of '14', no K": (CHEN, 120, (1720, 1, None)),
+}
+
+
+@pytest.mark.parametrize("where", sorted(CUT_BEFORE_K))
+def test_a_line_cut_before_its_k_keeps_the_whole_rating_without_k(where):
+    line, at, expected = CUT_BEFORE_K[where]
+    [player] = read_fide_txt(_text(line[:at], BERGER))[:1]
+    assert (player.rating, player.games, player.k) == expected
+
+
 def test_the_whole_lines_of_the_samples_are_all_trusted():
     # six players each in the combined and the XML sample, five in the single list
     assert len(read_fide_txt(DATA / "combined_foa.txt")) == 6
@@ -81,8 +96,7 @@ def test_the_whole_lines_of_the_samples_are_all_trusted():
     assert len(read_fide_txt(DATA / "old_mar11.txt")) == 5
 
 
-@pytest.mark.parametrize("tag, value", [("k", "2"), ("rating", "17"), ("k", "0"),
-                                        ("country", "")])
+@pytest.mark.parametrize("tag, value", [("k", "2"), ("rating", "17"), ("country", "")])
 def test_an_xml_player_short_of_a_field_is_not_trusted(tag, value):
     # combined.xml, Alvarez: <rating>2612</rating> <k>10</k> <country>ESP</country>
     text = (DATA / "combined.xml").read_text()
@@ -93,11 +107,12 @@ def test_an_xml_player_short_of_a_field_is_not_trusted(tag, value):
         read_fide_xml(bad)
 
 
-def test_a_single_list_rating_needs_its_k(tmp_path):
-    # standard_may25.txt, Alvarez: MAY25 at 113 "2612", Gms 119 "9", K 123 "10"
+def test_a_single_list_rating_without_its_k_is_kept_without_k(tmp_path):
+    # standard_may25.txt, Alvarez: MAY25 at 113 "2612", Gms 119 "9", K 123 "10"; cut
+    # before the K, the line reads as one with no K given (issue 33 #8)
     cut = SINGLE[1][:121]
-    with pytest.raises(PlayerFileError, match=r":2:.*'K'"):
-        read_fide_txt("\n".join([SINGLE[0], cut]) + "\n")
+    [player] = read_fide_txt("\n".join([SINGLE[0], cut]) + "\n")
+    assert (player.rating, player.games, player.k) == (2612, 9, None)
 
 
 # --- fuzz: a line cut anywhere ------------------------------------------------------
@@ -114,9 +129,10 @@ def _players(text):
 @given(st.sampled_from(COMBINED[1:5]), st.integers(0, 170), st.sampled_from(["", " ", "  "]))
 def test_fuzz_a_cut_line_is_whole_or_refused(line, at, pad):
     """Cut one of the four rated lines anywhere: the reader refuses it, or gives the
-    line's own id, name, federation and sex, each rating with its games and K or none
-    of them, each title and the birth year whole or none (a cut at the end of a field
-    cannot be told from a line whose later fields are blank)."""
+    line's own id, name and federation, its sex or none, each rating with its games and
+    K, or whole with its K none (its games whole, a part or none: a cut before the K
+    reads as a K blank, issue 33 #8), or none of them; the birth year whole or none;
+    each title the start of its own (a title is text, kept as written)."""
     [(whole, whole_kinds)] = _players(_text(line))
     try:
         got = _players(_text(line[:at] + pad))
@@ -126,13 +142,17 @@ def test_fuzz_a_cut_line_is_whole_or_refused(line, at, pad):
         assert not line[:at].strip()
         return
     [(player, kinds)] = got
-    for name in ("fide_id", "name", "federation", "sex"):
+    for name in ("fide_id", "name", "federation"):
         assert getattr(player, name) == getattr(whole, name)
+    assert player.sex in (whole.sex, "")
     for name in ("title", "w_title", "o_title", "foa_title"):
-        assert getattr(player, name) in (getattr(whole, name), "")
+        assert getattr(whole, name).startswith(getattr(player, name))
     assert player.birth_year in (whole.birth_year, None)
     for kind, values in kinds.items():
-        assert values in (whole_kinds[kind], (None, None, None))
+        rating, games, k = whole_kinds[kind]
+        if values not in (whole_kinds[kind], (None, None, None)):
+            assert values[0] == rating and values[2] is None
+            assert values[1] is None or str(games).startswith(str(values[1]))
 
 
 @settings(max_examples=40, deadline=None)
@@ -169,7 +189,8 @@ XML_TAGS = ("fideid", "name", "country", "sex", "title", "w_title", "rating", "g
        st.text(alphabet="0123456789 -xWGMESP,", max_size=6))
 def test_fuzz_an_xml_field_is_whole_or_refused(tag, nth, value):
     """Any text in one field of one player: refused, or every player read is whole
-    (ratings within 1000-3999 with a K within 10-40, or neither)."""
+    (ratings within 1000-3999, each K within 10-40 and with a rating; a rating's K may be
+    none: issue 33 #8)."""
     starts = [i for i in range(len(XML)) if XML.startswith(f"<{tag}>", i)]
     start = starts[nth % len(starts)] + len(tag) + 2
     text = XML[:start] + value + XML[XML.index(f"</{tag}>", start):]
@@ -181,7 +202,7 @@ def test_fuzz_an_xml_field_is_whole_or_refused(tag, nth, value):
         for p in players:
             assert p.rating is None or 1000 <= p.rating <= 3999
             assert p.k is None or 10 <= p.k <= 40
-            assert (p.rating is None) == (p.k is None)
+            assert p.k is None or p.rating is not None
             assert p.fide_id and p.name and len(p.federation) == 3
 
 

@@ -123,7 +123,10 @@ def test_unreadable_lines_are_counted_at_import(store, tmp_path, capsys):
                       line("10O3", "Three, C", "2000"))
     code, out, err = run(capsys, "lists", "import", str(path), "--month", "2024-03")
     assert code == 0 and "1 standard" in out
-    assert err == f"warning: {path}: 2 unreadable lines skipped\n"
+    # issue 33 #8: the lines are named too (tests/lists/test_list_skipped_lines.py)
+    assert err.startswith(f"warning: {path}: 2 unreadable lines skipped, ")
+    assert f"  {path}:3:114: column 'SRtng': expected a whole number, got '2x00'" in err
+    assert f"  {path}:4:1: column 'ID Number': expected a FIDE id (digits), got '10O3'" in err
 
 
 def test_show_an_unknown_player_and_a_store_that_is_not_one(store, tmp_path, capsys):

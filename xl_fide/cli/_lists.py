@@ -90,29 +90,43 @@ def _import_line(path: object, result: ImportResult) -> str:
 
 
 def cmd_lists_import(args: argparse.Namespace) -> int:
-    """``xl-fide lists import FILE [--month YYYY-MM] [--time-control KIND]``."""
+    """``xl-fide lists import FILE [--month YYYY-MM] [--time-control KIND] [--skipped OUT]``."""
     path = Path(args.list_file)
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     progress = Progress(f"importing {path.name}", getattr(args, "quiet", False))
     with _store(args) as store:
         try:
-            result = store.import_file(path, args.month, args.time_control, progress)
+            result = store.import_file(path, args.month, args.time_control, progress,
+                                       getattr(args, "skipped", None))
         finally:
             progress.done()
     print(_import_line(path, result))
     if not getattr(args, "quiet", False):
         _warn_notes(result)
-    if result.skipped and not getattr(args, "quiet", False):
-        lines = "line" if result.skipped == 1 else "lines"
-        print(f"warning: {_safe(path)}: {result.skipped} unreadable {lines} skipped",
-              file=sys.stderr)
+        _warn_skipped(path, result)
     return 0
 
 
 def _warn_notes(result: ImportResult) -> None:
     for note in result.notes:
         print(f"warning: {_safe(note)}", file=sys.stderr)
+
+
+def _warn_skipped(source: object, result: ImportResult) -> None:
+    """The lines an import skipped: counted, the first ones named (file:line:column, the
+    column, why, the id and name), and the file naming every one."""
+    if not result.skipped:
+        return
+    lines = "line" if result.skipped == 1 else "lines"
+    where = f"; every one is named in {_safe(result.skipped_file)}" if result.skipped_file else ""
+    print(f"warning: {_safe(source)}: {result.skipped} unreadable {lines} skipped, "
+          f"those players not stored{where}", file=sys.stderr)
+    for text in result.shown:
+        print(f"  {_safe(text)}", file=sys.stderr)
+    more = result.skipped - len(result.shown)
+    if more > 0:
+        print(f"  ... and {more} more", file=sys.stderr)
 
 
 def _cell(value: Any) -> str:
@@ -159,8 +173,7 @@ def cmd_lists_download(args: argparse.Namespace) -> int:
         print(_import_line(url, result))
         if not quiet:
             _warn_notes(result)
-        if result.skipped and not quiet:
-            print(f"warning: {url}: {result.skipped} unreadable lines skipped", file=sys.stderr)
+            _warn_skipped(url, result)
     return 0
 
 

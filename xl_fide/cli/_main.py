@@ -509,6 +509,10 @@ def _lists_parser(sub) -> None:
     imp.add_argument("--month", type=_month, help="YYYY-MM (default: from the file name or header)")
     imp.add_argument("--time-control", choices=["standard", "rapid", "blitz"],
                      help="for a one-rating list whose file name does not say it")
+    imp.add_argument("--skipped", metavar="OUT",
+                     help="write the lines that cannot be read here, one a line with "
+                     "file:line, column and why (default: skipped-YYYY-MM-KIND.txt beside "
+                     "the store, written only when a line is skipped)")
     show = lsub.add_parser("show", help="one player on every stored list")
     show.add_argument("fide_id", type=int, metavar="FIDE_ID", help="the player's FIDE id")
     dl = lsub.add_parser("download", help="fetch FIDE's list files over HTTPS and import them")

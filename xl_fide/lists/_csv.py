@@ -125,10 +125,10 @@ def _scan_csv(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
             try:
                 player = _build(raw, fail, file, number)
                 _whole_row(row, raw, columns, fail)
-            except PlayerFileError:
+            except PlayerFileError as exc:
                 if not scan.lenient or wanted is not None:
                     raise
-                scan.skipped += 1
+                scan.skip(exc, raw.get("fide_id", ""), raw.get("name", ""))
                 continue
             yield {kind: player for kind in scan.kinds}
     except csv.Error as exc:

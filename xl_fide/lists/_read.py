@@ -128,9 +128,11 @@ class ListReader:
 
     ``kinds``: the time controls to build (:data:`RATING_KINDS`); iterating gives
     ``{kind: PlayerData}`` per player kept. ``only``: (FIDE id, name) pairs of the
-    players to keep (None keeps everyone); ``lenient``: count unreadable lines of
+    players to keep (None keeps everyone); ``lenient``: skip unreadable lines of
     anyone (else only other players' are counted, and one of a kept player raises).
-    After iteration, ``skipped`` counts the unreadable lines, ``month`` is the
+    After iteration, ``skipped`` counts the unreadable lines, ``shown`` names the first
+    of those skipped by ``lenient`` (``FILE:LINE:COLUMN: column: why (the line's id,
+    name)``, at most :data:`~xl_fide.lists._scan.SHOWN_SKIPPED`), ``month`` is the
     list's month (``"YYYY-MM"``: its header's, a TXT list's month column such as
     ``MAY25``, which wins over the file name's, ``standard_may25frl``; or None;
     ``month_note`` says when the two differ), ``layout``
@@ -157,6 +159,10 @@ class ListReader:
     @property
     def skipped(self) -> int:
         return self.scan.skipped
+
+    @property
+    def shown(self) -> list[str]:
+        return list(self.scan.shown)
 
     @property
     def month(self) -> str | None:

@@ -8,8 +8,8 @@ import io
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import NoReturn
+from dataclasses import dataclass, field
+from typing import IO, NoReturn
 
 from xl_fide.errors import InputError, PlayerFileError
 from xl_fide._names import normalise_name
@@ -62,6 +62,22 @@ class _Wanted:
         return key in self.names or (not has_id and key in self.id_names)
 
 
+#: How many skipped lines a message names (``lists import``); the rest are counted.
+SHOWN_SKIPPED = 5
+
+
+def skipped_text(error: PlayerFileError, fide_id: str = "", name: str = "") -> str:
+    """One skipped line, on one line: ``FILE:LINE[:COLUMN]: field: why``, then the id and
+    name the line gives (quoted by :func:`repr`, control characters escaped as the
+    error's own text escapes them), when it gives them."""
+    text = str(error)
+    who = [f"{label} {value[:80]!r}" for label, value in (("id", fide_id), ("name", name))
+           if value]
+    if who:
+        text += " (the line's " + ", ".join(who) + ")"
+    return text
+
+
 @dataclass
 class _Scan:
     """One read of a list: what to build, and what was found besides the players."""
@@ -80,10 +96,25 @@ class _Scan:
     notes: list[str] | None = None
     stream: _Budget | None = None
     size: int | None = None         # bytes expected (for a progress bar)
+    shown: list[str] = field(default_factory=list)   # the first SHOWN_SKIPPED, named
+    skip_log: IO[str] | None = None  # every skipped line, named (``lists import``)
 
     @property
     def read_bytes(self) -> int:
         return self.stream.total if self.stream is not None else 0
+
+    def skip(self, error: PlayerFileError, fide_id: str = "", name: str = "") -> None:
+        """Count a line not kept, and name it: ``error`` (file, line, column, field, why)
+        and the id and name the line gives, kept in :attr:`shown` (the first
+        :data:`SHOWN_SKIPPED`) and written to :attr:`skip_log` (all)."""
+        self.skipped += 1
+        if len(self.shown) >= SHOWN_SKIPPED and self.skip_log is None:
+            return
+        text = skipped_text(error, fide_id, name)
+        if len(self.shown) < SHOWN_SKIPPED:
+            self.shown.append(text)
+        if self.skip_log is not None:
+            self.skip_log.write(text + "\n")
 
 
 _NAME_KIND = re.compile(r"(?:^|[/\\!_])(standard|rapid|blitz)_")
@@ -143,15 +174,11 @@ _NUMBER_RULES = {
 
 # --- what a whole list entry holds -------------------------------------------------
 
-#: The titles of the Tit, WTit and FOA columns (FIDE Handbook B.01, and FIDE's
-#: Online Arena titles); the one-letter titles of the lists before 2013 are read
-#: as these first. OTit (arbiters, trainers, organisers) holds codes of 2 or 3
-#: capitals separated by commas (``IA,FST``).
-_TITLES = {"title": frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"}),
-           "w_title": frozenset({"WGM", "WIM", "WFM", "WCM"}),
-           "foa_title": frozenset({"AGM", "AIM", "AFM", "ACM"})}
-_OTHER_TITLES = re.compile(r"[A-Z]{2,3}(?:,[A-Z]{2,3})*")
-_FEDERATION = re.compile(r"[A-Z]{3}")
+#: The title columns are text (Tit: GM, IM, FM, CM, WGM...; WTit the women's titles;
+#: FOA: AGM, AIM, AFM, ACM; OTit: arbiters', trainers' and organisers' codes such as
+#: ``IA,FST``): a title not known here is kept as written (FIDE adds titles).
+_FEDERATION = re.compile(r"[A-Za-z]{3}")
+_TEXT_COLUMNS = ("sex", "title", "w_title", "o_title", "foa_title")
 #: The ratings a FIDE list shows: four digits (no list shows a rating under 1000, the
 #: lowest rating floor FIDE has used, 1400 since March 2024, FIDE B.02 §7.1.4; 0 or
 #: blank: none).
@@ -166,6 +193,18 @@ def _whole_number(value: str) -> bool:
     return value.isdigit() and value.isascii() and len(value) <= 12
 
 
+def federation_of(text: str) -> str:
+    """A list's federation as stored: three ASCII letters in capitals (``esp`` is
+    ``ESP``); any other text as it is."""
+    return text.upper() if _FEDERATION.fullmatch(text) else text
+
+
+def sex_of(text: str) -> str:
+    """A list's sex as stored: ``m``/``f`` in capitals; any other text (blank: not
+    given) as it is."""
+    return text.upper() if text in ("m", "f") else text
+
+
 def entry_problem(values: Mapping[str, str]) -> tuple[str, str] | None:
     """Why an entry of a FIDE list (a TXT line, an XML ``<player>``) is not to be
     trusted, as ``(key, problem)``; None when it is whole.
@@ -176,40 +215,38 @@ def entry_problem(values: Mapping[str, str]) -> tuple[str, str] | None:
     ``games``, ``k``; a combined list's ``standard.rating``, ``rapid.k``...). A key
     that is absent is a column the list does not have, and is not checked.
 
-    The rule (every field or none: a line cut short, or damaged, must not give a
-    player a part of a value, nor a rating without its K):
+    The rule (no part of a number: a line cut short, or damaged, must not give a
+    player a part of a rating, K, games count or year; a player whose id and rating
+    are readable is kept, with the text FIDE's format allows kept as it is):
 
-    1. the FIDE id and the name are there, the federation is three capitals, the
-       sex ``M`` or ``F``;
-    2. each title column holds a title of its own kind or nothing (Tit: GM, IM, FM,
-       CM, WGM, WIM, WFM, WCM; WTit: the women's four; FOA: AGM, AIM, AFM, ACM;
-       OTit: codes of 2 or 3 capitals separated by commas);
+    1. the FIDE id and the name are there; the federation is three letters (in
+       lower case too: stored in capitals);
+    2. the sex and the title columns (Tit, WTit, OTit, FOA) are text without control
+       characters, kept as written, blank too: a title or code not known here is
+       kept, not refused; a sex ``m``/``f`` is stored ``M``/``F``;
     3. each number is a whole number: a rating is 0 or blank (none) or within
-       :data:`RATING_RANGE` (four digits); a K is 0 or blank or within
-       :data:`K_RANGE`; games are digits; a birth year is 0, blank or four digits;
-    4. on a list with a K column, each time control's rating comes with its K and
-       each K with its rating.
+       :data:`RATING_RANGE` (four digits); a K is 0 or blank (none: no K given, the
+       engine decides K by FIDE B.02 §8.3.3) or within :data:`K_RANGE`; games are
+       digits; a birth year is 0, blank or four digits;
+    4. on a list with a K column, each K comes with its rating (a rating may come
+       without its K).
 
     A line cut exactly at the end of a field, when every later field may be blank
-    (after a K, a birth year, a flag), cannot be told from a whole line: what it
-    gives is then whole values, never a part of one.
+    (after a rating, a K, a birth year, a flag), cannot be told from a whole line:
+    what it gives is then whole numbers, never a part of one; a line cut inside a
+    title column (the ratings after it lost: the player unrated on that line) keeps
+    the part of the title as its text.
     """
     for key in ("fide_id", "name"):
         if not values.get(key, "x"):
             return key, "blank: a FIDE list gives every player an id and a name"
     fed = values.get("federation")
     if fed is not None and not _FEDERATION.fullmatch(fed):
-        return "federation", f"expected a federation of three capitals, got {fed!r}"
-    sex = values.get("sex")
-    if sex is not None and sex not in ("M", "F"):
-        return "sex", f"expected M or F, got {sex!r}"
-    for key, allowed in _TITLES.items():
-        title = values.get(key)
-        if title and title not in allowed:
-            return key, f"expected {', '.join(sorted(allowed))} or nothing, got {title!r}"
-    other = values.get("o_title")
-    if other and not _OTHER_TITLES.fullmatch(other):
-        return "o_title", f"expected title codes such as IA,FST, got {other!r}"
+        return "federation", f"expected a federation of three letters, got {fed!r}"
+    for key in _TEXT_COLUMNS:
+        text = values.get(key)
+        if text and not text.isprintable():
+            return key, f"a control character in the text {text!r}"
     born = values.get("birth_year")
     if born and not _YEAR.fullmatch(born):
         return "birth_year", f"expected a year such as 1990, got {born!r}"
@@ -243,7 +280,8 @@ def number_problem(values: Mapping[str, str]) -> tuple[str, str] | None:
 
 
 def _rating_problem(values: Mapping[str, str], prefix: str) -> tuple[str, str] | None:
-    """Rules 3 and 4 of :func:`entry_problem` for one time control (``prefix``)."""
+    """Rules 3 and 4 of :func:`entry_problem` for one time control (``prefix``): a K
+    blank or 0 beside a rating is "no K given" (kept: the engine decides K)."""
     rating_key, games_key, k_key = prefix + "rating", prefix + "games", prefix + "k"
     if rating_key not in values:
         return None
@@ -258,9 +296,6 @@ def _rating_problem(values: Mapping[str, str], prefix: str) -> tuple[str, str] |
     if problem is not None:
         return problem
     rating, k = int(values[rating_key] or 0), int(values[k_key] or 0)
-    if rating and not k:
-        return k_key, (f"no K for the rating {values[rating_key]!r}: a FIDE list gives each "
-                       "rating its K (a line cut short?)")
     if k and not rating:
         return rating_key, (f"no rating for the K {values[k_key]!r}: a FIDE list gives each "
                             "K with a rating (a line cut short?)")
@@ -272,7 +307,8 @@ def _build(raw: dict[str, str], fail: Callable[[str, str], NoReturn], file: str,
     """Return a PlayerData from the stripped text of each field (``raw`` is consumed).
 
     ``fail(field, problem)`` raises a located :class:`PlayerFileError` for a bad
-    value; a blank number is None.
+    value; a blank number is None; a federation of three letters and a sex ``m``/``f``
+    are stored in capitals (:func:`federation_of`, :func:`sex_of`).
     """
     out: dict = dict(raw)
     for key, rule in _NUMBER_RULES.items():
@@ -299,6 +335,10 @@ def _build(raw: dict[str, str], fail: Callable[[str, str], NoReturn], file: str,
             fail(key, f"expected {what}, got {value!r}")
     out.setdefault("fide_id", None)
     out.setdefault("name", "")
+    if "federation" in out:
+        out["federation"] = federation_of(out["federation"])
+    if "sex" in out:
+        out["sex"] = sex_of(out["sex"])
     try:
         return PlayerData(**out)
     except InputError as exc:

@@ -117,7 +117,9 @@ class ListEntry:
 @dataclass(frozen=True)
 class ImportResult:
     """What ``import_file`` stored: the month, the kinds, players per kind, and the
-    unreadable lines skipped (counted, never silent)."""
+    unreadable lines skipped: counted, the first ones named in ``shown``
+    (``FILE:LINE:COLUMN: column: why (the line's id, name)``), every one in
+    ``skipped_file`` (None when none was skipped and no file was asked for)."""
 
     month: str
     kinds: tuple[str, ...]
@@ -125,6 +127,8 @@ class ImportResult:
     skipped: int
     replaced: tuple[str, ...]
     notes: tuple[str, ...] = ()     # one line each, to show as warnings
+    shown: tuple[str, ...] = ()     # the first skipped lines, named (file:line: why)
+    skipped_file: Path | None = None    # where every skipped line is named
 
 
 def _sql_errors(method: Any) -> Any:
@@ -150,7 +154,8 @@ def _nobody(reader: ListReader) -> NoReturn:
     """Refuse a list without one readable, rated player: storing it would empty the
     month (the store is left as it was)."""
     lines = "line" if reader.skipped == 1 else "lines"
-    why = f" ({reader.skipped} unreadable {lines})" if reader.skipped else ""
+    first = f"; the first: {reader.shown[0]}" if reader.shown else ""
+    why = f" ({reader.skipped} unreadable {lines}{first})" if reader.skipped else ""
     raise PlayerFileError(f"no player with a rating or K could be read{why}: nothing "
                           "imported, the store is as it was", file=reader.file)
 
@@ -172,6 +177,97 @@ def _repeated(conn: sqlite3.Connection, batch: list, people: list, file: str) ->
                 f"FIDE id {fide_id} appears twice, with different {row[0]} data: "
                 f"{names[0]!r} and {names[-1]!r}: nothing imported, the store is as it was",
                 file=file)
+
+
+class _SkipLog:
+    """Every line an import skips, named, one a line: gathered while the list is read
+    (in memory, on disk past 1 MiB), written to a file beside its target before the
+    store commits, put in place (:func:`os.replace`) after: no partial file, and none
+    at all when the import fails."""
+
+    def __init__(self, reader: ListReader, source: str | os.PathLike[str], store: Path,
+                 target: str | os.PathLike[str] | None) -> None:
+        import tempfile
+        self.reader = reader
+        self.asked = target is not None
+        self.store = store
+        self.target: Path | None = Path(target) if target is not None else None
+        if self.target is not None:
+            self._refuse(source)
+        self.spool = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8",
+                                                   newline="\n")
+        reader.scan.skip_log = self.spool
+        self.part: Path | None = None
+
+    def _refuse(self, source: str | os.PathLike[str]) -> None:
+        """Never write over the list being read, nor the store."""
+        assert self.target is not None
+        if self.target.is_dir():
+            raise InputError(f"{self.target}: a folder; name a file for the skipped lines")
+        if not self.target.parent.is_dir():
+            raise InputError(f"{self.target}: no such folder {self.target.parent}; name a "
+                             "file in a folder that exists for the skipped lines")
+        inputs = [Path(os.fspath(source)), self.store]
+        for other in inputs:
+            same = other.exists() and self.target.exists() and os.path.samefile(other,
+                                                                               self.target)
+            if same or other.resolve() == self.target.resolve():
+                raise InputError(f"{self.target}: that is the "
+                                 f"{'list being imported' if other == inputs[0] else 'store'}; "
+                                 "name another file for the skipped lines")
+
+    def open(self, name: str) -> None:
+        """Make the file that will hold the skipped lines (``name`` beside the store
+        unless a file was asked for), in its folder, before the store is written."""
+        import secrets
+        if self.target is None:
+            self.target = self.store.parent / name
+        part = self.target.with_name(f".{self.target.name}.{secrets.token_hex(4)}.part")
+        try:
+            with open(part, "x", encoding="utf-8"):     # the user's usual permissions
+                pass
+        except OSError as exc:
+            raise InputError(f"{self.target}: cannot write the skipped lines there "
+                             f"({exc.strerror or exc})") from None
+        self.part = part
+
+    def write(self, month: str, kinds: tuple[str, ...]) -> None:
+        """Write the file (still under its temporary name)."""
+        reader = self.reader
+        if self.part is None or not (reader.skipped or self.asked):
+            return
+        import shutil
+        lines = "line" if reader.skipped == 1 else "lines"
+        file = reader.file.translate(_CONTROLS)
+        with open(self.part, "w", encoding="utf-8", newline="\n") as out:
+            out.write(f"# xl-fide lists import: {reader.skipped} {lines} of {file} not stored "
+                      f"in the {'/'.join(kinds)} list of {month}\n# one a line: "
+                      "file:line:column: the column and why, then the id and name the line "
+                      "gives\n")
+            self.spool.seek(0)
+            shutil.copyfileobj(self.spool, out)
+
+    def done(self) -> Path | None:
+        """Put the file in place (the store is written): its path, or None when nothing
+        was skipped and no file was asked for (an older file of that list removed)."""
+        assert self.target is not None and self.part is not None
+        if self.reader.skipped or self.asked:
+            os.replace(self.part, self.target)
+            self.part = None
+            return self.target
+        self.target.unlink(missing_ok=True)      # an earlier import's, of that list
+        return None
+
+    def __enter__(self) -> _SkipLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.spool.close()
+        if self.part is not None:
+            self.part.unlink(missing_ok=True)
+
+
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), 127)}
 
 
 class ListStore:
@@ -371,7 +467,8 @@ class ListStore:
 
     @_sql_errors
     def import_file(self, path: str | os.PathLike[str], month: str | None = None,
-                    time_control: str | None = None, progress: Any = None) -> ImportResult:
+                    time_control: str | None = None, progress: Any = None,
+                    skipped_file: str | os.PathLike[str] | None = None) -> ImportResult:
         """Store a FIDE list (TXT, XML, a zip of one, or a CSV) as the list of ``month``.
 
         ``month`` "YYYY-MM", else taken from the TXT header's rating column (``JAN24``),
@@ -382,8 +479,16 @@ class ListStore:
         called as bytes are read. Every list of that month and kind is replaced in one
         transaction: on any error the store is as it was. A list without one readable
         player with a rating or K (a header alone, every line unreadable) is refused.
+
+        A line that cannot be read is skipped, counted and named (file, line, column,
+        why; the id and name it gives): the first ones in the result's ``shown``, every
+        one in ``skipped_file``, by default ``skipped-YYYY-MM-KIND[-KIND...].txt`` beside
+        the store (written with the store, replaced at each import of that month and
+        kind; removed when an import skips nothing). A ``skipped_file`` that is the list
+        itself or the store is refused.
         Raises :class:`PlayerFileError` (the file) or :class:`StoreError` /
-        :class:`InputError` (month or kind not known, or contradicting the file).
+        :class:`InputError` (month or kind not known, or contradicting the file; a
+        skipped file that cannot be written).
         """
         wanted = _month_number(month) if month is not None else None
         if time_control is not None and time_control not in RATING_KINDS:
@@ -391,6 +496,12 @@ class ListStore:
                              f"got {time_control!r}")
         from xl_fide.lists._read import ListReader
         reader = ListReader(path, RATING_KINDS, lenient=True)
+        with _SkipLog(reader, path, self.path, skipped_file) as log:
+            return self._import(reader, log, wanted, time_control, progress, path)
+
+    def _import(self, reader: ListReader, log: _SkipLog, wanted: int | None,
+                time_control: str | None, progress: Any,
+                path: str | os.PathLike[str]) -> ImportResult:
         records = reader.rows()
         first = next(records, None)
         number = self._month_for(reader, wanted)
@@ -399,6 +510,7 @@ class ListStore:
             _nobody(reader)
         conn = self._connect(True)
         assert conn is not None
+        log.open(f"skipped-{_month_text(number)}-{'-'.join(kinds)}.txt")
         replaced = tuple(k for k in kinds if conn.execute(
             "SELECT 1 FROM lists WHERE month = ? AND kind = ?", (number, k)).fetchone())
         counts = dict.fromkeys(kinds, 0)
@@ -427,15 +539,18 @@ class ListStore:
                 conn.execute("INSERT OR REPLACE INTO lists VALUES (?, ?, ?, ?, ?, ?)",
                              (number, kind, counts[kind], reader.skipped,
                               os.path.basename(os.fspath(path)), imported))
+            log.write(_month_text(number), kinds)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        done = log.done()
         if progress is not None:
             progress(reader.size or reader.read_bytes, reader.size)
         notes = (reader.month_note,) if reader.month_note else ()
-        return ImportResult(_month_text(number), kinds, counts, reader.skipped, replaced, notes)
+        return ImportResult(_month_text(number), kinds, counts, reader.skipped, replaced, notes,
+                            tuple(reader.shown), done)
 
     @staticmethod
     def _month_for(reader: ListReader, wanted: int | None) -> int:

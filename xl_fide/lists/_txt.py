@@ -32,7 +32,7 @@ from xl_fide.lists._budget import (_CHUNK, MAX_LINE, Source, _blank_budget, _Bud
 from xl_fide.lists._model import PlayerData
 from xl_fide.lists._months import month_of
 from xl_fide.lists._scan import (_Scan, _build, _check_kind, _decode, _for_kind, _hint, _stream,
-                                RATING_RANGE, K_RANGE, entry_problem)
+                                RATING_RANGE, K_RANGE, entry_problem, federation_of, sex_of)
 
 # --- FIDE fixed-width TXT ------------------------------------------------------
 
@@ -225,7 +225,7 @@ def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, st
     if sorted(k[1] for k in kinds) != sorted(columns[key][:2] for key in columns
                                              if key.endswith("rating")):
         return None                 # a rating column the rows do not read: the full reader
-    (i0, i1), (n0, n1), (f0, f1), (s0, s1), (t0, t1), (b0, b1), (g0, g1) = span.values()
+    (i0, i1), (n0, n1), _fed, _sex, (t0, t1), (b0, b1), (g0, g1) = span.values()
     numeric = [(b0, b1)] + [sp for kind in kinds for sp in kind[1:]]
     lo = min(a for a, _b in numeric)
     hi = max(b for _a, b in numeric)
@@ -233,9 +233,9 @@ def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, st
     if any(a < hi and b > lo for a, b in others if b > a):
         return None                 # number columns not side by side: the full reader
     digits = re.compile(r"[0-9 ]*").fullmatch
-    # all the slices of a line in one C call: id, name, federation, sex, title,
-    # birth year, flag, then rating, games, K of each kind
-    text_spans = [(i0, i1), (n0, n1), (f0, f1), (s0, s1), (t0, t1), (b0, b1), (g0, g1)]
+    # all the slices of a line in one C call: id, name, title, birth year, flag, then
+    # rating, games, K of each kind (the federation and sex as stored: ``whole_texts``)
+    text_spans = [(i0, i1), (n0, n1), (t0, t1), (b0, b1), (g0, g1)]
     cut = operator.itemgetter(*(slice(a, b) for a, b in
                                 text_spans + [sp for kind in kinds for sp in kind[1:]]))
     names = [kind[0] for kind in kinds]
@@ -246,19 +246,19 @@ def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, st
     def make(line: str) -> ListRow | None:
         if not digits(line, lo, hi):
             return None
-        fid, name, fed, sex, title, born, flag, *numbers = map(strip, cut(line))
+        fid, name, title, born, flag, *numbers = map(strip, cut(line))
         if not (fid.isdigit() and fid.isascii() and fid.strip("0") and name):
             return None
         try:                        # "1 0": a blank inside a number
             values = [int(v) if v else None for v in numbers]
         except ValueError:
             return None
-        if not (numbers_whole(values) and whole_texts(line)) or (
-                born and not (len(born) == 4 and born.isdigit())):
+        texts = whole_texts(line) if numbers_whole(values) else None
+        if texts is None or (born and not (len(born) == 4 and born.isdigit())):
             return None
         per = {kind: (values[3 * n], values[3 * n + 1], values[3 * n + 2])
                for n, kind in enumerate(names)}
-        return (int(fid), name, fed, sex, _OLD_TITLES.get(title, title),
+        return (int(fid), name, *texts, _OLD_TITLES.get(title, title),
                 int(born) or None if born else None, flag, per)
 
     return make
@@ -267,31 +267,45 @@ def _row_maker(layouts: dict, scan: _Scan, columns: dict[str, tuple[int, int, st
 _TEXT_KEYS = ("federation", "sex", "title", "w_title", "o_title", "foa_title")
 
 
-def _texts_checker(columns: dict[str, tuple[int, int, str]]) -> Callable[[str], bool]:
-    """``ok(line)``: the federation, sex and titles of a line pass
-    :func:`~xl_fide.lists._scan.entry_problem` (remembered: they take few values)."""
+def _texts_checker(columns: dict[str, tuple[int, int, str]]
+                   ) -> Callable[[str], tuple[str, str] | None]:
+    """``texts(line)``: the federation and sex of a line as stored (:func:`federation_of`,
+    :func:`sex_of`), when its federation, sex and titles pass
+    :func:`~xl_fide.lists._scan.entry_problem`, else None (remembered: they take few
+    values)."""
     keys = [key for key in _TEXT_KEYS if key in columns]
     cut = operator.itemgetter(*(slice(*columns[key][:2]) for key in keys), slice(0, 0))
     strip = str.strip
-    known: dict[tuple[str, ...], bool] = {}
+    known: dict[tuple[str, ...], tuple[str, str] | None] = {}
 
-    def ok(line: str) -> bool:
-        texts = tuple(map(strip, cut(line)))
-        found = known.get(texts)
-        if found is None:
-            values = dict(zip(keys, texts))
-            if values.get("title") in _OLD_TITLES:
-                values["title"] = _OLD_TITLES[values["title"]]
-            found = known[texts] = entry_problem(values) is None
-        return found
+    def texts(line: str) -> tuple[str, str] | None:
+        found = cut(line)
+        try:
+            return known[found]
+        except KeyError:
+            pass
+        values = dict(zip(keys, map(strip, found)))
+        if values.get("title") in _OLD_TITLES:
+            values["title"] = _OLD_TITLES[values["title"]]
+        ok = entry_problem(values) is None
+        if len(known) > _KNOWN_TEXTS:   # a list of many distinct texts: remembered anew
+            known.clear()
+        known[found] = (federation_of(values.get("federation", "")),
+                        sex_of(values.get("sex", ""))) if ok else None
+        return known[found]
 
-    return ok
+    return texts
+
+
+#: The distinct federation, sex and title texts remembered by :func:`_texts_checker`.
+_KNOWN_TEXTS = 1 << 16
 
 
 def _numbers_checker(has_k: list[bool]) -> Callable[[list[int | None]], bool]:
     """``ok(values)``: the rating, games and K of each kind (in ``values``, three a kind)
     surely pass :func:`~xl_fide.lists._scan.entry_problem`: each rating within
-    RATING_RANGE with its K within K_RANGE, or neither (a 0 is left to the full reader)."""
+    RATING_RANGE or blank, each K within K_RANGE with its rating, or blank (a 0 is left
+    to the full reader)."""
     (r_low, r_high), (k_low, k_high) = RATING_RANGE, K_RANGE
     plan = [(3 * n, with_k) for n, with_k in enumerate(has_k)]
 
@@ -300,9 +314,7 @@ def _numbers_checker(has_k: list[bool]) -> Callable[[list[int | None]], bool]:
             rating, k = values[at], values[at + 2]
             if rating is not None and not r_low <= rating <= r_high:
                 return False
-            if with_k and (k is None) != (rating is None):
-                return False
-            if k is not None and not (with_k and k_low <= k <= k_high):
+            if k is not None and not (with_k and rating is not None and k_low <= k <= k_high):
                 return False
         return True
 
@@ -671,10 +683,11 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
             try:
                 record = _txt_record(raw, number, state)
                 yield _row_of(record) if state.make_row is not None else record
-            except PlayerFileError:
+            except PlayerFileError as exc:
                 if not scan.lenient:
                     raise
-                scan.skipped += 1
+                scan.skip(exc, _decode(raw[:state.id_end]).strip(),
+                          _decode(raw[n0:n1]).strip())
             continue
         fid = raw[:state.id_end].strip()
         if fid in wanted.id_bytes:

@@ -189,13 +189,15 @@ def _xml_done(values, lines, player_line, scan: _Scan, wanted, found) -> None:
                     scan.skipped += 1
                 return
     try:
-        found.append({kind: _xml_player(values, lines, player_line, scan, kind)
-                      for kind in scan.kinds})
+        record = {kind: _xml_player(values, lines, player_line, scan, kind)
+                  for kind in scan.kinds}
         _check_player(values, lines, player_line, scan)
-    except PlayerFileError:
+    except PlayerFileError as exc:
         if not scan.lenient or wanted is not None:
             raise
-        scan.skipped += 1
+        scan.skip(exc, values.get("fideid", ""), values.get("name", ""))
+        return
+    found.append(record)
 
 
 # XML tag -> the key of :func:`~xl_fide.lists._scan.entry_problem`.
