@@ -393,7 +393,9 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     event = _load_event(path, args)
     t = event.tournament
     report = build_report(t, event.rules, players=event.players, inputs=event.inputs)
-    rows = rows_by_rank(report)
+    # the event as one period (over 30 days: the comparison rows), as the what-if asks
+    rows = rows_by_rank(report) if not report.comparison else {
+        r.result.start_rank: r for r in report.comparison}
     if args.player not in rows:
         raise CliError(f"--player {args.player}: no player with that start rank")
     res = rows[args.player].result
