@@ -98,20 +98,44 @@ class MonthlyChange(EventChange):
     months: tuple[EventChange, ...] = ()
 
     def __post_init__(self) -> None:
-        super().__post_init__()
-        d = self.__dict__
-        d["change"] = sum(m.change for m in self.months)
-        d["rating_change"] = sum(m.rating_change for m in self.months)
-        d["new_rating"] = self.months[-1].new_rating
-        d["publication"] = self.months[-1].publication
+        _set(self, "__dict__", {**self.__dict__, **_month_sums(self.months)})
 
     @classmethod
     def of_months(cls, months: Sequence[EventChange]) -> MonthlyChange:
         """The change over ``months`` (at least one, each starting from the previous
-        one's new rating)."""
+        one's new rating); its ``games`` made only when read (a report prints sums)."""
         first = months[0]
-        return cls(first.Ro, first.K_given, first.K,
-                   tuple(g for m in months for g in m.games), first.edition_id, tuple(months))
+        c = _new(cls)
+        _set(c, "__dict__", {"Ro": first.Ro, "K_given": first.K_given, "K": first.K,
+                             "edition_id": first.edition_id, "months": tuple(months),
+                             **_month_sums(months)})
+        return c
+
+
+def _month_sums(months: Sequence[EventChange]) -> dict[str, object]:
+    """What :class:`MonthlyChange` sums over its months (FIDE B.02 §8.3.2, §8.3.4)."""
+    return {"N": sum(m.N for m in months), "W_half": sum(m.W_half for m in months),
+            "sum_PD": sum(m.sum_PD for m in months),
+            "sum_delta_R": sum(m.sum_delta_R for m in months),
+            "change": sum(m.change for m in months),
+            "rating_change": sum(m.rating_change for m in months),
+            "new_rating": months[-1].new_rating, "publication": months[-1].publication}
+
+
+class _MonthLines:
+    """The ``games`` of a :class:`MonthlyChange` built by :meth:`MonthlyChange.of_months`:
+    every month's lines, made on first read (a non-data descriptor: an instance built
+    with its lines holds them itself)."""
+
+    def __get__(self, obj: object, objtype: type | None = None) -> object:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        lines = d["games"] = tuple(g for m in d["months"] for g in m.games)
+        return lines
+
+
+MonthlyChange.games = _MonthLines()  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
