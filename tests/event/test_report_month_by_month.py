@@ -144,3 +144,28 @@ def test_the_2024_adjustment_is_applied_once_and_months_keep_their_labels():
     assert "month 2023-11, rules as on 2024-06-01" in to_table(rep)
     # the adjustment is noted once, for the file's ratings
     assert sum("1800 -> 1880" in n for n in rep.notes) == 1
+
+
+def feb_march_2024():
+    # rounds on 25 Feb and 27 Mar 2024 (31 days, across 1 March 2024); R1 A-B 1-0,
+    # R2 B-A 1-0
+    head = {"012": "Leap", "042": "2024/02/25", "052": "2024/03/27", "122": "90 min"}
+    players = [player_line(1, "A", 1500, rounds=[(2, "w", "1"), (2, "b", "0")]),
+               player_line(2, "B", 1600, rounds=[(1, "b", "0"), (1, "w", "1")])]
+    return parse_trf(trf(head, players, [ROUND_DATES.format("24/02/25", "24/03/27")]),
+                     source="leap.trf")
+
+
+def test_an_event_across_1_march_2024_rated_by_later_rules_is_adjusted_once():
+    # Rules as on 1 June 2024, K 20: the file's (February) ratings adjusted once:
+    #   A 1500 + round(.4 x 500) = 1700; B 1600 + round(.4 x 400) = 1760.
+    # February: A 1700 beats B 1760: D -60 -> PD .42: +.58 x 20 = +11.60 -> +12 -> 1712;
+    #   B -11.60 -> -12 -> 1748.
+    # March: the ratings are on the new scale already (not 1827 and 1849 again):
+    #   B 1748 beats A 1712: D 36 -> .55: +.45 x 20 = +9.00 -> +9 -> 1757; A -9 -> 1703.
+    rep = build_report(feb_march_2024(), EventOptions(event_date=_dt.date(2024, 6, 1), k=20))
+    feb, march = rep.months
+    assert [r.result.rating for r in feb.rows] == [1700, 1760]
+    assert [r.result.rating for r in march.rows] == [1712, 1748]
+    assert [r.new_rating for r in rep.rows] == [1703, 1757]
+    assert [m.month for m in rep.months] == [_dt.date(2024, 2, 1), _dt.date(2024, 3, 1)]

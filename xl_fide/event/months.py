@@ -10,9 +10,11 @@ so and the caller rates it as one period.
 The ratings of the second and later months are those the list of that month would
 show if the event were the player's only one: the previous month's published new
 rating (a rating below the floor is unrated, B.02 §7.2.1). A one-off adjustment
-(1 March 2024, :func:`~xl_fide.rules.adjustments.adjusted_for_rules`) applies once,
-to the ratings of the list before it, at the start of the event: never to a rating
-the event itself produced. A player unrated at the start stays unrated in the later
+(1 March 2024, :func:`~xl_fide.rules.adjustments.adjusted_for_rules`) applies once to
+each rating, along the calendar: to the file's ratings when the rules date is past it
+(then the event's own ratings are already on the new scale: never adjusted again), or
+between two months the adjustment falls between (the list of that month adjusted the
+previous month's results). A player unrated at the start stays unrated in the later
 months (a first rating needs the pooled results of the period, §8.2: give that
 month's list as player data). No I/O, no clock.
 """
@@ -23,6 +25,7 @@ import dataclasses
 import datetime as _dt
 from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 
+from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide.rules.editions import TimeControl
 
 if TYPE_CHECKING:
@@ -109,16 +112,19 @@ def month_part(t: Tournament, month: tuple[int, int], rounds: tuple[int, ...],
 
 def interim_parts(t: Tournament, time_control: TimeControl,
                   rate: Callable[[Tournament], tuple[T, Mapping[int, int | None]]],
-                  ratings: Mapping[int, int | None] | None = None) -> list[T]:
+                  ratings: Mapping[int, int | None] | None = None,
+                  since: _dt.date | None = None) -> list[T]:
     """Rate a standard event over 30 days month by month; ``[]`` when it is not such an
     event or cannot be split (see :func:`split_note`).
 
     ``rate(part)`` rates one month's event and returns ``(result, next ratings)``:
     the published new rating of every rated player by start rank (``None``: unrated
     on the next list). The first month uses ``ratings`` (start rank -> rating: the
-    event's ratings as its rules see them, adjusted once if need be; default the
-    file's); each later month the previous month's new ratings, as they are (a rating
-    the event produced is never adjusted).
+    event's ratings as its rules see them; default the file's), valid as on ``since``
+    (the later of the list's and the rules' dates, when the caller adjusted them;
+    default the first month's start); each later month the previous month's new
+    ratings, adjusted only when a one-off adjustment falls after the date they are
+    valid as on and no later than that month's start (1 Mar 2024: once per rating).
     """
     if not rated_by_month(t, time_control):
         return []
@@ -130,8 +136,19 @@ def interim_parts(t: Tournament, time_control: TimeControl,
         current = {rank: ratings.get(rank) for rank in current}
     unrated = {rank for rank, r in current.items() if r is None}
     out: list[T] = []
+    valid_on = since
     for month, rounds in months:
-        result, new = rate(month_part(t, month, rounds, current))
+        part = month_part(t, month, rounds, current)
+        start = part.start_date
+        if valid_on is not None and start is not None and start > valid_on:
+            adjusted = {rank: adjusted_for_rules(r, valid_on, start, time_control)[0]
+                        for rank, r in current.items()}
+            if adjusted != current:
+                current = adjusted
+                part = month_part(t, month, rounds, current)
+        if start is not None:
+            valid_on = start if valid_on is None else max(valid_on, start)
+        result, new = rate(part)
         out.append(result)
         current = {rank: (None if rank in unrated else new.get(rank)) for rank in current}
     return out

@@ -184,8 +184,10 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
     ``inputs`` maps a start rank to a ``PlayerData`` whose ``k`` (a K set by hand),
     ``career_games`` and ``peak_rating`` take precedence (a workbook's players block).
     A standard event over 30 days with round dates is rated month by month
-    (``Report.months``, ``Report.comparison``): the ratings of the file adjusted once
-    when the rules date is past 1 March 2024, never a rating the event produced.
+    (``Report.months``, ``Report.comparison``), every month by the event's rules; the
+    1 March 2024 adjustment applies once to each rating: to the file's ratings when
+    the rules date is past it (then never again to a rating the event produced), or
+    between the two months it falls between (:func:`~xl_fide.event.months.interim_parts`).
     Raises :class:`~xl_fide.errors.InputError` / ``RuleError`` for bad values.
     """
     rules = rules if isinstance(rules, EventRules) else event_rules(tournament, rules)
@@ -199,8 +201,12 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
         return month, {r.result.start_rank: r.result.new_rating for r in month.rows
                        if r.result.calc is not None and r.result.calc.published}
 
+    # the months start from the event's ratings as its rules see them (adjusted once if
+    # need be), valid as on the later of the list's and the rules' dates
     start = {e.start_rank: e.rating for e in table.entrants}
-    months = tuple(interim_parts(tournament, rules.time_control, rate_month, start))
+    dates = [d for d in (tournament.start_date, rules.date) if d is not None]
+    months = tuple(interim_parts(tournament, rules.time_control, rate_month, start,
+                                 max(dates, default=None)))
     notes = list(table.notes)
     comparison: tuple[ReportRow, ...] = ()
     if months:
