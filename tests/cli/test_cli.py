@@ -29,6 +29,7 @@ def test_report_example_table(capsys):
     assert "[1/2] XXX Torneo San Viator - Memorial Pepe Domaica (B), 2018-04 (rounds 1-3)" in out
     assert "[2/2] XXX Torneo San Viator - Memorial Pepe Domaica (B), 2018-05 (rounds 4-7)" in out
     april, rest = out.split("[2/2]")
+    april = april.split("[1/2]")[1]     # the results (the months together) come first
     # player 2 (1731, K 20) in April beats 1451, 1540, 1555: D 280/191/176 -> PD .84 + .75
     # + .73 = 2.32, ΣΔR +.68 -> +13.60 -> +14 -> 1745
     line = next(l for l in april.splitlines() if l.split()[:1] == ["2"])
@@ -46,7 +47,7 @@ def test_report_json_and_csv(capsys):
     code, out, _ = run(capsys, "report", str(SAN), "--format", "csv", "--k", "40")
     # player 2 at K 40 as one period (the comparison lines after the months): -.32 x 40
     row = next(r.split(",") for r in out.splitlines() if r.startswith("event (comparison only),2,"))
-    assert code == 0 and row[9] == "-12.80"
+    assert code == 0 and row[11] == "-12.80"      # K×ΣΔR (FIDE id, Rc added: issue 34 #2)
 
 
 def test_report_event_date_and_time_control_change_the_rules(capsys):
@@ -260,7 +261,8 @@ def test_report_csv_of_an_event_over_30_days_carries_the_months(capsys):
     rows = list(csv.reader(out.splitlines()))
     assert code == 0 and rows[0][:2] == ["month", "No"]
     p2 = {r[0]: r for r in rows[1:] if r[1] == "2"}
-    assert list(p2) == ["2018-04", "2018-05", "event (comparison only)"]
+    # since issue 32 #1 the result (the months together) comes first, labelled "event"
+    assert list(p2) == ["event", "2018-04", "2018-05", "event (comparison only)"]
     col = {name: i for i, name in enumerate(rows[0])}
     # April by hand (see test_report_example_table): ΣPD 2.32, +13.60 -> +14 -> 1745
     april = p2["2018-04"]
@@ -272,12 +274,17 @@ def test_report_csv_of_an_event_over_30_days_carries_the_months(capsys):
     may = p2["2018-05"]
     assert may[col["Ro"]] == "1745" and may[col["New"]] in may_line.split()
     assert may[col["Chg"]] in may_line.split() and may[col["New"]] != "1725"
+    # the result: May's new rating, the change April's +14 plus May's, each rounded
+    result = p2["event"]
+    assert result[col["New"]] == may[col["New"]] and result[col["Ro"]] == "1731"
+    assert int(result[col["Chg"]]) == 14 + int(may[col["Chg"]])
     # the one period by hand (test_report.py): ΣPD 5.32, -6.40 -> -6 -> 1725
     whole = p2["event (comparison only)"]
     assert (whole[col["ΣPD"]], whole[col["Chg"]], whole[col["New"]]) == ("5.32", "-6", "1725")
     # an event of one month keeps the plain columns
     _, out, _ = run(capsys, "report", str(DATA / "mini_trf2026.trf"), "--format", "csv")
-    assert out.splitlines()[0] == "No,Name,Ro,K,Pts,N,W,ΣPD,K×ΣΔR,Chg,New,Rp,Ru,note,K from"
+    assert out.splitlines()[0] == \
+        "No,Name,FIDE id,Ro,K,Pts,N,W,Rc,ΣPD,K×ΣΔR,Chg,New,Rp,Ru,note,K from"
 
 
 def test_report_says_where_each_k_came_from(tmp_path, capsys):
@@ -302,14 +309,15 @@ def test_report_says_where_each_k_came_from(tmp_path, capsys):
     assert [line.rsplit(",", 1)[1] for line in out.splitlines()] == \
         ["K from", "sheet", "rule", "", ""]
     code, out, _ = run(capsys, "report", str(book))
-    assert any(line.split()[:4] == ["1", "Alpha,", "Anna", "2500"] and "20*" in line.split()
+    assert any(line.split()[:3] == ["1", "Alpha,", "Anna"] and "2500" in line.split()
+               and "20*" in line.split()
                for line in out.splitlines()) and "* typed in the sheet" in out
     _, out, _ = run(capsys, "report", str(mini), "--k", "15", "--format", "json")
     assert {p["k_source"] for p in json.loads(out)["players"]} == {"given", None}
 
 
 @pytest.mark.parametrize("name,fmt,first", [
-    ("r.csv", None, "No,Name,Ro"), ("r.json", None, "{"), ("r.txt", None, "Mini Open 2026"),
+    ("r.csv", None, "No,Name,FIDE id,Ro"), ("r.json", None, "{"), ("r.txt", None, "Mini Open 2026"),
     ("r.out", None, "Mini Open 2026"), ("r.json", "json", "{")])
 def test_report_output_format_follows_the_extension(tmp_path, capsys, name, fmt, first):
     # H10 #3: -o r.csv writes CSV without --format

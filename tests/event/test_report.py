@@ -34,10 +34,12 @@ def test_player_1_by_hand(report):
 
 
 def test_player_2_by_hand(report):
+    # The event as one rating period (San Viator runs over 30 days: since issue 32 #1 the
+    # one-period figure is the comparison, the rows carry the month-by-month result).
     # PDs: D 280 .84, 191 .75, 176 .73, 191 .75, 187 .74, 235 .79, 168 .72 -> ΣPD 5.32
     # W 5 -> ΣΔR -.32 x 20 = -6.40 -> -6 -> 1725.
     # Rp: Ra 10689/7 = 1527.0, p 5/7 = .71 -> +158 -> 1685
-    r = report.rows[1].result
+    r = report.comparison[1].result
     assert (r.N, r.W_half, r.sum_PD, r.change, r.rating_change, r.new_rating, r.Rp) == \
         (7, 10, 532, -640, -6, 1725, 1685)
 
@@ -58,24 +60,31 @@ def test_unrated_players_have_no_change_but_an_initial_rating_line(report):
 def test_json_keys(report):
     doc = json.loads(format_report(report, "json"))
     keys = {"start_rank", "name", "rating", "k", "points", "games_rated", "score_rated",
-            "expected", "change", "rating_change", "new_rating", "published", "performance", "initial_rating", "k_source"}
+            "expected", "change", "rating_change", "new_rating", "published", "performance",
+            "initial_rating", "k_source", "fide_id", "average_opponent_rating"}
     assert all(set(p) == keys for p in doc["players"])
-    p2 = doc["players"][1]
+    assert all(set(p) == keys for p in doc["comparison"])
+    # the one period by hand (test_player_2_by_hand): the comparison since issue 32 #1
+    p2 = doc["comparison"][1]
     assert (p2["expected"], p2["change"], p2["rating_change"]) == (5.32, -6.4, -6)
+    # Rc as one period: 10689 / 7 = 1527.0 -> 1527
+    assert p2["average_opponent_rating"] == 1527
 
 
 def test_csv_and_table(report):
     csv_text = format_report(report, "csv")
     # San Viator runs over 30 days: a leading month column (the interim reports)
-    assert csv_text.splitlines()[0].startswith("month,No,Name,Ro,K,Pts,N,W")
+    assert csv_text.splitlines()[0].startswith("month,No,Name,FIDE id,Ro,K,Pts,N,W,Rc")
     table = format_report(report, "table")
     assert "-6.40" in table and "FIDE-2017-07-01-standard" in table
 
 
 def test_k_forced(report):
     rep = build_report(read_trf(SAN_VIATOR), EventOptions(k=40))
-    # player 2 at K 40: -.32 x 40 = -12.80 -> -13
-    assert rep.rows[1].result.change == -1280 and rep.rows[1].result.rating_change == -13
+    # player 2 at K 40 as one period (the comparison since issue 32 #1): -.32 x 40 = -12.80
+    # -> -13
+    r = rep.comparison[1].result
+    assert r.change == -1280 and r.rating_change == -13
 
 
 @pytest.mark.parametrize("path", sorted(DATA.glob("*.trf")), ids=lambda p: p.name)

@@ -124,10 +124,16 @@ def test_an_event_over_30_days_is_rated_month_by_month():
         (2000, 200, 2002), (1900, -240, 1898), (1800, 1240, 1812), (1700, -1200, 1688)]
     assert [(r.result.rating, r.result.change, r.result.new_rating) for r in nov.rows] == [
         (2002, -1720, 1985), (1898, -240, 1896), (1812, 240, 1814), (1688, 1720, 1705)]
-    assert rep.rows[0].result.change == -1500             # the one-period comparison
+    # the one-period figure is the comparison (issue 32 #1: no longer the rows)
+    assert rep.comparison[0].result.change == -1500
+    # the rows: the months together, each rounded in its month (A: +2 - 17 = -15 -> 1985)
+    assert [(r.result.rating, r.result.change, r.rating_change, r.new_rating)
+            for r in rep.rows] == [(2000, 200 - 1720, -15, 1985), (1900, -480, -4, 1896),
+                                   (1800, 1480, 14, 1814), (1700, 520, 5, 1705)]
     assert "month by month" in rep.notes[0]
     table = to_table(rep)
-    assert table.index("[1/2] Long, 2025-10") < table.index("[2/2] Long, 2025-11") < \
+    assert table.index("Results, month by month") < table.index("[1/2] Long, 2025-10") < \
+        table.index("[2/2] Long, 2025-11") < \
         table.index("As one rating period, for comparison only")
     doc = json.loads(to_json(rep))
     assert [m["players"][0]["new_rating"] for m in doc["months"]] == [2002, 1985]

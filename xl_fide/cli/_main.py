@@ -203,9 +203,19 @@ def _report(args: argparse.Namespace) -> int:
     path = _input_path(args)
     event = _load_event(path, args)
     _print_warnings(event.tournament, args.quiet)
+    rank = None
+    if args.player is not None:
+        if fmt == "csv":
+            raise CliError("--player: the card is a table or JSON (--format table or json)")
+        from xl_fide.event.card import find_player
+        rank = find_player(event.tournament, args.player).start_rank
     report = build_report(event.tournament, event.rules, players=event.players,
                           inputs=event.inputs)
-    text = format_report(report, fmt)
+    if rank is not None:
+        from xl_fide.cli._presenters import format_player
+        text = format_player(report, rank, fmt)
+    else:
+        text = format_report(report, fmt)
     if args.output:
         write_text_atomic(Path(args.output), text, force=args.force, inputs=[path])
         _say(f"wrote {args.output}")
@@ -424,7 +434,9 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     event = _load_event(path, args)
     t = event.tournament
     report = build_report(t, event.rules, players=event.players, inputs=event.inputs)
-    rows = rows_by_rank(report)
+    # the event as one period (over 30 days: the comparison rows), as the what-if asks
+    rows = rows_by_rank(report) if not report.comparison else {
+        r.result.start_rank: r for r in report.comparison}
     if args.player not in rows:
         raise CliError(f"--player {args.player}: no player with that start rank")
     res = rows[args.player].result
@@ -562,6 +574,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("-o", "--output", help="write to this file instead of the screen "
                    "(.csv, .json or .txt)")
     r.add_argument("--force", action="store_true", help="overwrite --output if it exists")
+    r.add_argument("--player", metavar="N", help="one player's games and calculation (D, "
+                   "PD, ΔR, ΣΔR, K, the rounding, the new rating; per month over 30 days): "
+                   "the start rank, a FIDE id or a name")
     r.set_defaults(func=cmd_report)
 
     c = sub.add_parser("crosstable", help="filled cross-table workbook with live FIDE_* formulas")

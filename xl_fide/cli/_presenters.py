@@ -7,7 +7,6 @@ makes any text safe to print on a terminal.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from decimal import Decimal
@@ -92,17 +91,22 @@ def k_source_key(row: ReportRow) -> str | None:
 
 
 def row_dict(row: ReportRow) -> dict[str, Any]:
-    """The JSON object of one player (keys fixed by the report format)."""
+    """The JSON object of one player (keys fixed by the report format): ``new_rating``
+    and ``rating_change`` are the result FIDE publishes (over 30 days, month by month);
+    ``average_opponent_rating`` is Rc, the opponents' average rating in the games that
+    count for rating, rounded .5 up (``null`` without such games)."""
     r = row.result
     return {
         "start_rank": r.start_rank,
         "name": r.name,
+        "fide_id": row.fide_id,
         "rating": r.rating,
         "k": r.K,
         "k_source": k_source_key(row),
         "points": _points(row.points),
         "games_rated": r.N,
         "score_rated": _points(Decimal(r.W_half) / 2),
+        "average_opponent_rating": r.Rc,
         "expected": _h(r.sum_PD),
         "change": _h(r.change),
         "rating_change": r.rating_change,
@@ -113,11 +117,28 @@ def row_dict(row: ReportRow) -> dict[str, Any]:
     }
 
 
+def _month_text(month: Report) -> str | None:
+    return month.month.strftime("%Y-%m") if month.month is not None else None
+
+
 def to_json(report: Report) -> str:
-    """The report as JSON: event metadata, ``players`` (see :func:`row_dict`), notes."""
-    doc = {
+    """The report as JSON: event metadata, ``players`` (see :func:`row_dict`), notes.
+
+    An event over 30 days rated month by month: ``players`` carry the month-by-month
+    result, ``months`` the monthly (interim) reports (each with its ``month``,
+    ``YYYY-MM``), ``comparison`` the players as one rating period (comparison only)."""
+    import json         # here: the table and the period need no json
+    return json.dumps(_json_doc(report), ensure_ascii=False, indent=2)
+
+
+def _json_doc(report: Report) -> dict[str, Any]:
+    doc: dict[str, Any] = {
         "event": report.event_name,
         "event_date": report.event_date.isoformat() if report.event_date else None,
+    }
+    if report.month is not None:
+        doc["month"] = _month_text(report)
+    doc.update({
         "time_control": report.time_control.value,
         "rule_edition": report.edition.id,
         "players": [row_dict(r) for r in report.rows],
@@ -126,14 +147,16 @@ def to_json(report: Report) -> str:
             for r in report.rows if r.result.initial is not None and r.result.initial.reason},
         "notes": list(report.notes),
         "warnings": list(report.warnings),
-    }
-    import json         # here: the table and the period need no json
+    })
     if report.months:   # an event over 30 days: the monthly (interim) reports FIDE rates
-        doc["months"] = [json.loads(to_json(m)) for m in report.months]
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+        doc["months"] = [_json_doc(m) for m in report.months]
+        doc["comparison"] = [row_dict(r) for r in report.comparison]
+    return doc
 
 
-COLUMNS = ("No", "Name", "Ro", "K", "Pts", "N", "W", "ΣPD", "K×ΣΔR", "Chg", "New", "Rp", "Ru")
+COLUMNS = ("No", "Name", "FIDE id", "Ro", "K", "Pts", "N", "W", "Rc", "ΣPD", "K×ΣΔR", "Chg",
+           "New", "Rp", "Ru")
+_K_COLUMN = COLUMNS.index("K")
 
 
 @functools.lru_cache(maxsize=256)
@@ -165,10 +188,12 @@ def _cells(row: ReportRow) -> list[str]:
     else:
         K, sum_PD, change = calc.K, calc.sum_PD, calc.change
         rating_change, new_rating = calc.rating_change, calc.new_rating
+    Rc = r.Rc
     return [
-        str(r.start_rank), r.name, str(r.rating) if r.rating is not None else "unrated",
+        str(r.start_rank), r.name, str(row.fide_id) if row.fide_id else blank,
+        str(r.rating) if r.rating is not None else "unrated",
         str(K) if K is not None else blank, _fmt_points(row.points),
-        str(r.N), _half_points_text(r.W_half),
+        str(r.N), _half_points_text(r.W_half), str(Rc) if Rc is not None else blank,
         hundredths_to_str(sum_PD) if sum_PD is not None else blank,
         ("+" if change and change > 0 else "") + hundredths_to_str(change)
         if change is not None else blank,
@@ -184,22 +209,23 @@ def _csv_text(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+RESULT = "event"                          # the CSV's month cell of the result rows
 COMPARISON = "event (comparison only)"   # the CSV's month cell of the one-period rows
 
 
-def _csv_rows(report: Report) -> list[list[str]]:
-    rows = []
-    for row in report.rows:
+def _csv_rows(rows: tuple[ReportRow, ...]) -> list[list[str]]:
+    out = []
+    for row in rows:
         note = row.result.initial.reason if row.result.initial is not None else \
             row.result.publication
         cells = _cells(row)
         cells[1] = _csv_text(cells[1])
-        rows.append(cells + [_csv_text(note), k_source_key(row) or ""])
-    return rows
+        out.append(cells + [_csv_text(note), k_source_key(row) or ""])
+    return out
 
 
 def _month_label(month: Report, i: int) -> str:
-    return month.event_date.strftime("%Y-%m") if month.event_date else f"month {i}"
+    return _month_text(month) or f"month {i}"
 
 
 def to_csv(report: Report) -> str:
@@ -207,8 +233,9 @@ def to_csv(report: Report) -> str:
     ``note`` and ``K from`` (``given``/``sheet``/``list``/``rule``, blank if unrated).
 
     An event over 30 days split by month (``report.months``) gets a leading ``month``
-    column: each month's interim lines (``2018-04``, ``2018-05``: the result FIDE
-    rates), then the whole event as one period marked ``event (comparison only)``.
+    column: the result lines first (``event``: the months together, as FIDE publishes
+    them), then each month's interim lines (``2018-04``, ``2018-05``), then the whole
+    event as one period marked ``event (comparison only)``.
     Names and notes starting with ``= + - @`` are written with a leading ``'`` so that a
     spreadsheet opening the CSV shows them as text, never runs them as formulas.
     """
@@ -219,52 +246,118 @@ def to_csv(report: Report) -> str:
     header = list(COLUMNS) + ["note", "K from"]
     if not report.months:
         w.writerow(header)
-        w.writerows(_csv_rows(report))
+        w.writerows(_csv_rows(report.rows))
         return out.getvalue()
     w.writerow(["month"] + header)
+    w.writerows([RESULT] + r for r in _csv_rows(report.rows))
     for i, month in enumerate(report.months, 1):
-        w.writerows([_month_label(month, i)] + r for r in _csv_rows(month))
-    w.writerows([COMPARISON] + r for r in _csv_rows(report))
+        w.writerows([_month_label(month, i)] + r for r in _csv_rows(month.rows))
+    w.writerows([COMPARISON] + r for r in _csv_rows(report.comparison))
     return out.getvalue()
+
+
+MONTHLY_CHANGE_NOTE = ("month by month: Ro at the start; K×ΣΔR the sum of the months' "
+                       "K×ΣΔR; Chg the sum of the monthly changes, each rounded in its month "
+                       "(FIDE B.02 §8.3.4); New the last month's new rating")
 
 
 def to_table(report: Report) -> str:
     """The report as an aligned text table, with a header and the notes below it.
 
-    An event over 30 days split by month (``report.months``) shows each month's
-    interim report first, then the whole event as one period for comparison.
+    An event over 30 days split by month (``report.months``) shows the results (the
+    months together) first, then each month's interim report, then the whole event as
+    one period for comparison.
     """
-    if report.months:
-        parts = [f"Month by month ({len(report.months)} interim reports, each month its own "
-                 "rating period):\n"]
-        parts += [f"[{i}/{len(report.months)}] " + to_table(m)
-                  for i, m in enumerate(report.months, 1)]
-        parts.append("As one rating period, for comparison only:\n"
-                     + to_table(dataclasses.replace(report, months=())))
-        return "\n".join(parts)
-    lines = [f"{report.event_name}".strip() or "(unnamed event)",
-             f"date {report.event_date.isoformat() if report.event_date else '?'}, "
-             f"{report.time_control.value}, rules {report.edition.id}"]
-    marks = [_K_MARKS.get(k_source_key(r) or "", "") for r in report.rows]
-    body = [list(COLUMNS)] + [_cells(r) for r in report.rows]
+    if not report.months:
+        return _table(report, report.rows, report.notes)
+    parts = [_table(report, report.rows, (MONTHLY_CHANGE_NOTE,) + report.notes,
+                    f"Results, month by month ({len(report.months)} interim reports, each "
+                    "month its own rating period):")]
+    parts += [f"[{i}/{len(report.months)}] " + _table(m, m.rows, m.notes)
+              for i, m in enumerate(report.months, 1)]
+    parts.append(_table(report, report.comparison, (), "As one rating period, for "
+                        "comparison only:"))
+    return "\n".join(parts)
+
+
+def _table(report: Report, rows: tuple[ReportRow, ...], notes_in: tuple[str, ...],
+           title: str = "") -> str:
+    lines = [title] if title else []
+    lines.append(f"{report.event_name}".strip() or "(unnamed event)")
+    date = report.event_date.isoformat() if report.event_date else "?"
+    if report.month is not None:
+        lines.append(f"month {_month_text(report)}, rules as on {date}, "
+                     f"{report.time_control.value}, rules {report.edition.id}")
+    else:
+        lines.append(f"date {date}, {report.time_control.value}, rules {report.edition.id}")
+    marks = [_K_MARKS.get(k_source_key(r) or "", "") for r in rows]
+    body = [list(COLUMNS)] + [_cells(r) for r in rows]
     for cells, mark in zip(body[1:], marks):     # K marked by where it came from
-        cells[3] += mark
+        cells[_K_COLUMN] += mark
     widths = [max(map(len, column)) for column in zip(*body)]
     left = {1}     # the name; the other columns are aligned right
     line = "  ".join(f"{{:{'<' if i in left else '>'}{w}}}" for i, w in enumerate(widths))
     lines.extend(line.format(*row).rstrip() for row in body)
     reasons = [f"  {r.result.start_rank}: no Ru, {r.result.initial.reason}"
                if r.result.initial.Ru is None else f"  {r.result.start_rank}: {r.result.initial.reason}"
-               for r in report.rows if r.result.initial is not None and r.result.initial.reason]
+               for r in rows if r.result.initial is not None and r.result.initial.reason]
     if reasons:
         lines.append("Initial ratings:")
         lines.extend(reasons)
-    notes = list(report.notes)
+    notes = list(notes_in)
     if any(marks):
         notes.insert(0, K_MARK_NOTE)
     if notes:
         lines.append("Notes:")
         lines.extend(f"  {n}" for n in notes)
+    return "\n".join(lines) + "\n"
+
+
+def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
+    """One player's games and calculation (``xl-fide report FILE --player N``), ``fmt``
+    ``table`` or ``json``: per rating period (each month of an event over 30 days) the
+    card ``xl-fide rate`` prints (:func:`xl_fide.cli._rate.to_table` / ``to_dict``, of
+    :func:`xl_fide.event.card.player_periods`): round, opponent (No, name), rating,
+    result, D, PD, ΔR or why the game is not rated; ΣΔR, K, K×ΣΔR, the rounding
+    (FIDE B.02 §8.3.4) and the new rating. Over 30 days the JSON has ``months`` (each
+    with its ``month``) and the result: ``new_rating``, ``rating_change``."""
+    from xl_fide.cli import _rate
+    from xl_fide.event.card import player_periods
+    periods = player_periods(report, start_rank)
+    row = next(r for r in report.rows if r.result.start_rank == start_rank)
+    res = row.result
+    if fmt == "json":
+        import json
+        doc: dict[str, Any] = {"start_rank": res.start_rank, "name": res.name,
+                               "fide_id": row.fide_id, "event": report.event_name}
+        if report.months:
+            doc.update({"new_rating": row.new_rating, "rating_change": row.rating_change,
+                        "published": res.published,
+                        "initial_rating": res.initial.Ru if res.initial is not None else None,
+                        "months": [{"month": m.strftime("%Y-%m") if m else None,
+                                    **_rate.to_dict(p)} for m, p in periods]})
+        else:
+            doc.update(_rate.to_dict(periods[0][1]))
+        return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    head = f"Player {res.start_rank}: {res.name}" + (
+        f" (FIDE id {row.fide_id})" if row.fide_id else "")
+    lines = [head + f", {report.event_name or '(unnamed event)'}"]
+    for month, p in periods:
+        if month is not None:
+            lines.append(f"Month {month:%Y-%m}, its own rating period (FIDE B.02 §8.3):")
+        lines.append(_rate.to_table(p))
+    if report.months:
+        if res.calc is not None:
+            steps = " ".join(f"{p.rating_change:+d}" for _, p in periods
+                             if p.rating_change is not None)
+            lines.append(f"Month by month: {steps} = {res.rating_change:+d}, each rounded in "
+                         f"its month (FIDE B.02 §8.3.4): new rating {res.new_rating}"
+                         + (f" ({res.publication})" if res.publication else ""))
+        elif res.initial is not None:
+            lines.append("Over the months: initial rating "
+                         + (str(res.initial.Ru) if res.initial.Ru is not None else
+                            f"not published ({res.initial.reason})")
+                         + " over the games against rated opponents (FIDE B.02 §8.2)")
     return "\n".join(lines) + "\n"
 
 

@@ -213,6 +213,7 @@ def to_dict(p: Any) -> dict[str, Any]:
         for g in ev.games:
             c = g.calc
             games.append({
+                **_round_keys(g.row),
                 "line": g.row.line, "date": g.row.date.isoformat() if g.row.date else None,
                 "opponent": g.row.opponent, "opponent_rating": g.row.R_opp,
                 "result": g.row.result_text, "rated": g.rated,
@@ -239,6 +240,24 @@ def to_dict(p: Any) -> dict[str, Any]:
     return out
 
 
+def _round_keys(row: Any) -> dict[str, Any]:
+    """A TRF round cell (``xl-fide report --player``, :class:`~xl_fide.event.card.RoundGame`):
+    its round and the opponent's start rank; a CSV game has neither."""
+    rnd = getattr(row, "round", None)
+    return {"round": rnd, "opponent_no": row.opponent_no} if rnd else {}
+
+
+def _game_text(row: Any) -> str:
+    """A game as the card lists it: [round N: No] opponent (rating) result."""
+    R = row.R_opp if row.R_opp is not None else "unrated"
+    rnd = getattr(row, "round", None)
+    if not rnd:
+        return f"{row.opponent or '?'} ({R}) {row.result_text}"
+    if row.opponent_no is None:
+        return f"round {rnd}: no opponent, {row.result_text}"
+    return f"round {rnd}: {row.opponent_no} {row.opponent or '?'} ({R}) {row.result_text}"
+
+
 def to_table(p: Any) -> str:
     from xl_fide.rules.rounding import hundredths_to_str
     h = hundredths_to_str
@@ -257,9 +276,7 @@ def to_table(p: Any) -> str:
             head += f": Ro {ev.Ro}, K {ev.K}"
         lines.append(head)
         for g in ev.games:
-            opp = g.row.opponent or "?"
-            R = g.row.R_opp if g.row.R_opp is not None else "unrated"
-            text = f"  {opp} ({R}) {g.row.result_text}"
+            text = "  " + _game_text(g.row)
             if g.rated and g.calc is not None:
                 text += f": D {g.calc.D:+d}, PD {h(g.calc.PD)}, ΔR {h(g.calc.delta_R)}"
             elif g.note:

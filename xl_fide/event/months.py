@@ -9,11 +9,14 @@ so and the caller rates it as one period.
 
 The ratings of the second and later months are those the list of that month would
 show if the event were the player's only one: the previous month's published new
-rating (a rating below the floor is unrated, B.02 §7.2.1), adjusted when a one-off
-adjustment falls in between (:func:`~xl_fide.rules.adjustments.adjusted_for_rules`).
-A player unrated at the start stays unrated in the later months (a first rating needs
-the pooled results of the period, §8.2: give that month's list as player data).
-No I/O, no clock.
+rating (a rating below the floor is unrated, B.02 §7.2.1). A one-off adjustment
+(1 March 2024, :func:`~xl_fide.rules.adjustments.adjusted_for_rules`) applies once to
+each rating, along the calendar: to the file's ratings when the rules date is past it
+(then the event's own ratings are already on the new scale: never adjusted again), or
+between two months the adjustment falls between (the list of that month adjusted the
+previous month's results). A player unrated at the start stays unrated in the later
+months (a first rating needs the pooled results of the period, §8.2: give that
+month's list as player data). No I/O, no clock.
 """
 
 from __future__ import annotations
@@ -108,34 +111,51 @@ def month_part(t: Tournament, month: tuple[int, int], rounds: tuple[int, ...],
 
 
 def interim_parts(t: Tournament, time_control: TimeControl,
-                  rate: Callable[[Tournament], tuple[T, Mapping[int, int | None]]]) -> list[T]:
+                  rate: Callable[[Tournament], tuple[T, Mapping[int, int | None]]],
+                  ratings: Mapping[int, int | None] | None = None,
+                  since: _dt.date | None = None) -> list[T]:
     """Rate a standard event over 30 days month by month; ``[]`` when it is not such an
     event or cannot be split (see :func:`split_note`).
 
     ``rate(part)`` rates one month's event and returns ``(result, next ratings)``:
     the published new rating of every rated player by start rank (``None``: unrated
-    on the next list). The first month uses the file's ratings; each later month the
-    previous month's new ratings (adjusted across 1 Oct 2022 / 1 Mar 2024).
+    on the next list). The first month uses ``ratings`` (start rank -> rating: the
+    event's ratings as its rules see them; default the file's), valid as on ``since``
+    (the later of the list's and the rules' dates, when the caller adjusted them;
+    default the first month's start); each later month the previous month's new
+    ratings, adjusted only when a one-off adjustment falls after the date they are
+    valid as on and no later than that month's start (1 Mar 2024: once per rating).
     """
     if not rated_by_month(t, time_control):
         return []
     months = month_rounds(t)
     if months is None or len(months) < 2:
         return []
-    ratings: dict[int, int | None] = {p.start_rank: p.rating for p in t.players}
-    unrated = {rank for rank, r in ratings.items() if r is None}
+    current: dict[int, int | None] = {p.start_rank: p.rating for p in t.players}
+    if ratings is not None:
+        current = {rank: ratings.get(rank) for rank in current}
+    unrated = {rank for rank, r in current.items() if r is None}
     out: list[T] = []
-    previous: _dt.date | None = None
+    valid_on = since
     for month, rounds in months:
-        part = month_part(t, month, rounds, ratings)
-        if previous is not None and part.start_date is not None:
-            adjusted = {rank: adjusted_for_rules(r, previous, part.start_date, time_control)[0]
-                        for rank, r in ratings.items()}
-            if adjusted != ratings:
-                ratings = adjusted
-                part = month_part(t, month, rounds, ratings)
+        part = month_part(t, month, rounds, current)
+        start = part.start_date
+        if valid_on is not None and start is not None and start > valid_on:
+            adjusted = {rank: adjusted_for_rules(r, valid_on, start, time_control)[0]
+                        for rank, r in current.items()}
+            if adjusted != current:
+                current = adjusted
+                part = month_part(t, month, rounds, current)
+        if start is not None:
+            valid_on = start if valid_on is None else max(valid_on, start)
         result, new = rate(part)
         out.append(result)
-        ratings = {rank: (None if rank in unrated else new.get(rank)) for rank in ratings}
-        previous = part.start_date
+        current = {rank: (None if rank in unrated else new.get(rank)) for rank in current}
     return out
+
+
+def month_of(part: Tournament) -> _dt.date | None:
+    """The rating period (first day of the month) of a month's part: the month of its
+    first round's date (:func:`month_part` dates it by its rounds)."""
+    day = part.start_date
+    return None if day is None else day.replace(day=1)

@@ -269,7 +269,8 @@ def period_base(events: Iterable[tuple[_dt.date | None, int | None]],
 
 def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None = None, *,
                players: PlayerDirectory | None = None,
-               inputs: Mapping[int, PlayerData] | None = None) -> CrossTable:
+               inputs: Mapping[int, PlayerData] | None = None,
+               ratings: Mapping[int, int | None] | None = None) -> CrossTable:
     """``tournament`` as engine inputs (FIDE B.02 §7, §8.2-§8.3).
 
     ``rules``: the event resolved by :func:`event_rules` (options are resolved here);
@@ -277,7 +278,10 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
     years, career games and peak ratings by FIDE id or name; ``inputs`` maps a start
     rank to a sheet's ``PlayerData`` (``k`` typed by hand, ``career_games``,
     ``peak_rating``). Only ``1 = 0`` games against a real opponent are rated; byes
-    and forfeits count as points only.
+    and forfeits count as points only. ``ratings`` (start rank -> rating or ``None``):
+    the ratings the players count with, already as the rules see them (a later month
+    of an event over 30 days: the previous month's published new ratings): neither
+    adjusted again (1 Mar 2024, 1 Oct 2022) nor looked up in ``players``.
     """
     rules = event_rules(tournament, rules) if not isinstance(rules, EventRules) else rules
     k = rules.k
@@ -289,12 +293,15 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
     for p in tournament.players:
         data = players.get(p.fide_id, p.name) if players is not None else None
         matched += data is not None
-        rating = p.rating if p.rating is not None else (data.rating if data is not None else None)
         standard = data.standard_rating if data is not None and \
             rules.time_control is not _STANDARD else None
-        if p.rating is not None:   # the file's list is the one at its start: adjust if the
+        if ratings is not None:    # already resolved: the event's own ratings
+            rating = ratings.get(p.start_rank)
+        elif p.rating is None:
+            rating = data.rating if data is not None else None
+        else:   # the file's list is the one at its start: adjust if the
             # rules' date is past a one-off adjustment (1 Oct 2022, 1 Mar 2024)
-            rating, adjusted = adjusted_for_rules(rating, tournament.start_date, rules.date,
+            rating, adjusted = adjusted_for_rules(p.rating, tournament.start_date, rules.date,
                                                   rules.time_control, standard)
             if adjusted:
                 notes.append(f"player {p.start_rank}: {adjusted}")

@@ -88,6 +88,8 @@ class PlayerResult:
     ``change`` (K x ΣΔR, hundredths), ``rating_change`` (rounded .5 away from zero)
     and ``new_rating``, all ``None`` for an unrated player; ``initial`` the
     initial-rating calculation for an unrated player (FIDE B.02 §8.2).
+    ``sum_R_opp``: the sum of the opponents' ratings over the N games (int), whence
+    :attr:`Rc`, their average.
     """
 
     start_rank: int
@@ -100,10 +102,21 @@ class PlayerResult:
     initial: InitialRating | None = None
     calc: EventChange | None = None
     notes: tuple[str, ...] = ()
+    sum_R_opp: int = 0
 
     @property
     def rated(self) -> bool:
         return self.rating is not None
+
+    @property
+    def Rc(self) -> int | None:
+        """The average rating of the opponents in the N games that count for rating (a
+        rated player: the rated games; an unrated player: the games against rated
+        opponents, without the two hypothetical 1800s of §8.2), as FIDE's rating
+        report shows it: a whole number, rounded .5 up (exact integers; the rounding
+        of an average of ratings in B.01 §1.4 and C.07 §10.2, reference §6).
+        ``None`` when N is 0."""
+        return round_half_up(self.sum_R_opp, self.N) if self.N else None
 
     K_given = _FromCalc()       # K before the K x n <= 700 cap (FIDE B.02 §8.3.3)
     K = _FromCalc()             # K used, after the cap
@@ -166,13 +179,14 @@ def _performance(sum_R: int, N: int, W_half: int) -> int:
 
 def _result(start_rank: int, name: str, rating: int | None, points_half: int, N: int,
             W_half: int, Rp: int | None, initial: InitialRating | None,
-            calc: EventChange | None) -> PlayerResult:
+            calc: EventChange | None, sum_R_opp: int = 0) -> PlayerResult:
     """``PlayerResult(...)`` of values the engine computed, built in one step (the
     dataclass's ``__init__`` sets its ten frozen fields one at a time)."""
     r = _new(PlayerResult)
     _set(r, "__dict__", {"start_rank": start_rank, "name": name, "rating": rating,
                          "points_half": points_half, "N": N, "W_half": W_half, "Rp": Rp,
-                         "initial": initial, "calc": calc, "notes": ()})
+                         "initial": initial, "calc": calc, "notes": (),
+                         "sum_R_opp": sum_R_opp})
     return r
 
 
@@ -232,11 +246,13 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
                                         edition, sums)
             Rp = _performance(sum_R, N, W_half) if N else None
             out.append(_result(e.start_rank, e.name, e.rating, points, N, W_half, Rp, None,
-                               calc))
+                               calc, sum_R))
         else:
             init = initial_rating([[(r, s / 2) for r, s in games]], edition)
             N = len(games)
             W_half = sum(s for _, s in games)
-            Rp = _performance(sum(r for r, _ in games), N, W_half) if N else None
-            out.append(_result(e.start_rank, e.name, None, points, N, W_half, Rp, init, None))
+            sum_R = sum(r for r, _ in games)
+            Rp = _performance(sum_R, N, W_half) if N else None
+            out.append(_result(e.start_rank, e.name, None, points, N, W_half, Rp, init, None,
+                               sum_R))
     return tuple(out)
