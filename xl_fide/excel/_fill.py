@@ -129,10 +129,13 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     # K set (the manual override) only where the report's K did not come from the K rule
     # that the sheet's own FIDE_K column computes (--k, a rating list, a K set read back):
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
-    k_by_rank = {row.result.start_rank: row.result.K_given for row in report.rows
+    # (the sheet rates the event as one period: its rows are the report's comparison rows
+    # for an event over 30 days, whose months have blocks of their own)
+    one_period = report.comparison or report.rows
+    k_by_rank = {row.result.start_rank: row.result.K_given for row in one_period
                  if row.k_source is not KSource.RULE}
     # a rating the report took from --player-data (none in the file) goes into Ro
-    rating_by_rank = {row.result.start_rank: row.result.rating for row in report.rows}
+    rating_by_rank = {row.result.start_rank: row.result.rating for row in one_period}
     for i, p in enumerate(players):
         r = geo.first + i
         _text(ws, r, geo.col["title"], p.title or None)
@@ -342,13 +345,13 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
                   layout: str) -> dict[str, Any]:
     """Cell -> value of the cross-table's formula cells whose values the engine knows:
     the title, K rule (where the rule gave K), K, points, Swiss rank and the rating
-    block (over 30 days the block, like the report's rows, is the one-period figure)."""
+    block (over 30 days the block is the one-period figure: the report's comparison)."""
     def at(key: str, r: int) -> str:
         return f"{_L(geo.col[key])}{r}"
 
     name = wb[EVENT].cell(EVENT_ROW["name"], 2).value
     out: dict[str, Any] = {"A1": name if name not in (None, "") else "FIDE rating cross-table"}
-    by_rank = {row.result.start_rank: row for row in report.rows}
+    by_rank = {row.result.start_rank: row for row in report.comparison or report.rows}
     points = sorted(_num(by_rank[p.start_rank].points) for p in players
                     if p.start_rank in by_rank)
     for r in range(geo.first, geo.last + 1):
