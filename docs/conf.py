@@ -1,4 +1,5 @@
-"""Sphinx configuration: ``pip install --group docs && sphinx-build -W docs docs/_build``.
+"""Sphinx configuration: ``python -m pip install --upgrade pip`` (``--group`` needs pip
+25.1+), then ``python -m pip install . --group docs && sphinx-build -W docs docs/_build``.
 
 The pages are MyST Markdown; the references are generated from the code: the CLI from
 its argparse parser (sphinx-argparse), the ``FIDE_*`` functions and the Python API from

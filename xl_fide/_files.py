@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import signal
-import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -104,6 +104,25 @@ def check_output(path: str | os.PathLike[str], *, force: bool = False,
     return out
 
 
+#: how a temporary file is created: exclusively, never through a symbolic link, not
+#: inherited by a child process, binary on Windows
+_CREATE = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+           | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _create_temp(directory: Path, name: str) -> tuple[int, str]:
+    """(fd, path) of a new hidden file beside the target, created with mode 0o666 so the
+    system applies the umask (or the directory's default ACL) exactly as to a file a
+    plain ``open(path, "w")`` creates -- not mkstemp's 0600."""
+    for _ in range(100):
+        tmp = os.path.join(directory, f".{name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, _CREATE, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(directory))
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -141,7 +160,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, force: bool
                  inputs: Sequence[str | os.PathLike[str]] = (),
                  encoding: str = "utf-8") -> Path:
     """Write ``data`` (bytes, or text encoded with ``encoding``, newlines as given) to
-    ``path``, whole or not at all; the new file gets the usual permissions (umask).
+    ``path``, whole or not at all; the new file gets the mode a plain ``open()`` gives
+    a new file (0o666 less the umask, or the directory's default ACL).
 
     Raises :class:`OutputExistsError` when ``path`` exists (also when another writer
     created it meanwhile) and ``force`` is false; :class:`OutputError` for an input
@@ -152,16 +172,16 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, force: bool
     payload = data.encode(encoding) if isinstance(data, str) else bytes(data)
     directory = out.parent if str(out.parent) else Path(".")
     with _cleanup_on_signals():
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=directory)
+        try:
+            fd, tmp = _create_temp(directory, out.name)
+        except OSError as e:
+            raise OutputError(f"{out}: cannot write: {e.strerror or e}") from None
         _live.add(tmp)
         try:
             try:
                 _write_all(fd, payload)
             finally:
                 os.close(fd)
-            umask = os.umask(0o022)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)     # an ordinary new file, not mkstemp's 0600
             for src in inputs:                 # an input linked in meanwhile
                 if _same_file(out, Path(src)):
                     raise OutputError(f"{out}: refusing to overwrite the input file")

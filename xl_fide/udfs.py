@@ -129,18 +129,29 @@ ROWS_MAX = 2000
 CELLS_MAX = 200_000
 
 
+def check_shape(name: str, rows: int, columns: int) -> None:
+    """Refuse a range argument ``name`` of ``rows`` x ``columns`` cells past the cell
+    budget (:data:`ROWS_MAX` rows or columns, :data:`CELLS_MAX` cells), from its shape
+    alone: the message every host answers. A host that knows a range's shape before it
+    reads the cells (the LibreOffice extension) calls this first. Raises
+    :class:`~xl_fide.errors.InputError`."""
+    if rows > ROWS_MAX:
+        raise InputError(f"{name} is a range of {rows:,} cells; these functions read at most "
+                         f"{ROWS_MAX:,} rows: give the filled range, not a whole column")
+    if columns > ROWS_MAX or rows * columns > CELLS_MAX:
+        raise InputError(f"{name} is a range of {rows:,} by {columns:,} cells; these functions "
+                         f"read at most {ROWS_MAX:,} rows or columns and {CELLS_MAX:,} cells")
+
+
 def _check_budget(value: object, name: str) -> None:
     """Refuse a range argument past the cell budget, from its shape alone (O(rows))."""
     if not isinstance(value, (list, tuple)):
         return
     rows = len(value)
     if rows > ROWS_MAX:
-        raise InputError(f"{name} is a range of {rows:,} cells; these functions read at most "
-                         f"{ROWS_MAX:,} rows: give the filled range, not a whole column")
+        check_shape(name, rows, 1)
     width = max((len(row) for row in value if isinstance(row, (list, tuple))), default=1)
-    if width > ROWS_MAX or rows * width > CELLS_MAX:
-        raise InputError(f"{name} is a range of {rows:,} by {width:,} cells; these functions "
-                         f"read at most {ROWS_MAX:,} rows or columns and {CELLS_MAX:,} cells")
+    check_shape(name, rows, width)
 
 
 def _is_jsnull(value: object) -> bool:

@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import zipfile
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from xl_fide.cli import _main as cli
 from xl_fide.cli._main import main
 from xl_fide.errors import XlFideError
+from xl_fide import _files
 from xl_fide._files import write_atomic
 from xl_fide.errors import OutputError, OutputExistsError
 
@@ -30,14 +30,14 @@ def run(capsys, *argv):
 def test_a_writer_never_replaces_a_file_created_meanwhile(tmp_path, monkeypatch):
     # the other writer creates the name after our check, while we write our temp file
     target = tmp_path / "r.csv"
-    real = tempfile.mkstemp
+    real = _files._create_temp
 
     def other_writer_wins(*a, **kw):
         fd_tmp = real(*a, **kw)
         target.write_text("the other writer")
         return fd_tmp
 
-    monkeypatch.setattr(tempfile, "mkstemp", other_writer_wins)
+    monkeypatch.setattr(_files, "_create_temp", other_writer_wins)
     with pytest.raises(XlFideError, match="exists"):
         cli.write_text_atomic(target, "mine")
     assert target.read_text() == "the other writer"

@@ -16,6 +16,7 @@ No blank-cell rewriting here (``xlwings_blanks=False``): the workbooks are what 
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import os
 import re
@@ -322,15 +323,19 @@ def _recalc(office, src, tmp_path):
 
 def test_function_wizard_shows_the_docstrings(installed_office):
     """Calc's own function list: each function's first docstring line, its arguments'
-    names and @arg docs, every argument optional (Calc passes an omitted one as blank)."""
+    names and @arg docs, an argument optional exactly when its Python parameter has a
+    default (the Function Wizard marks the others required)."""
     office, _ = installed_office
     shown = office.function_descriptions("FIDE_")
     assert sorted(shown) == sorted(udfs.__all__)
     for name in udfs.__all__:
         fn = getattr(udfs, name)
         docs = getattr(fn, "arg_docs", {})
+        params = inspect.signature(fn).parameters
         assert shown[name]["description"] == fn.__doc__.strip().splitlines()[0]
-        assert shown[name]["arguments"] == [[arg, docs[arg][0], True] for arg in docs]
+        assert shown[name]["arguments"] == [
+            [arg, docs[arg][0], params[arg].default is not inspect.Parameter.empty]
+            for arg in docs]
 
 
 @pytest.mark.parametrize("filename", sorted(f for f in DEFAULT_TEMPLATES if "_native" not in f))

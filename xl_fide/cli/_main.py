@@ -482,7 +482,7 @@ def cmd_libreoffice(args: argparse.Namespace) -> int:
         raise CliError(f"{out}: a LibreOffice extension's name ends in .oxt")
     _check_output(out, [], args.force)
     try:
-        names = build_extension(out)
+        names = build_extension(out, force=args.force)
     except ExtensionError as e:
         raise CliError(str(e)) from None
     _say(f"wrote {out} ({len(names)} FIDE_* functions): install it with a double click, "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import shutil
@@ -34,6 +35,7 @@ from importlib import resources
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from xl_fide._files import write_atomic
 from xl_fide._version import __version__
 from xl_fide.errors import ExtensionError
 from xl_fide.libreoffice._spec import DEFAULT_MODULE, Function, read_functions
@@ -49,6 +51,8 @@ IDL_MODULE = "xlfide"          # the default module's UNO names: xlfide.XFide
 INTERFACE = "XFide"
 LOG_ENV = "XL_FIDE_LO_CALL_LOG"  # a call log, written only when set (the test harness)
 _MESSAGE_TYPES = ["xl_fide.errors.XlFideError"]
+#: the cell budget, checked from a range's shape before its cells are read
+_CHECK_SHAPE = "xl_fide.udfs.check_shape"
 _LANG = 'xml:lang="en-US"'
 
 
@@ -56,15 +60,27 @@ _LANG = 'xml:lang="en-US"'
 
 # ------------------------------------------------------------------ type library
 
+#: an argument's UNO type. Calc marks an argument optional (Function Wizard, "too few
+#: arguments") by its type alone: ``any`` is optional, every other type required
+#: (LibreOffice sc/source/core/tool/addincol.cxx, ScUnoAddInCollection::ReadFromAddIn
+#: and UpdateFromAddIn: ``bOptional = eArgType == SC_ADDINARG_VALUE_OR_ARRAY ||
+#: eArgType == SC_ADDINARG_VARARGS``). ``sequence<sequence<any>>`` takes what ``any``
+#: takes (a number, a text, a cell, a range, an array), a single value as a 1x1 array
+#: (sc/source/core/tool/interpr4.cxx, ScInterpreter::ScExternal, SC_ADDINARG_MIXED_ARRAY).
+ARG_OPTIONAL, ARG_REQUIRED = "any", "sequence< sequence< any > >"
+
+
 def idl_text(functions: list[Function], idl_module: str = IDL_MODULE) -> str:
-    """The UNO IDL of the add-in interface: every argument ``any`` (Calc lets an ``any``
-    argument be left out) and every result ``sequence<sequence<any>>`` (the only type
-    from which Calc builds an array; a scalar goes back as a 1x1 array)."""
+    """The UNO IDL of the add-in interface: an argument with a Python default ``any``
+    (optional: Calc lets it be left out), one without ``sequence<sequence<any>>``
+    (required, see :data:`ARG_REQUIRED`); every result ``sequence<sequence<any>>`` (the
+    only type from which Calc builds an array; a scalar goes back as a 1x1 array)."""
     lines = ["#include <com/sun/star/uno/XInterface.idl>",
              f"module {idl_module} {{ interface {INTERFACE} : com::sun::star::uno::XInterface {{"]
     for f in functions:
         # UNO identifiers allow no underscore: a0, a1... (the Wizard shows the real names)
-        args = ", ".join(f"[in] any a{i}" for i in range(len(f.params)))
+        args = ", ".join(f"[in] {ARG_OPTIONAL if p.optional else ARG_REQUIRED} a{i}"
+                         for i, p in enumerate(f.params))
         lines.append(f"  sequence< sequence< any > > {_idl_name(f.name)}({args});")
     lines.append("}; };")
     return "\n".join(lines) + "\n"
@@ -290,13 +306,16 @@ def _licence() -> str:
 
 # ------------------------------------------------------------------ the extension
 
-def build_extension(out: str | os.PathLike, module_name: str = DEFAULT_MODULE) -> list[str]:
+def build_extension(out: str | os.PathLike, module_name: str = DEFAULT_MODULE, *,
+                    force: bool = True) -> list[str]:
     """Write the extension ``out`` (.oxt) serving every FIDE_* (UPPER_CASE) function of
     ``module_name`` under its own name; return those names.
 
     The default module uses the type library shipped in xl_fide (no SDK needed); any
     other module (tests) needs the SDK's unoidl-write. ``out`` is written whole or not
-    at all. Raises :class:`ExtensionError`."""
+    at all, with the mode of any new file (umask), over an existing file only with
+    ``force`` (:func:`xl_fide._files.write_atomic`). Raises :class:`ExtensionError`;
+    :class:`~xl_fide._files.OutputError` when ``out`` cannot be written."""
     functions = read_functions(module_name)
     if not functions:
         raise ExtensionError(f"{module_name} has no UPPER_CASE functions")
@@ -312,9 +331,11 @@ def build_extension(out: str | os.PathLike, module_name: str = DEFAULT_MODULE) -
         "module": module_name, "idl_module": idl_module, "interface": INTERFACE,
         "service": service, "log_env": LOG_ENV, "python_min": list(PYTHON_MIN),
         "message_types": _MESSAGE_TYPES if module_name == DEFAULT_MODULE else [],
+        "check_shape": _CHECK_SHAPE if module_name == DEFAULT_MODULE else None,
         "functions": [{"name": f.name, "idl": _idl_name(f.name),
                        "params": [p.name for p in f.params],
-                       "options": {p.name: {"ndim": p.ndim, "zero_is_blank": p.zero_is_blank}
+                       "options": {p.name: {"ndim": p.ndim, "zero_is_blank": p.zero_is_blank,
+                                            "array": not p.optional}
                                    for p in f.params}} for f in functions],
     }
     component = resources.files("xl_fide.libreoffice").joinpath("data", "component.py") \
@@ -323,23 +344,18 @@ def build_extension(out: str | os.PathLike, module_name: str = DEFAULT_MODULE) -
     files = engine_files([module_name, "xl_fide.libreoffice._cells",
                           "xl_fide.libreoffice._xlwings_standin", "xl_fide.errors"])
     about = _ABOUT.format(names=", ".join(f.name for f in functions), version=__version__)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("META-INF/manifest.xml", _MANIFEST)
+        z.writestr("description.xml", _description(identifier, title))
+        z.writestr("description-en.txt", about)
+        z.writestr("LICENSE.txt", _licence())
+        z.writestr("XFide.rdb", rdb)
+        z.writestr("xfide.py", component)
+        z.writestr("CalcAddIns.xcu", _xcu(functions, service))
+        for rel, src in files.items():
+            z.write(src, f"pythonpath/{rel}")
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".xl_fide_", suffix=".oxt", dir=out.parent)
-    os.close(fd)
-    try:
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
-            z.writestr("META-INF/manifest.xml", _MANIFEST)
-            z.writestr("description.xml", _description(identifier, title))
-            z.writestr("description-en.txt", about)
-            z.writestr("LICENSE.txt", _licence())
-            z.writestr("XFide.rdb", rdb)
-            z.writestr("xfide.py", component)
-            z.writestr("CalcAddIns.xcu", _xcu(functions, service))
-            for rel, src in files.items():
-                z.write(src, f"pythonpath/{rel}")
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_atomic(out, buffer.getvalue(), force=force)
     return [f.name for f in functions]

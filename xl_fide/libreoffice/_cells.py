@@ -1,15 +1,21 @@
 """What LibreOffice Calc passes to an add-in function -> what xlwings passes, and the
 result back. Runs inside LibreOffice's own Python (standard library only).
 
-Arguments (every parameter is declared ``any`` in the type library, so each may be
-left out): a single cell or a literal -> scalar; a range -> tuple of row tuples, blank
-cells as ``""``, shaped like xlwings (one row or column -> flat list, a block -> list of
-rows, 1x1 -> scalar; ``ndim`` as the module declares it); an omitted argument -> the
-Python default; omitted trailing ones are dropped.
+Arguments: an optional one (a Python default) is declared ``any`` in the type library,
+so it may be left out; a required one ``sequence<sequence<any>>`` (Calc marks it
+required in the Function Wizard, see ``_build.ARG_REQUIRED``). A single cell or a
+literal -> scalar (a required argument receives it as a 1x1 array, read as the value
+alone); a range -> tuple of row tuples, blank cells as ``""``, shaped like xlwings (one
+row or column -> flat list, a block -> list of rows, 1x1 -> scalar; ``ndim`` as the
+module declares it); an omitted argument -> the Python default; omitted trailing ones
+are dropped. With the module's ``check_shape``, every range's size is checked from its
+shape before any cell is read.
 
 Blank single cells: Calc hands an add-in ``0.0`` for a blank cell given alone (a range
-keeps it blank). For the arguments listed in a function's ``zero_is_blank`` (those
-where 0 is never a valid value: ratings, K, years, texts...), 0 is read as blank, so
+keeps it blank): ScInterpreter::ScExternal (sc/source/core/tool/interpr4.cxx) passes a
+single reference's ``GetCellValue``, which is 0.0 for an empty cell. For the arguments
+listed in a function's ``zero_is_blank`` (those where 0 is never a valid value:
+ratings, K, years, texts...), 0 given alone is read as blank, so
 ``=FIDE_EXPECTED(A1;B1)`` with B1 empty gives ``#N/A`` as in Excel.
 
 Results: list of rows -> array (ragged rows padded with ""), flat list -> one row,
@@ -37,18 +43,28 @@ _EPOCH = _dt.datetime(1899, 12, 30)
 
 class Function:
     """One function as the add-in serves it: the Python callable and its argument
-    options (``{"ndim": 1|2|None, "zero_is_blank": bool}`` per parameter)."""
+    options (``{"ndim": 1|2|None, "zero_is_blank": bool, "array": bool}`` per parameter;
+    ``array``: declared ``sequence<sequence<any>>``, a required argument) and the
+    module's ``check_shape(name, rows, columns)`` if it has a cell budget."""
 
-    def __init__(self, name: str, fn, params: list, options: dict):
+    def __init__(self, name: str, fn, params: list, options: dict, check_shape=None):
         self.name = name
         self.fn = fn
         self.params = list(params)
         self.options = options
+        self.check_shape = check_shape
         self.defaults = [None if p.default is p.empty else p.default
                          for p in inspect.signature(fn).parameters.values()]
 
     def arguments(self, args: tuple) -> list:
-        """The Python arguments for what Calc passed."""
+        """The Python arguments for what Calc passed. With ``check_shape`` (the
+        module's ``check_shape(name, rows, columns)``), every range's size is checked
+        from its shape before any of its cells is looked at: Calc hands a whole column
+        as 1,048,576 rows, and reading them is what takes seconds."""
+        if self.check_shape is not None:
+            for i, a in enumerate(args):
+                if isinstance(a, tuple):     # Calc's arrays are rectangular
+                    self.check_shape(self.params[i], len(a), len(a[0]) if a else 0)
         out = []
         for i, a in enumerate(args):
             name = self.params[i]
@@ -67,6 +83,8 @@ class Function:
 def convert(a, options: dict):
     """One argument: what LibreOffice passes -> what xlwings passes."""
     ndim = options.get("ndim")
+    if options.get("array") and isinstance(a, tuple) and len(a) == 1 and len(a[0]) == 1:
+        a = a[0][0]        # a required argument: Calc hands a value alone as a 1x1 array
     if isinstance(a, tuple):                 # a range: blanks arrive as ""
         rows = [[None if c == "" else c for c in r] for r in a]
     elif a == BLANK:

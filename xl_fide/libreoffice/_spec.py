@@ -21,6 +21,7 @@ class Param:
     doc: str
     ndim: int | None
     zero_is_blank: bool
+    optional: bool = True    # the Python parameter has a default
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ def read_functions(module_name: str = DEFAULT_MODULE) -> list[Function]:
                                  "cannot be passed by LibreOffice Calc")
             doc = docs.get(p.name, (p.name, None))[0]
             params.append(Param(p.name, doc, ndims.get(p.name),
-                                zero_values is not None and p.name not in zero_values))
+                                zero_values is not None and p.name not in zero_values,
+                                p.default is not p.empty))
         out.append(Function(name, _first_line(fn.__doc__, name), tuple(params)))
     return out

@@ -51,14 +51,17 @@ def _load():
     from xl_fide.libreoffice import _cells
     install()
     module = importlib.import_module(_CONFIG["module"])
-    types = []
-    for dotted in _CONFIG["message_types"]:
+
+    def named(dotted):
         mod, _, name = dotted.rpartition(".")
-        types.append(getattr(importlib.import_module(mod), name))
+        return getattr(importlib.import_module(mod), name)
+
+    types = [named(dotted) for dotted in _CONFIG["message_types"]]
+    check_shape = named(_CONFIG["check_shape"]) if _CONFIG["check_shape"] else None
     functions = {}
     for f in _CONFIG["functions"]:
         functions[f["name"]] = _cells.Function(f["name"], getattr(module, f["name"]),
-                                               f["params"], f["options"])
+                                               f["params"], f["options"], check_shape)
     return _cells, functions, tuple(types)
 
 
