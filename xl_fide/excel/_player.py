@@ -255,6 +255,13 @@ def _global_formulas(udf: bool) -> dict[str, str]:
     }
 
 
+def _absent_if_blank(ref: str) -> str:
+    """``ref`` as a FIDE_* argument: ``""`` when the cell is blank. LibreOffice passes a
+    blank single cell to an add-in as 0, where 0 means something else (0 games so far:
+    K 40); ``""`` reaches the function as blank in every host."""
+    return f'IF(ISBLANK({ref}),"",{ref})'
+
+
 def _k_rule(udf: bool) -> str:
     """K by FIDE B.02 §8.3.3 as :func:`xl_fide.rules.rating.k_factor` decides it."""
     ro, born, games, peak = _g("ro"), _p("born"), _p("games"), _p("peak")
@@ -263,6 +270,9 @@ def _k_rule(udf: bool) -> str:
         day = f"INDEX({_ecol(2, PLAYER)},MAX(1,{_g('first')}))"
         first = f'IF(ISNUMBER({day}),{day},"")'
         tc = f'IF({_g("tcidx")}=2,"rapid",IF({_g("tcidx")}=3,"blitz","standard"))'
+        # Calc hands an add-in a blank single cell as 0 (0 games: K 40): a blank input
+        # reaches FIDE_K as "" (blank in Excel, LibreOffice and Pyodide alike)
+        born, games, peak = (_absent_if_blank(x) for x in (born, games, peak))
         return (f'=IF({ro}=0,"",FIDE_K({ro},{born},{games},{peak},"",{year},'
                 f"{tc},{first}))")
     highest = f"IF(ISNUMBER({peak}),MAX({ro},{peak}),{ro})"
