@@ -220,7 +220,7 @@ def read_int(x: str, lo: int, hi: int, words: tuple[str, ...] = ()) -> str:
     ``lo..hi``). Locale-free: only a text of digits is taken through VALUE."""
     t = f"TRIM({x})"
     v = f"VALUE({t})"
-    inner = f'IF(AND({t}={v}&"",{v}>={lo},{v}<={hi}),{v},"?")'
+    inner = f'IF(AND({t}={v}&"",{v}=INT({v}),{v}>={lo},{v}<={hi}),{v},"?")'
     if words:
         inner = f'IF({_one_of(f"LOWER({t})", words)},"",{inner})'
     return (f'IFERROR(IF(ISNUMBER({x}),IF(AND({x}=INT({x}),{x}>={lo},{x}<={hi}),{x},"?"),'
