@@ -535,6 +535,10 @@ def build_player_sheet(*, formulas: str = "native", games: Any = None,
         _text(conf, 1, 2, "xl_fide.udfs")
     if games is not None or player is not None:
         _fill(ws, games, player)
+    # every formula cell's value, saved with it by save_workbook (openpyxl has no public
+    # way to write a formula's cached value: xl_fide.excel._cached writes them)
+    from xl_fide.excel._player_values import player_values
+    wb.__dict__["xl_fide_cached"] = player_values(games, player, udf)
     wb.active = 0
     return wb
 
