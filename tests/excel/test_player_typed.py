@@ -15,12 +15,14 @@ D = 133 -> PD .32, ΔR .68; K 40: 27.20 -> +27 -> 1919.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from openpyxl import load_workbook
 
 from tests.harness import gnumeric
+from xl_fide.cli import main
 from xl_fide.excel._player import G_FIRST, G_LAST, build_player_sheet
 
 EV, G = 16, G_FIRST          # the first event row, the first game row
@@ -72,15 +74,53 @@ def check_bad(ws, cell, where):
     assert isinstance(note, str) and note.startswith(f"Not computed: {cell}"), (where, note)
 
 
-def test_typed_text_in_gnumeric(tmp_path):
+def rate_book(path, capsys):
+    """`xl-fide rate BOOK.xlsx`: (exit code, the new rating or the error line)."""
+    code = main(["rate", str(path), "--format", "json"])
+    out, err = capsys.readouterr()
+    if code:
+        assert out == "" and err.count("\n") == 1
+        return code, err
+    return code, json.loads(out)["new_rating"]
+
+
+def check_rate_refuses(path, cell, capsys, where):
+    code, err = rate_book(path, capsys)
+    assert code == 2 and f"Player!{cell}" in err, (where, err)
+
+
+def test_typed_text_in_gnumeric(tmp_path, capsys):
     gnumeric.require()
     for name, cells in (("clean", {}), ("typed", TYPED)):
         src = book(tmp_path / f"{name}.xlsx", cells)
         check_good(gnumeric.recalc(src, tmp_path / f"{name}.g.xlsx")["Player"], name)
+        assert rate_book(src, capsys) == (0, 1919), name
     for name, (cells, cell) in BAD.items():
         src = book(tmp_path / "bad.xlsx", cells)
         ws = gnumeric.recalc(src, tmp_path / "bad.g.xlsx")["Player"]
         check_bad(ws, cell, name)
+        check_rate_refuses(src, cell, capsys, name)
+
+
+def test_rate_of_the_sheet_equals_rate_of_the_csv(tmp_path, capsys):
+    """`template --layout player --games CSV` then `rate BOOK.xlsx`: the same JSON figures
+    as `rate CSV` (the hand-worked CASES)."""
+    from tests.excel.test_player import CASES
+    keys = ("new_rating", "computed_rating", "rating_change", "N", "K_used", "change")
+    for name, (text, opts, new, changes) in CASES.items():
+        f = tmp_path / f"{name}.csv"
+        f.write_text(text, encoding="utf-8")
+        src = tmp_path / f"{name}.xlsx"
+        assert main(["template", "--layout", "player", "--games", str(f), *opts,
+                     "-o", str(src)]) == 0
+        capsys.readouterr()
+        assert main(["rate", str(f), *opts, "--format", "json"]) == 0
+        want = json.loads(capsys.readouterr()[0])
+        assert main(["rate", str(src), "--format", "json"]) == 0
+        got = json.loads(capsys.readouterr()[0])
+        assert {k: got[k] for k in keys} == {k: want[k] for k in keys}, name
+        assert got["new_rating"] == new, name
+        assert [e["change"] for e in got["events"]] == changes, name
 
 
 @pytest.mark.parametrize("formulas", ["native", "udf"])
@@ -110,11 +150,12 @@ def _forms(value: int):
     ])
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(ro=_forms(1892), k=_forms(40), opp=_forms(2025),
        result=st.sampled_from([(1, True), ("1", True), (" 1 ", True), ("1.00", True),
                                ("1,0", True), ("1-0", True), ("1,5", False), ("", None)]))
-def test_fuzz_typed_cells_in_gnumeric(tmp_path_factory, ro, k, opp, result):
+def test_fuzz_typed_cells_in_gnumeric(tmp_path_factory, capsys, ro, k, opp, result):
     """Each typed cell is read as the number it shows, or is blank, or names its cell on
     row 13 and hides the new rating. By hand: as the README game, 1919 with K 40; a blank
     K: K by rule, 20 (no birth year, games blank = 30 or more): 13.60 -> +14 -> 1906; a
@@ -124,13 +165,17 @@ def test_fuzz_typed_cells_in_gnumeric(tmp_path_factory, ro, k, opp, result):
     gnumeric.require()
     tmp = tmp_path_factory.mktemp("fuzz")
     cells = {"D4": ro[0], "D9": k[0], f"E{G}": opp[0], f"F{G}": result[0]}
-    ws = gnumeric.recalc(book(tmp / "f.xlsx", cells), tmp / "f.g.xlsx")["Player"]
+    path = book(tmp / "f.xlsx", cells)
+    ws = gnumeric.recalc(path, tmp / "f.g.xlsx")["Player"]
     refs = {"D4": ro, "D9": k, f"E{G}": opp, f"F{G}": result}
     bad = [ref for ref, (_, ok) in refs.items() if ok is False]
     if bad:
         check_bad(ws, bad[0], cells)
+        check_rate_refuses(path, bad[0], capsys, cells)
         return
     new, _ = shown(ws)
+    code, by_rate = rate_book(path, capsys)
+    assert code == 0 and by_rate == (new if isinstance(new, int) else None), cells
     if ro[1] is None:
         assert isinstance(new, str) and new.startswith("not published"), cells
     elif opp[1] is None or result[1] is None:

@@ -75,7 +75,8 @@ def add_parser(sub: Any) -> None:
                        "the new rating (games CSV or --game)")
     r.add_argument("file", nargs="?", metavar="GAMES.csv",
                    help="one game a line: event, event_start, event_end, opponent_rating, "
-                        "result (optional date, opponent, Ro, K, time_control)")
+                        "result (optional date, opponent, Ro, K, time_control); or a player "
+                        "sheet (BOOK.xlsx, xl-fide template --layout player) as typed in")
     r.add_argument("--game", action="append", metavar="RATING:RESULT", default=[],
                    help=f"one game without a CSV, repeatable, e.g. {EXAMPLE_GAME} or "
                         "2100:½ or unrated:1")
@@ -278,6 +279,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
     from xl_fide.event.player_period import rate_player
     m = _cli()
     fmt = m._report_format(args)
+    if _is_workbook(getattr(args, "file", None)):
+        return _rate_player_sheet(args, fmt)
     games = load_games(args)
     if games.ignored and not args.quiet:
         m._say(f"warning: {games.source}: column(s) ignored: {', '.join(games.ignored)}",
@@ -287,6 +290,35 @@ def cmd_rate(args: argparse.Namespace) -> int:
     if args.output:
         inputs = [Path(args.file)] if args.file else []
         m.write_text_atomic(Path(args.output), text, force=args.force, inputs=inputs)
+        m._say(f"wrote {args.output}")
+    else:
+        m._write_out(text)
+    return m.EXIT_OK
+
+
+def _is_workbook(file: str | None) -> bool:
+    return bool(file) and Path(str(file)).suffix.lower() in (".xlsx", ".xlsm")
+
+
+def _rate_player_sheet(args: argparse.Namespace, fmt: str) -> int:
+    """``xl-fide rate BOOK.xlsx``: a player sheet's typed cells (read as the sheet reads
+    them, or refused naming the cell the sheet names), rated as ``rate`` rates a CSV."""
+    from xl_fide.event.player_period import rate_player
+    from xl_fide.excel._player_read import read_player_sheet
+    m = _cli()
+    given = [f"--{n.replace('_', '-')}" for n in ("rating", "k", "birth_year", "career_games",
+                                                  "peak", "time_control")
+             if getattr(args, n, None) is not None]
+    if given or getattr(args, "game", None):
+        raise _error(f"{args.file}: the player sheet holds the player's inputs and games; "
+                     f"give no {', '.join(given) or '--game'}")
+    games, player = read_player_sheet(m._existing_file(Path(args.file)))
+    if not games.events:
+        raise _error(f"{args.file}: the player sheet has no events")
+    text = format_rate(rate_player(games, player), fmt)
+    if args.output:
+        m.write_text_atomic(Path(args.output), text, force=args.force,
+                            inputs=[Path(args.file)])
         m._say(f"wrote {args.output}")
     else:
         m._write_out(text)
