@@ -38,11 +38,11 @@ def _number(value: object) -> bool:
 _BAD = object()
 
 
-def read_int(value: object, lo: int, hi: int, words: tuple[str, ...] = ()) -> Any:
+def read_int(value: Any, lo: int, hi: int, words: tuple[str, ...] = ()) -> Any:
     """As :func:`xl_fide.excel._player.read_int`: an int, ``None`` (blank), or ``_BAD``."""
     if _number(value):
-        whole = float(value).is_integer()                       # type: ignore[arg-type]
-        return int(value) if whole and lo <= value <= hi else _BAD   # type: ignore[operator]
+        whole = float(value).is_integer()                     
+        return int(value) if whole and lo <= value <= hi else _BAD
     if isinstance(value, (_dt.date, bool)):
         return _BAD
     if _blank(value):
@@ -55,16 +55,16 @@ def read_int(value: object, lo: int, hi: int, words: tuple[str, ...] = ()) -> An
     return _BAD
 
 
-def read_date(value: object) -> Any:
+def read_date(value: Any) -> Any:
     """As :func:`xl_fide.excel._player.read_date`: a date, ``None`` (blank), or ``_BAD``."""
     if isinstance(value, _dt.datetime):
         return value.date()
     if isinstance(value, _dt.date):
         return value
     if _number(value):
-        if value < 1:                                            # type: ignore[operator]
+        if value < 1:                                         
             return _BAD
-        return _EPOCH + _dt.timedelta(days=int(value))          # type: ignore[arg-type]
+        return _EPOCH + _dt.timedelta(days=int(value))        
     if isinstance(value, bool):
         return _BAD
     if _blank(value):
@@ -92,7 +92,7 @@ def _results() -> dict[object, Any]:
     return table
 
 
-def read_result(value: object, table: dict[object, Any]) -> Any:
+def read_result(value: Any, table: dict[object, Any]) -> Any:
     """A :class:`~xl_fide.rules.results.GameResult`, ``None`` (blank) or ``_BAD``."""
     if _number(value):
         return table.get(value, _BAD)

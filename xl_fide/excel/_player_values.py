@@ -48,7 +48,7 @@ class _Editions:
 
     def __init__(self) -> None:
         rows, _ = P._edition_table()
-        self.rows = [[0 if v == "" else v for v in row] for row in rows]
+        self.rows: list[list[Any]] = [[0 if v == "" else v for v in row] for row in rows]
 
     def match(self, key: int) -> int:
         """MATCH(key, keys, 1): the 1-based row of the largest key <= ``key``."""
@@ -75,10 +75,14 @@ class _Model:
     def __init__(self, games: Any, player: Any, udf: bool, today: _dt.date) -> None:
         self.udf = udf
         self.ed = _Editions()
-        self.calc: dict[str, object] = {}
-        self.sheet: dict[str, object] = {}
+        self.calc: dict[str, Any] = {}
+        self.sheet: dict[str, Any] = {}
         self.cells: Cells = {P.PLAYER: self.sheet, P.PCALC: self.calc}
-        self.g: dict[str, object] = {}
+        self.g: dict[str, Any] = {}
+        self.rows: list[dict[str, Any]] = []
+        self.games: list[dict[str, Any]] = []
+        self.typed: dict[str, Any] = {}
+        self.period: Any = None
         events = list(games.events) if games is not None else []
         tc = (getattr(player, "time_control", None)
               or (games.time_control if games is not None else None))
@@ -86,7 +90,6 @@ class _Model:
         self.tcidx = P._TC_INDEX[self.tc.value]
         self.player = player
         self.events = events
-        self.period = None
         if events:
             from xl_fide.event.player_period import rate_player
             self.period = rate_player(games, player)
@@ -127,14 +130,13 @@ class _Model:
     def _events_first(self, today: _dt.date) -> None:
         """The event rows' typed values, edition lookups and the list after the period."""
         ed = self.ed
-        self.rows = []
         for i in range(1, P.MAX_EVENTS + 1):
             r = P.EV_FIRST + i - 1
             ev = self.events[i - 1] if i <= len(self.events) else None
             start = _serial(ev.start) if ev else None
             key = _key(self.tcidx, start)
             row = ed.match(key)
-            e = {"r": r, "ev": ev, "used": 1 if ev else 0, "start": start,
+            e: dict[str, Any] = {"r": r, "ev": ev, "used": 1 if ev else 0, "start": start,
                  "end": _serial(ev.end) if ev else None, "key": key, "row": row,
                  "ro_in": ev.Ro if ev and ev.Ro is not None else "",
                  "k_in": ev.K if ev and ev.K is not None else ""}
@@ -188,11 +190,10 @@ class _Model:
             pev = period.events[i] if period is not None else None
             for j, g in enumerate(ev.games):
                 lines.append((i + 1, g, pev.games[j] if pev is not None else None))
-        self.games = []
         for n in range(P.MAX_GAMES):
             r = P.G_FIRST + n
             ev_i, row, line = lines[n] if n < len(lines) else (0, None, None)
-            x = {"r": r, "ev": ev_i, "row": row, "line": line}
+            x: dict[str, Any] = {"r": r, "ev": ev_i, "row": row, "line": line}
             if row is None:
                 x.update(used=0, ropp_in="", ropp=0, rkey="", played=0, score=0)
             else:
@@ -257,20 +258,19 @@ class _Model:
                 e["KU"] = e["CHG"] = 0
 
     def _k_rule(self) -> object:
+        """K by rule as :func:`~xl_fide.rules.rating.k_factor` decides it (what FIDE_K
+        returns; the native formula is its copy); a birth year it refuses: the native
+        formula's #N/A, FIDE_K's error (#VALUE!)."""
         if self.ro == 0:
             return ""
         t = self.typed
         first = self.rows[self.first - 1]["start"] if self.first else None
-        if self.udf:
-            from xl_fide.udfs import FIDE_K
-            return FIDE_K(self.ro, _blank(t["born"]), _blank(t["games"]), _blank(t["peak"]), "",
-                          self.g["year"], self.tc.value, "" if first is None else first)
         edition = rules_for(_EPOCH + _dt.timedelta(days=first) if first else None, self.tc)
         try:
             return k_factor(self.ro, birth_year=t["born"], career_games=t["games"],
                             peak_rating=t["peak"], period_year=self.g["year"], edition=edition)
         except XlFideError:
-            return "#N/A"
+            return "#VALUE!" if self.udf else "#N/A"
 
     def _k_cell(self) -> object:
         self.krule = self._k_rule()
@@ -292,7 +292,7 @@ class _Model:
         init = self.period.initial if self.period is not None else None
         if ni > 0:
             assert init is not None and init.N == ni and init.W_half == wi
-            ival: object = init.value                       # the engine's
+            ival: Any = init.value                       # the engine's
         else:
             ival = ""
         self.gset("ival", ival)
@@ -304,9 +304,9 @@ class _Model:
         elif ni < self.g["iming"]:
             shown = (f"{no}only {ni} game{'' if ni == 1 else 's'} against rated opponents; "
                      f"at least {self.g['iming']} are needed")
-        elif ival < self.g["ifloor"]:                         # type: ignore[operator]
+        elif ival < self.g["ifloor"]:
             shown = f"{no}{ival} is below the rating floor {self.g['ifloor']}"
-        elif self.g["imax"] > 0 and ival > self.g["imax"]:     # type: ignore[operator]
+        elif self.g["imax"] > 0 and ival > self.g["imax"]:
             shown = self.g["imax"]
         else:
             shown = ival
@@ -358,7 +358,7 @@ class _Model:
             self.pset(10, r, self._note(x))
         self._results()
 
-    def _note(self, x: dict) -> object:
+    def _note(self, x: dict[str, Any]) -> object:
         if not x["used"]:
             return ""
         if x["played"] == 0:
@@ -379,15 +379,15 @@ class _Model:
         self.pset(4, row["krule"], self.krule)
         self.pset(4, row["k"], self.K)
         n = self.n
-        K = self.K
+        K: Any = self.K
         kused: object = ""
         if rated and _num(K):
-            kused = K_CAP_PRODUCT // n if K * n > K_CAP_PRODUCT else K   # type: ignore[operator]
+            kused = K_CAP_PRODUCT // n if K * n > K_CAP_PRODUCT else K
             if p is not None:
                 assert kused == p.K                            # the engine's
         total = g["total"]
-        rounded = p.rating_change if rated and p is not None else (0 if rated else "")
-        computed: object = (ro + rounded if rated else g["ival"])   # type: ignore[operator]
+        rounded: Any = p.rating_change if rated and p is not None else (0 if rated else "")
+        computed: Any = ro + rounded if rated else g["ival"]
         if rated and p is not None:
             assert computed == p.computed_rating
         used = g["used"]
