@@ -745,6 +745,15 @@ _HELP_TEXT = (
              "(§7.2.1). Unrated: the initial rating over the period's events with two "
              "hypothetical 1800 draws (§8.2): at least 5 games, at least 1400, at most 2200; a "
              "first event without a point is ignored."),
+    ("label", "Typed cells"),
+    ("text", "A number typed as text (a Text-formatted cell, a paste) is read as the number "
+             "it shows when that is clear: its digits, spaces around them (\" 1892\"); a date "
+             "as a date or as 2025-11-01; a result as 1, ½, 0, 1-0, 1.00, 0,5 and the other "
+             "entries of the Tables sheet; a game's event by its name, whatever the case and "
+             "spaces. Anything else (1,892; 3/2/2024; 2025.5), an event without its dates, "
+             "or anything typed under the games table is named on row 13 with its cell, and "
+             "the new rating is not shown until it is fixed. xl-fide rate my-month.xlsx "
+             "reads the sheet the same way and names the same cell."),
     ("label", "From a file"),
     ("text", "xl-fide template --layout player --games GAMES.csv --rating 1892 --k 40 -o "
              "my-month.xlsx fills this sheet from a CSV with the columns event, event_start, "
