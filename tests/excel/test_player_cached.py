@@ -104,3 +104,48 @@ def test_random_events_cached_equals_gnumeric(tmp_path_factory, Ro, K, born, tc,
     path = _book(tmp, "r", "native", csv_of(*rows), opts)
     assert without_value(path) == {}
     assert _differences(path, gnumeric.recalc(path, tmp / "g.xlsx")) == {}
+
+
+_own = st.one_of(st.none(), st.tuples(st.integers(1400, 2600), st.sampled_from([10, 20, 40])))
+
+
+@settings(max_examples=50, deadline=None)
+@given(Ro=st.one_of(st.none(), st.integers(1000, 2800)),
+       K=st.one_of(st.none(), st.sampled_from([10, 20, 40])),
+       born=st.one_of(st.none(), st.integers(1950, 2015)),
+       so_far=st.one_of(st.none(), st.integers(0, 60)),
+       peak=st.one_of(st.none(), st.integers(1400, 2700)),
+       tc=st.sampled_from(["standard", "rapid", "blitz"]), udf=st.booleans(),
+       events=st.lists(st.tuples(st.sampled_from(["2021-06", "2023-05", "2024-06", "2025-11"]),
+                                 st.integers(1, 20), st.lists(game_st, min_size=1, max_size=8),
+                                 _own),
+                       min_size=1, max_size=4, unique_by=lambda e: (e[0], e[1])))
+def test_every_formula_cell_gets_a_value_on_random_periods(Ro, K, born, so_far, peak, tc,
+                                                           udf, events):
+    """Without a spreadsheet: whatever the period (own Ro and K per event, K by rule from
+    birth year, games so far and peak), every formula cell of the sheet gets a value, and
+    the worked-out helpers agree with the engine where both count (the model checks N, W,
+    ΣΔR, K used, the rounding and the new rating against rate_player as it goes)."""
+    from xl_fide._games import parse_games
+    from xl_fide.event.player_period import PlayerInputs, rate_player
+    from xl_fide.errors import XlFideError
+    from xl_fide.excel._player import build_player_sheet
+    from xl_fide.rules.editions import TimeControl
+    rows = []
+    for i, (month, day, games, own) in enumerate(events):
+        start = f"{month}-{day:02d}"
+        ro_k = ",," if own is None else f",{own[0]},{own[1]}"
+        rows += [f"E{i},{start},{start},{'' if R is None else R},{res}{ro_k}"
+                 for R, res in games]
+    g = parse_games(csv_of(*rows, head="event,event_start,event_end,opponent_rating,result,"
+                           "Ro,K"), "g.csv")
+    player = PlayerInputs(Ro, K, born, so_far, peak, TimeControl.parse(tc))
+    try:
+        rate_player(g, player)
+    except XlFideError:
+        return                       # refused before any sheet is written (the CLI's order)
+    wb = build_player_sheet(formulas="udf" if udf else "native", games=g, player=player)
+    values = wb.__dict__["xl_fide_cached"]
+    for ws in wb.worksheets:
+        formulas = {c.coordinate for row in ws.iter_rows() for c in row if c.data_type == "f"}
+        assert formulas <= set(values.get(ws.title, {})), ws.title

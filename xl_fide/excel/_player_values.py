@@ -91,8 +91,8 @@ class _Model:
         self.player = player
         self.events = events
         if events:
-            from xl_fide.event.player_period import rate_player
-            self.period = rate_player(games, player)
+            from xl_fide.event.player_period import PlayerInputs, rate_player
+            self.period = rate_player(games, player or PlayerInputs())
         self._inputs()
         self._events_first(today)
         self._games()
