@@ -41,6 +41,7 @@ BAD = {
     "start blank": ({f"B{EV}": None}, f"B{EV}"),
     "opponent 2025.5": ({f"E{G}": "2025.5"}, f"E{G}"),
     "result 1.5": ({f"F{G}": "1.5"}, f"F{G}"),
+    "result ?": ({f"F{G}": "?"}, f"F{G}"),           # a wildcard to VLOOKUP: it finds "1"
     "K 4O": ({"D9": "4O"}, "D9"),
     "a game under the table": ({f"C{G_LAST + 1}": "Open", f"E{G_LAST + 1}": 1500,
                                 f"F{G_LAST + 1}": 0}, f"row {G_LAST + 1}"),
@@ -154,7 +155,8 @@ def _forms(value: int):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(ro=_forms(1892), k=_forms(40), opp=_forms(2025),
        result=st.sampled_from([(1, True), ("1", True), (" 1 ", True), ("1.00", True),
-                               ("1,0", True), ("1-0", True), ("1,5", False), ("", None)]))
+                               ("1,0", True), ("1-0", True), ("1,5", False), ("", None),
+                               ("?", False), ("1*", False)]))
 def test_fuzz_typed_cells_in_gnumeric(tmp_path_factory, capsys, ro, k, opp, result):
     """Each typed cell is read as the number it shows, or is blank, or names its cell on
     row 13 and hides the new rating. By hand: as the README game, 1919 with K 40; a blank

@@ -450,8 +450,10 @@ def _game_cells(r: int, udf: bool) -> dict[int, str]:
                f"SUMPRODUCT({same}*{_ecol(E_IDX)}),0))"),
         X_ROIN: "=" + read_int(pl(5), RATING_MIN, RATING_MAX, _UNRATED_WORDS),
         X_RKEY: f'=IFERROR(IF(ISNUMBER({pl(6)}),{pl(6)},SUBSTITUTE(TRIM({pl(6)})," ","")),"?")',
-        X_PLAYED: (f'=IF({rk}="",0,IFERROR(VLOOKUP({rk},{_CODES},3,FALSE),'
-                   f"IFERROR(VLOOKUP({rk},{rtext},3,FALSE),-1)))"),
+        # * ? ~ are wildcards to VLOOKUP in Excel and LibreOffice ("?" would find "1")
+        X_PLAYED: (f'=IF({rk}="",0,IF(OR(ISNUMBER(FIND("*",{rk})),ISNUMBER(FIND("?",{rk})),'
+                   f'ISNUMBER(FIND("~",{rk}))),-1,IFERROR(VLOOKUP({rk},{_CODES},3,FALSE),'
+                   f"IFERROR(VLOOKUP({rk},{rtext},3,FALSE),-1))))"),
         X_SCORE: (f"=IF({played}=1,2*IFERROR(VLOOKUP({rk},{_CODES},2,FALSE),"
                   f"VLOOKUP({rk},{rtext},2,FALSE)),0)"),
         X_WHY: f'=IF({me(X_USED)}=1,{why},"")',
