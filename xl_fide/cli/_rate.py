@@ -296,35 +296,6 @@ def cmd_rate(args: argparse.Namespace) -> int:
     return m.EXIT_OK
 
 
-def _is_workbook(file: str | None) -> bool:
-    return bool(file) and Path(str(file)).suffix.lower() in (".xlsx", ".xlsm")
-
-
-def _rate_player_sheet(args: argparse.Namespace, fmt: str) -> int:
-    """``xl-fide rate BOOK.xlsx``: a player sheet's typed cells (read as the sheet reads
-    them, or refused naming the cell the sheet names), rated as ``rate`` rates a CSV."""
-    from xl_fide.event.player_period import rate_player
-    from xl_fide.excel._player_read import read_player_sheet
-    m = _cli()
-    given = [f"--{n.replace('_', '-')}" for n in ("rating", "k", "birth_year", "career_games",
-                                                  "peak", "time_control")
-             if getattr(args, n, None) is not None]
-    if given or getattr(args, "game", None):
-        raise _error(f"{args.file}: the player sheet holds the player's inputs and games; "
-                     f"give no {', '.join(given) or '--game'}")
-    games, player = read_player_sheet(m._existing_file(Path(args.file)))
-    if not games.events:
-        raise _error(f"{args.file}: the player sheet has no events")
-    text = format_rate(rate_player(games, player), fmt)
-    if args.output:
-        m.write_text_atomic(Path(args.output), text, force=args.force,
-                            inputs=[Path(args.file)])
-        m._say(f"wrote {args.output}")
-    else:
-        m._write_out(text)
-    return m.EXIT_OK
-
-
 def player_only(args: argparse.Namespace) -> bool:
     """True when an option of the player sheet was given (to a cross-table template)."""
     return any(getattr(args, n, None) is not None for n in (
@@ -360,4 +331,33 @@ def cmd_player_template(args: argparse.Namespace) -> int:
         raise m.CliError(f"{out} exists: not overwritten (use --force)") from None
     n = sum(len(ev.games) for ev in games.events) if games else 0
     m._say(f"wrote {out} (player sheet, {args.formulas} formulas, {n} games)")
+    return m.EXIT_OK
+
+
+def _is_workbook(file: str | None) -> bool:
+    return bool(file) and Path(str(file)).suffix.lower() in (".xlsx", ".xlsm")
+
+
+def _rate_player_sheet(args: argparse.Namespace, fmt: str) -> int:
+    """``xl-fide rate BOOK.xlsx``: a player sheet's typed cells (read as the sheet reads
+    them, or refused naming the cell the sheet names), rated as ``rate`` rates a CSV."""
+    from xl_fide.event.player_period import rate_player
+    from xl_fide.excel._player_read import read_player_sheet
+    m = _cli()
+    given = [f"--{n.replace('_', '-')}" for n in ("rating", "k", "birth_year", "career_games",
+                                                  "peak", "time_control")
+             if getattr(args, n, None) is not None]
+    if given or getattr(args, "game", None):
+        raise _error(f"{args.file}: the player sheet holds the player's inputs and games; "
+                     f"give no {', '.join(given) or '--game'}")
+    games, player = read_player_sheet(m._existing_file(Path(args.file)))
+    if not games.events:
+        raise _error(f"{args.file}: the player sheet has no events")
+    text = format_rate(rate_player(games, player), fmt)
+    if args.output:
+        m.write_text_atomic(Path(args.output), text, force=args.force,
+                            inputs=[Path(args.file)])
+        m._say(f"wrote {args.output}")
+    else:
+        m._write_out(text)
     return m.EXIT_OK
