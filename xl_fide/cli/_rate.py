@@ -344,12 +344,13 @@ def _rate_player_sheet(args: argparse.Namespace, fmt: str) -> int:
     from xl_fide.event.player_period import rate_player
     from xl_fide.excel._player_read import read_player_sheet
     m = _cli()
-    given = [f"--{n.replace('_', '-')}" for n in ("rating", "k", "birth_year", "career_games",
-                                                  "peak", "time_control")
-             if getattr(args, n, None) is not None]
-    if given or getattr(args, "game", None):
+    names = {"rating": "--rating", "k": "--k", "birth_year": "--birth-year",
+             "career_games": "the rated games so far", "peak": "--peak",
+             "time_control": "--time-control", "game": "--game", "games_csv": "a games CSV"}
+    given = [flag for n, flag in names.items() if getattr(args, n, None) not in (None, [])]
+    if given:
         raise _error(f"{args.file}: the player sheet holds the player's inputs and games; "
-                     f"give no {', '.join(given) or '--game'}")
+                     f"give no {', '.join(given)}")
     games, player = read_player_sheet(m._existing_file(Path(args.file)))
     if not games.events:
         raise _error(f"{args.file}: the player sheet has no events")
