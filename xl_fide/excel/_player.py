@@ -14,6 +14,16 @@ functions of Excel 2010+, LibreOffice and Google Sheets (no ``N()``, no ``TEXT``
 format strings); the UDF variant takes PD from ``FIDE_EXPECTED`` and the K rule from
 ``FIDE_K``.
 
+Typed cells are read by formulas (:func:`read_int`, :func:`read_date`, the result and
+event-name columns of PlayerCalc): a number typed as text as the number it shows when
+that is unambiguous, an ISO date typed as text as that date, a result as the Tables
+sheet's entries or a decimal (``1.00``, ``0,5``), an event name whatever its case and
+spaces; anything else, an event without its dates, or anything typed under the games
+table is the sheet's problem: row 13 names the first such cell and NewRating shows
+``not computed`` (FIDE B.02 gives no rating from an input that cannot be read).
+:mod:`xl_fide.excel._player_read` reads a saved sheet the same way (``xl-fide rate
+BOOK.xlsx``); :mod:`xl_fide.excel._player_values` gives every formula cell its value.
+
 Defined names (documented on the Help sheet, :data:`NAMES`): the inputs
 ``PlayerRating BirthYear CareerGames PeakRating TimeControl KGiven``; the results
 ``KRule KFactor PeriodGames KUsed PeriodChange RatingChange NewRating ComputedRating
@@ -322,10 +332,9 @@ def _input_formulas() -> dict[str, str]:
     out = {f"v_{k}": "=" + read_int(_p(k), lo, hi, words) for k, (lo, hi, words, _) in _READ.items()}
     tcw = f"LOWER(TRIM({_p('tc')}))"
     out["v_tc"] = f"=IF({_one_of(tcw, sum(_TC_WORDS.values(), ()))},1,0)"
-    msg = '""'
     tc_ref = f"D{_ROW['tc']}"
     msg = (f'IF({_g("v_tc")}=0,"{tc_ref}: the time control must be standard, rapid or '
-           f'blitz",{msg})')
+           f'blitz","")')
     for key, (_, _, _, what) in reversed(_READ.items()):
         msg = f'IF({_g("v_" + key)}="?","D{_ROW[key]}: {what}",{msg})'
     out["inmsg"] = "=" + msg
