@@ -72,6 +72,9 @@ CASES = [
     (["FIDE_EXPECTED", [[[None]], 2000]], {"ok": "#N/A"}),
     (["FIDE_EXPECTED", [1892, 2022, [[None]], [[None]], [[None]]]], {"ok": 0.32}),
     (["FIDE_K", [[[2000], [None]], [[1980], [None]]]], {"ok": [[20], [""]]}),
+    # the player sheet passes "" for a blank input (never the blank cell: LibreOffice would
+    # pass 0): blank games so far = 30 or more, K 20 (issue 32.4)
+    (["FIDE_K", [1892, "", "", "", "", 2025, "standard", ""]], {"ok": 20}),
     (["FIDE_EVENT_SWISS", [[[2000], [2000], [None]], [[20], [20], [None]],
                            [[2], [1], [None]], [["1"], ["0"], [None]]]],
      {"ok": [[1, 1, 0.5, 0.5, 20, 10, 10, 2010, 2800, ""],

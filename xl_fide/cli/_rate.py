@@ -93,7 +93,8 @@ def add_parser(sub: Any) -> None:
                        "the new rating (games CSV or --game)")
     r.add_argument("file", nargs="?", metavar="GAMES.csv",
                    help="one game a line: event, event_start, event_end, opponent_rating, "
-                        "result (optional date, opponent, Ro, K, time_control)")
+                        "result (optional date, opponent, Ro, K, time_control); or a player "
+                        "sheet (BOOK.xlsx, xl-fide template --layout player) as typed in")
     r.add_argument("--game", action="append", metavar="RATING:RESULT", default=[],
                    help=f"one game without a CSV, repeatable, e.g. {EXAMPLE_GAME} or "
                         "2100:½ or unrated:1")
@@ -335,6 +336,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
     from xl_fide.event.player_period import rate_player
     m = _cli()
     fmt = m._report_format(args)
+    if _is_workbook(getattr(args, "file", None)):
+        return _rate_player_sheet(args, fmt)
     games = load_games(args)
     if games.ignored and not args.quiet:
         m._say(f"warning: {games.source}: column(s) ignored: {', '.join(games.ignored)}",
@@ -386,4 +389,34 @@ def cmd_player_template(args: argparse.Namespace) -> int:
         raise m.CliError(f"{out} exists: not overwritten (use --force)") from None
     n = sum(len(ev.games) for ev in games.events) if games else 0
     m._say(f"wrote {out} (player sheet, {args.formulas} formulas, {n} games)")
+    return m.EXIT_OK
+
+
+def _is_workbook(file: str | None) -> bool:
+    return bool(file) and Path(str(file)).suffix.lower() in (".xlsx", ".xlsm")
+
+
+def _rate_player_sheet(args: argparse.Namespace, fmt: str) -> int:
+    """``xl-fide rate BOOK.xlsx``: a player sheet's typed cells (read as the sheet reads
+    them, or refused naming the cell the sheet names), rated as ``rate`` rates a CSV."""
+    from xl_fide.event.player_period import rate_player
+    from xl_fide.excel._player_read import read_player_sheet
+    m = _cli()
+    names = {"rating": "--rating", "k": "--k", "birth_year": "--birth-year",
+             "career_games": "the rated games so far", "peak": "--peak",
+             "time_control": "--time-control", "game": "--game", "games_csv": "a games CSV"}
+    given = [flag for n, flag in names.items() if getattr(args, n, None) not in (None, [])]
+    if given:
+        raise _error(f"{args.file}: the player sheet holds the player's inputs and games; "
+                     f"give no {', '.join(given)}")
+    games, player = read_player_sheet(m._existing_file(Path(args.file)))
+    if not games.events:
+        raise _error(f"{args.file}: the player sheet has no events")
+    text = format_rate(rate_player(games, player), fmt)
+    if args.output:
+        m.write_text_atomic(Path(args.output), text, force=args.force,
+                            inputs=[Path(args.file)])
+        m._say(f"wrote {args.output}")
+    else:
+        m._write_out(text)
     return m.EXIT_OK

@@ -14,6 +14,16 @@ functions of Excel 2010+, LibreOffice and Google Sheets (no ``N()``, no ``TEXT``
 format strings); the UDF variant takes PD from ``FIDE_EXPECTED`` and the K rule from
 ``FIDE_K``.
 
+Typed cells are read by formulas (:func:`read_int`, :func:`read_date`, the result and
+event-name columns of PlayerCalc): a number typed as text as the number it shows when
+that is unambiguous, an ISO date typed as text as that date, a result as the Tables
+sheet's entries or a decimal (``1.00``, ``0,5``), an event name whatever its case and
+spaces; anything else, an event without its dates, or anything typed under the games
+table is the sheet's problem: row 13 names the first such cell and NewRating shows
+``not computed`` (FIDE B.02 gives no rating from an input that cannot be read).
+:mod:`xl_fide.excel._player_read` reads a saved sheet the same way (``xl-fide rate
+BOOK.xlsx``); :mod:`xl_fide.excel._player_values` gives every formula cell its value.
+
 Defined names (documented on the Help sheet, :data:`NAMES`): the inputs
 ``PlayerRating BirthYear CareerGames PeakRating TimeControl KGiven``; the results
 ``KRule KFactor PeriodGames KUsed PeriodChange RatingChange NewRating ComputedRating
@@ -47,6 +57,7 @@ from xl_fide.rules.rating import (
     K_TOP, MAX_AGE, NEW_PLAYER_GAMES, RB_600_DIFFERENCE, RB_600_TOP,
 )
 from xl_fide.rules.results import VALIDATION_LIST
+from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN
 
 PLAYER, PCALC = "Player", "PlayerCalc"
 ONCE_NOTE = ("An event of 1 Jan 2022 - 29 Feb 2024: the 400-point rule applies in its one game "
@@ -138,15 +149,26 @@ _WIDTHS = (5, 11, 26, 20, 9, 8, 8, 7, 8, 8, 10)
 
 # PlayerCalc: per-event helper columns (rows EV_FIRST..EV_LAST)
 (E_USED, E_KEY, E_ED, E_ONCE, E_EXEMPT, E_RB, E_K20, E_FLOOR, E_RO, E_CAP, E_N, E_W, E_SDR, E_K,
- E_KU, E_CHG, E_NU, E_WU, E_SRU, E_ORDER, E_IDX, E_I24, E_MAX, E_MING, E_MSG) = range(1, 26)
+ E_KU, E_CHG, E_NU, E_WU, E_SRU, E_ORDER, E_IDX, E_I24, E_MAX, E_MING, E_MSG,
+ E_START, E_END, E_ROIN, E_KIN, E_NAME, E_WHY, E_BAD) = range(1, 33)
 # per-game helper columns (rows G_FIRST..G_LAST)
 (X_EV, X_PLAYED, X_SCORE, X_ROPP, X_RO, X_FLOOR, X_RB, X_X, X_CAP, X_PD, X_DR, X_U,
- X_KEY) = range(1, 14)
-ED_COL = 27                  # the edition switch table: AA..AL
-GLOBAL_COL = 40              # label AN, value AO
+ X_KEY, X_USED, X_ROIN, X_RKEY, X_WHY, X_BAD) = range(1, 19)
+ED_COL = 34                  # the edition switch table: AH..AS
+GLOBAL_COL = 47              # label AU, value AV
+RTEXT_COL = 50               # results written as decimals (1.00, 0,50): AX..AZ
 _GLOBALS = ("tcidx", "ro", "end", "lkey", "lrow", "lid", "lfloor", "year", "n", "first",
             "last", "k20", "ifloor", "i24", "imax", "iming", "ex", "ni", "wi", "sri", "ival",
-            "ishown", "once", "used", "total")
+            "ishown", "once", "used", "total",
+            # the typed inputs as read (a number, "" for blank, "?" not understood)
+            "v_ro", "v_born", "v_games", "v_peak", "v_kgiven", "v_tc",
+            "inmsg", "evbad", "gbad", "below", "problem")
+#: Words a rating cell may hold for "unrated" (as the games CSV reads them).
+_UNRATED_WORDS = ("unrated", "nr", "-")
+#: The time controls' words (:meth:`xl_fide.rules.editions.TimeControl.parse`).
+_TC_WORDS = {1: ("", "standard", "classical", "std", "s"), 2: ("rapid", "r"), 3: ("blitz", "b")}
+#: Rows past the games table that are searched for games typed under it.
+_BELOW_LAST = 65536
 NAMES = tuple(n for _, _, _, n, _, _ in _INPUTS + _RESULTS) + tuple(
     c[2] for c in _EV_COLS + _G_COLS if c[2])
 
@@ -195,6 +217,38 @@ def _ed(col: int) -> str:
     return f"{PCALC}!${c}$4:${c}${3 + n}"
 
 
+def _one_of(expr: str, words: tuple[str, ...]) -> str:
+    """1 when ``expr`` is one of ``words`` (no array constant: Gnumeric compares an
+    array constant by its first item only)."""
+    return "OR(" + ",".join(f'{expr}="{w}"' for w in words) + ")"
+
+
+def read_int(x: str, lo: int, hi: int, words: tuple[str, ...] = ()) -> str:
+    """A typed whole number as the sheet reads it (no leading ``=``): the number (also
+    when typed as text, ``" 1688"``: the text must be exactly its digits), ``""`` for a
+    blank (or one of ``words``), ``"?"`` for anything else (``1,688``, ``1688.5``, out of
+    ``lo..hi``). Locale-free: only a text of digits is taken through VALUE."""
+    t = f"TRIM({x})"
+    v = f"VALUE({t})"
+    inner = f'IF(AND({t}={v}&"",{v}=INT({v}),{v}>={lo},{v}<={hi}),{v},"?")'
+    if words:
+        inner = f'IF({_one_of(f"LOWER({t})", words)},"",{inner})'
+    return (f'IFERROR(IF(ISNUMBER({x}),IF(AND({x}=INT({x}),{x}>={lo},{x}<={hi}),{x},"?"),'
+            f'IF({t}="","",{inner})),"?")')
+
+
+def read_date(x: str) -> str:
+    """A typed date as the sheet reads it: a date (serial number), ISO text
+    ``2025-11-01`` as that date, ``""`` for a blank, ``"?"`` for anything else (other
+    text is ambiguous across locales: 3/2/2024)."""
+    t = f"TRIM({x})"
+    y, m, d = f"VALUE(LEFT({t},4))", f"VALUE(MID({t},6,2))", f"VALUE(MID({t},9,2))"
+    ok = (f'AND(LEN({t})=10,MID({t},5,1)="-",MID({t},8,1)="-",{y}>=1900,{y}=INT({y}),'
+          f"{m}>=1,{m}<=12,{m}=INT({m}),{d}>=1,{d}=INT({d}),{d}<=DAY(DATE({y},{m}+1,0)))")
+    return (f'IFERROR(IF(ISNUMBER({x}),IF({x}>=1,INT({x}),"?"),IF({t}="","",'
+            f'IF({ok},DATE({y},{m},{d}),"?"))),"?")')
+
+
 def _lookup_key(date: str) -> str:
     return (f"{_g('tcidx')}*100000+IF(ISNUMBER({date}),MAX({date},{_OLDEST_SERIAL}),"
             f"{_TODAY_KEY})")
@@ -217,10 +271,13 @@ def _global_formulas(udf: bool) -> dict[str, str]:
     rule_2022 = _native._half_up_ratio(f"{sri}+{ni}*{dp_2022}", ni)
     no = '"not published: '
     ival = _g("ival")
+    v_ro = _g("v_ro")
+    tcw = f"LOWER(TRIM({tc}))"
     return {
-        "tcidx": f'=IF(LOWER(TRIM({tc}))="rapid",2,IF(LOWER(TRIM({tc}))="blitz",3,1))',
-        "ro": f"=IF(ISNUMBER({ro}),IF({ro}>={_g('lfloor')},{ro},0),0)",
-        "end": f"=MAX({_ecol(4, PLAYER)})",
+        "tcidx": (f"=IF({_one_of(tcw, _TC_WORDS[2])},2,"
+                  f"IF({_one_of(tcw, _TC_WORDS[3])},3,1))"),
+        "ro": f"=IF(ISNUMBER({v_ro}),IF({v_ro}>={_g('lfloor')},{v_ro},0),0)",
+        "end": f"=MAX({_ecol(E_END)})",
         "lkey": (f"={_g('tcidx')}*100000+IF({_g('end')}>0,MAX(DATE(YEAR({_g('end')}),"
                  f"MONTH({_g('end')}),1),{_OLDEST_SERIAL}),{_TODAY_KEY})"),
         "lrow": f"=MATCH({_g('lkey')},{_ed(0)},1)",
@@ -252,23 +309,73 @@ def _global_formulas(udf: bool) -> dict[str, str]:
         "once": f"=IF(SUMPRODUCT({_ecol(E_USED)}*{_ecol(E_ONCE)})>0,1,0)",
         "used": f"={used}",
         "total": f"=SUM({_ecol(E_CHG)})",
+        **_input_formulas(),
     }
+
+
+#: The inputs read by :func:`read_int`: key -> (lowest, highest, words, what it must be).
+_READ = {
+    "ro": (RATING_MIN, RATING_MAX, _UNRATED_WORDS, "your rating must be a whole number from "
+           f"{RATING_MIN} to {RATING_MAX} (blank = unrated)"),
+    "born": (1850, 2200, (), "the birth year must be a year, e.g. 2009"),
+    "games": (0, 100000, (), "the rated games before the period must be a whole number"),
+    "peak": (RATING_MIN, RATING_MAX, (), "the highest rating must be a whole number from "
+             f"{RATING_MIN} to {RATING_MAX}"),
+    "kgiven": (K_MIN, K_MAX, (), f"K must be a whole number from {K_MIN} to {K_MAX}"),
+}
+
+
+def _input_formulas() -> dict[str, str]:
+    """The typed inputs as read, and the first problem of the sheet (``problem``: which
+    cell and why; ``""`` when none): an input, then an event row, then a game row, then
+    anything typed under the games table. The results are not shown while there is one."""
+    out = {f"v_{k}": "=" + read_int(_p(k), lo, hi, words) for k, (lo, hi, words, _) in _READ.items()}
+    tcw = f"LOWER(TRIM({_p('tc')}))"
+    out["v_tc"] = f"=IF({_one_of(tcw, sum(_TC_WORDS.values(), ()))},1,0)"
+    tc_ref = f"D{_ROW['tc']}"
+    msg = (f'IF({_g("v_tc")}=0,"{tc_ref}: the time control must be standard, rapid or '
+           f'blitz","")')
+    for key, (_, _, _, what) in reversed(_READ.items()):
+        msg = f'IF({_g("v_" + key)}="?","D{_ROW[key]}: {what}",{msg})'
+    out["inmsg"] = "=" + msg
+    out["evbad"] = f"=IFERROR(MATCH(1,{_ecol(E_BAD)},0),0)"
+    out["gbad"] = f"=IFERROR(MATCH(1,{_gcol(X_BAD)},0),0)"
+    out["below"] = f"=COUNTA({PLAYER}!$A${G_LAST + 1}:$K${_BELOW_LAST})"
+    out["problem"] = (
+        f'=IF({_g("inmsg")}<>"",{_g("inmsg")},IF({_g("evbad")}>0,INDEX({_ecol(E_WHY)},'
+        f'{_g("evbad")}),IF({_g("gbad")}>0,INDEX({_gcol(X_WHY)},{_g("gbad")}),'
+        f'IF({_g("below")}>0,"row {G_LAST + 1} or below: "&{_g("below")}&" cell(s) typed '
+        f'under the games table are not counted (it holds {MAX_GAMES} games)",""))))')
+    return out
+
+
+def _number_or_blank(ref: str) -> str:
+    """``ref`` (an input as read) as a FIDE_* argument: the number, else ``""``. Never a
+    blank cell itself: LibreOffice passes a blank single cell to an add-in as 0, where 0
+    means something else (0 games so far: K 40); ``""`` reaches the function as blank in
+    every host (Excel, LibreOffice, xlwings Lite)."""
+    return f'IF(ISNUMBER({ref}),{ref},"")'
 
 
 def _k_rule(udf: bool) -> str:
     """K by FIDE B.02 §8.3.3 as :func:`xl_fide.rules.rating.k_factor` decides it."""
-    ro, born, games, peak = _g("ro"), _p("born"), _p("games"), _p("peak")
+    ro, born, games, peak = _g("ro"), _g("v_born"), _g("v_games"), _g("v_peak")
     year, k20 = _g("year"), _g("k20")
     if udf:
-        day = f"INDEX({_ecol(2, PLAYER)},MAX(1,{_g('first')}))"
+        day = f"INDEX({_ecol(E_START)},MAX(1,{_g('first')}))"
         first = f'IF(ISNUMBER({day}),{day},"")'
         tc = f'IF({_g("tcidx")}=2,"rapid",IF({_g("tcidx")}=3,"blitz","standard"))'
+        # Calc hands an add-in a blank single cell as 0 (0 games: K 40): a blank input
+        # reaches FIDE_K as "" (blank in Excel, LibreOffice and Pyodide alike)
+        born, games, peak = (_number_or_blank(x) for x in (born, games, peak))
         return (f'=IF({ro}=0,"",FIDE_K({ro},{born},{games},{peak},"",{year},'
                 f"{tc},{first}))")
     highest = f"IF(ISNUMBER({peak}),MAX({ro},{peak}),{ro})"
-    bad_born = f"AND(ISNUMBER({born}),OR({born}>{year},{year}-{born}>{MAX_AGE}))"
-    junior = f"AND(ISNUMBER({born}),{year}-{born}<={JUNIOR_AGE},{highest}<{JUNIOR_RATING})"
-    new = f"AND(ISNUMBER({games}),{games}<{NEW_PLAYER_GAMES})"
+    # IF, not AND: AND computes every argument, and year - "" is #VALUE!
+    bad_born = f"IF(ISNUMBER({born}),OR({born}>{year},{year}-{born}>{MAX_AGE}),FALSE)"
+    junior = (f"IF(ISNUMBER({born}),AND({year}-{born}<={JUNIOR_AGE},"
+              f"{highest}<{JUNIOR_RATING}),FALSE)")
+    new = f"IF(ISNUMBER({games}),{games}<{NEW_PLAYER_GAMES},FALSE)"
     return (f'=IF({ro}=0,"",IF({k20}=1,{K_DEFAULT},IF({highest}>={K10_RATING},{K_TOP},'
             f"IF({bad_born},NA(),IF(OR({junior},{new}),{K_NEW},{K_DEFAULT})))))")
 
@@ -279,26 +386,44 @@ def _event_cells(r: int, i: int) -> dict[int, str | int]:
     pl = (lambda c: f"{PLAYER}!${_L(c)}{r}")
     ed = (lambda col: f"INDEX({_ed(col)},{me(E_ED)})")
     ev, X, U = _gcol(X_EV), _gcol(X_X), _gcol(X_U)
+    start, end, ro_in, k_in = me(E_START), me(E_END), me(E_ROIN), me(E_KIN)
+    why = (f'IF({start}="?","B{r}: the start is not a date (type it as 2025-11-01)",'
+           f'IF({start}="","B{r}: the event\'s start date is missing",'
+           f'IF({end}="?","D{r}: the end is not a date (type it as 2025-11-30)",'
+           f'IF({end}="","D{r}: the event\'s end date is missing",'
+           f'IF({end}<{start},"D{r}: the end is before the start",'
+           f'IF({ro_in}="?","E{r}: Ro must be a whole number from {RATING_MIN} to '
+           f'{RATING_MAX}",IF({k_in}="?","F{r}: K must be a whole number from {K_MIN} to '
+           f'{K_MAX}",IF(SUMPRODUCT(({_ecol(E_NAME)}={me(E_NAME)})*1)>1,"C{r}: another '
+           f'event has this name",""))))))))')
+    typed = f'LEN(TRIM({pl(2)}&{pl(4)}&{pl(5)}&{pl(6)}))>0'
     return {
-        E_USED: f'=IF({pl(3)}<>"",1,0)',
-        E_KEY: "=" + _lookup_key(pl(2)),
+        E_USED: f'=IF(TRIM({pl(3)})<>"",1,0)',
+        E_START: "=" + read_date(pl(2)),
+        E_END: "=" + read_date(pl(4)),
+        E_ROIN: "=" + read_int(pl(5), RATING_MIN, RATING_MAX, _UNRATED_WORDS),
+        E_KIN: "=" + read_int(pl(6), K_MIN, K_MAX),
+        E_NAME: f'=IF({me(E_USED)}=1,UPPER(TRIM({pl(3)})),"")',
+        E_WHY: (f'=IF({me(E_USED)}=1,{why},IF({typed},"C{r}: the event has no name",""))'),
+        E_BAD: f'=IF({me(E_WHY)}="",0,1)',
+        E_KEY: "=" + _lookup_key(start),
         E_ED: f"=MATCH({me(E_KEY)},{_ed(0)},1)",
         E_ONCE: f"={ed(2)}", E_EXEMPT: f"={ed(3)}", E_RB: f"={ed(4)}", E_K20: f"={ed(5)}",
         E_FLOOR: f"={ed(7)}", E_I24: f"={ed(6)}", E_MAX: f"={ed(8)}", E_MING: f"={ed(9)}",
         E_MSG: f"={ed(10)}",
-        E_RO: f"=IF(AND({me(E_USED)}=1,{_g('ro')}>0),IF(ISNUMBER({pl(5)}),{pl(5)},{_g('ro')}),0)",
+        E_RO: f"=IF(AND({me(E_USED)}=1,{_g('ro')}>0),IF(ISNUMBER({ro_in}),{ro_in},{_g('ro')}),0)",
         E_CAP: f"=IF(AND({me(E_EXEMPT)}=1,{me(E_RO)}>={EXEMPT_RATING}),0,1)",
         E_N: f'=COUNTIFS({ev},{i},{X},">0")',
         E_W: f'=SUMIFS({_gcol(X_SCORE)},{ev},{i},{X},">0")',
         E_SDR: f"=SUMIF({ev},{i},{_gcol(X_DR)})",
-        E_K: f'=IF(ISNUMBER({pl(6)}),{pl(6)},{_p("k")})',
+        E_K: f'=IF(ISNUMBER({k_in}),{k_in},{_p("k")})',
         E_KU: (f'=IF({me(E_RO)}>0,IF({me(E_K)}*{_g("n")}>{K_CAP_PRODUCT},'
                f'INT({K_CAP_PRODUCT}/{_g("n")}),{me(E_K)}),0)'),
         E_CHG: f"=IF({me(E_RO)}>0,{me(E_KU)}*{me(E_SDR)},0)",
         E_NU: f'=COUNTIFS({ev},{i},{U},">0")',
         E_WU: f'=SUMIFS({_gcol(X_SCORE)},{ev},{i},{U},">0")',
         E_SRU: f"=SUMIF({ev},{i},{U})",
-        E_ORDER: f'=IF({me(E_USED)}=1,IF(ISNUMBER({pl(2)}),{pl(2)},0)*100+{i},"")',
+        E_ORDER: f'=IF({me(E_USED)}=1,IF(ISNUMBER({start}),{start},0)*100+{i},"")',
         E_IDX: i,
     }
 
@@ -320,12 +445,29 @@ def _game_cells(r: int, udf: bool) -> dict[int, str]:
     over = f"AND({x}>0,ABS({ro}-{x})>400)"
     # once per event (B.02 2022 §8.3.1): the game of largest difference, the first of equals
     largest = f'COUNTIFS({_gcol(X_EV)},{ev},{_gcol(X_KEY)},">"&{key})=0'
+    name = f"UPPER(TRIM({pl(3)}))"
+    same = f"({_ecol(E_NAME)}={name})"
+    rk, rtext = me(X_RKEY), _rtext()
+    played = me(X_PLAYED)
+    why = (f'IF(TRIM({pl(3)})="","C{r}: the game has no event",IF({ev}=0,"C{r}: no event '
+           f'of this name in the events table",IF({me(X_ROIN)}="?","E{r}: the opponent\'s '
+           f'rating must be a whole number from {RATING_MIN} to {RATING_MAX} (blank = '
+           f'unrated)",IF({played}=-1,"F{r}: the result is not understood",""))))')
     return {
-        X_EV: (f'=IF({pl(3)}="",0,SUMPRODUCT(({_ecol(3, PLAYER)}={pl(3)})*'
-               f"({_ecol(3, PLAYER)}<>\"\")*{_ecol(E_IDX)}))"),
-        X_PLAYED: f'=IF({pl(6)}="",0,IFERROR(VLOOKUP({pl(6)},{_CODES},3,FALSE),-1))',
-        X_SCORE: f"=IF({me(X_PLAYED)}=1,2*VLOOKUP({pl(6)},{_CODES},2,FALSE),0)",
-        X_ROPP: f"=IF(ISNUMBER({pl(5)}),{pl(5)},0)",
+        X_USED: f'=IF(LEN(TRIM({pl(2)}&{pl(3)}&{pl(4)}&{pl(5)}&{pl(6)}))>0,1,0)',
+        X_EV: (f'=IF(TRIM({pl(3)})="",0,IF(SUMPRODUCT({same}*1)=1,'
+               f"SUMPRODUCT({same}*{_ecol(E_IDX)}),0))"),
+        X_ROIN: "=" + read_int(pl(5), RATING_MIN, RATING_MAX, _UNRATED_WORDS),
+        X_RKEY: f'=IFERROR(IF(ISNUMBER({pl(6)}),{pl(6)},SUBSTITUTE(TRIM({pl(6)})," ","")),"?")',
+        # * ? ~ are wildcards to VLOOKUP in Excel and LibreOffice ("?" would find "1")
+        X_PLAYED: (f'=IF({rk}="",0,IF(OR(ISNUMBER(FIND("*",{rk})),ISNUMBER(FIND("?",{rk})),'
+                   f'ISNUMBER(FIND("~",{rk}))),-1,IFERROR(VLOOKUP({rk},{_CODES},3,FALSE),'
+                   f"IFERROR(VLOOKUP({rk},{rtext},3,FALSE),-1))))"),
+        X_SCORE: (f"=IF({played}=1,2*IFERROR(VLOOKUP({rk},{_CODES},2,FALSE),"
+                  f"VLOOKUP({rk},{rtext},2,FALSE)),0)"),
+        X_WHY: f'=IF({me(X_USED)}=1,{why},"")',
+        X_BAD: f'=IF({me(X_WHY)}="",0,1)',
+        X_ROPP: f"=IF(ISNUMBER({me(X_ROIN)}),{me(X_ROIN)},0)",
         X_RO: f"=IF({ev}>0,{at(E_RO)},0)",
         X_FLOOR: f"=IF({ev}>0,{at(E_FLOOR)},0)",
         X_RB: f"={rb}",
@@ -340,15 +482,34 @@ def _game_cells(r: int, udf: bool) -> dict[int, str]:
     }
 
 
+def _rtext() -> str:
+    """The table of results typed as decimals (text ``1.00``, ``0,50``, ``.5``)."""
+    last = 1 + len(result_texts())
+    return f"{PCALC}!${_L(RTEXT_COL)}$2:${_L(RTEXT_COL + 2)}${last}"
+
+
+def result_texts() -> list[tuple[str, float, int]]:
+    """(text, score, 1) for each decimal the games CSV reads as a result (``[01]?[.,]``
+    and one to four digits, worth 0, ½ or 1: ``1.00``, ``0,5``, ``.50``)."""
+    out = []
+    for whole in ("", "0", "1"):
+        for sep in (".", ","):
+            for digits in range(1, 5):
+                for first, score in (("0", 0.0), ("5", 0.5)):
+                    value = (1.0 if whole == "1" else 0.0) + score
+                    if value <= 1:
+                        out.append((f"{whole}{sep}{first}{'0' * (digits - 1)}", value, 1))
+    return out
+
+
 def _game_note(r: int) -> str:
     c = (lambda col: f"{PCALC}!${_L(col)}{r}")
-    pl = (lambda col: f"${_L(col)}{r}")
-    return (f'=IF(AND({pl(3)}="",{pl(6)}=""),"",IF({c(X_EV)}=0,"event not in the events table",'
-            f'IF({c(X_PLAYED)}=-1,"result not understood",IF({c(X_PLAYED)}=0,'
-            f'"not rated: not played over the board",IF({c(X_ROPP)}=0,"not rated: unrated '
+    return (f'=IF({c(X_USED)}=0,"",IF({c(X_WHY)}<>"",{c(X_WHY)},'
+            f'IF({c(X_PLAYED)}=0,IF(TRIM($F{r})="","no result yet: not counted",'
+            f'"not rated: not played over the board"),IF({c(X_ROPP)}=0,"not rated: unrated '
             f'opponent",IF({_g("ro")}>0,IF({c(X_X)}>0,"",IF({c(X_ROPP)}<{c(X_FLOOR)},'
             f'"not rated: opponent below the floor","not rated: 600+ apart, one above 2600")),'
-            f'IF({c(X_U)}>0,"","not rated: opponent below the floor")))))))')
+            f'IF({c(X_U)}>0,"","not rated: opponent below the floor"))))))')
 
 
 # ------------------------------------------------------------------------------ building
@@ -385,6 +546,10 @@ def build_player_sheet(*, formulas: str = "native", games: Any = None,
         _text(conf, 1, 2, "xl_fide.udfs")
     if games is not None or player is not None:
         _fill(ws, games, player)
+    # every formula cell's value, saved with it by save_workbook (openpyxl has no public
+    # way to write a formula's cached value: xl_fide.excel._cached writes them)
+    from xl_fide.excel._player_values import player_values
+    wb.__dict__["xl_fide_cached"] = player_values(games, player, udf)
     wb.active = 0
     return wb
 
@@ -411,10 +576,12 @@ def _build_player(wb: Workbook, ws: Any, udf: bool) -> None:
         ws.cell(_ROW[key], 11).alignment = Alignment(horizontal="right", vertical="center")
     ws.cell(_ROW["tc"], 4).value = "standard"
     ws.cell(_ROW["krule"], 4).value = _k_rule(udf)
-    kg, kr = _p("kgiven"), _p("krule")
+    kg, kr = _g("v_kgiven"), _p("krule")
     ws.cell(_ROW["k"], 4).value = f'=IF({_g("ro")}=0,"",IF(ISNUMBER({kg}),{kg},{kr}))'
     _results_formulas(ws)
-    msg = ws.cell(13, 1, f'=IF({_g("once")}=1,"{ONCE_NOTE}","")')
+    problem = _g("problem")
+    msg = ws.cell(13, 1, f'=IF({problem}<>"","Not computed: "&{problem},'
+                         f'IF({_g("once")}=1,"{ONCE_NOTE}",""))')
     _apply(msg, "note")
     ws.merge_cells(start_row=13, start_column=1, end_row=13, end_column=11)
     _text(ws, EV_HEAD - 1, 1, "Events (Ro and K only where FIDE used others for you)", "label")
@@ -456,9 +623,10 @@ def _results_formulas(ws: Any) -> None:
                  f'INT({K_CAP_PRODUCT}/{n}),{K}),"")',
         "change": f'=IF({rated},{total}/100,"")',
         "rounded": f'=IF({rated},{rounded},"")',
-        "computed": f'=IF({_g("used")}=0,"",{computed})',
-        "new": (f'=IF({_g("used")}=0,"",IF({rated},IF({computed}>={_g("lfloor")},'
-                f'{computed},"not published: below "&{_g("lfloor")}),{_g("ishown")}))'),
+        "computed": f'=IF(OR({_g("used")}=0,{_g("problem")}<>""),"",{computed})',
+        "new": (f'=IF({_g("used")}=0,"",IF({_g("problem")}<>"","not computed: see row 13",'
+                f'IF({rated},IF({computed}>={_g("lfloor")},{computed},"not published: below "'
+                f'&{_g("lfloor")}),{_g("ishown")})))'),
         "published": (f'=IF({_g("used")}=0,"",IF(ISNUMBER({_p("new")}),"yes",'
                       f'"no: "&{_p("new")}))'),
         "initial": f'=IF(OR({rated},{_g("used")}=0),"",{_g("ishown")})',
@@ -533,9 +701,11 @@ def _build_calc(ws: Any, udf: bool) -> None:
     heads_e = ("used", "edition key", "edition row", "once per event", "exempt 2650", "R&B 600",
                "K 20 for all", "floor", "Ro used", "400 rule", "N", "W (half)", "ΣΔR (1/100)",
                "K", "K used", "K×ΣΔR (1/100)", "N initial", "W initial (half)", "Σ R_opp initial",
-               "order", "index", "initial 2024", "initial max", "min games", "message")
+               "order", "index", "initial 2024", "initial max", "min games", "message",
+               "start", "end", "Ro (own)", "K (own)", "name key", "problem", "bad")
     heads_g = ("event", "played", "score (half)", "R_opp", "Ro", "floor", "R&B ok", "rated R_opp",
-               "400 rule", "PD (1/100)", "ΔR (1/100)", "R_opp initial", "largest D key")
+               "400 rule", "PD (1/100)", "ΔR (1/100)", "R_opp initial", "largest D key",
+               "typed", "opp. rating", "result key", "problem", "bad")
     for i, h in enumerate(heads_e, 1):
         ws.cell(EV_HEAD, i).value = h
     for i, h in enumerate(heads_g, 1):
@@ -554,7 +724,13 @@ def _build_calc(ws: Any, udf: bool) -> None:
         for i, item in enumerate(values):
             if item != "":
                 ws.cell(r, ED_COL + i).value = item
-    for i, (key, formula) in enumerate(_global_formulas(udf).items()):
+    ws.cell(1, RTEXT_COL).value = "results typed as decimals"
+    for r, row in enumerate(result_texts(), 2):
+        for i, item in enumerate(row):
+            ws.cell(r, RTEXT_COL + i).value = item
+    formulas = _global_formulas(udf)
+    assert tuple(formulas) == _GLOBALS
+    for i, (key, formula) in enumerate(formulas.items()):
         ws.cell(2 + i, GLOBAL_COL).value = key
         ws.cell(2 + i, GLOBAL_COL + 1).value = formula
     ws.sheet_state = "hidden"
@@ -580,6 +756,15 @@ _HELP_TEXT = (
              "(§7.2.1). Unrated: the initial rating over the period's events with two "
              "hypothetical 1800 draws (§8.2): at least 5 games, at least 1400, at most 2200; a "
              "first event without a point is ignored."),
+    ("label", "Typed cells"),
+    ("text", "A number typed as text (a Text-formatted cell, a paste) is read as the number "
+             "it shows when that is clear: its digits, spaces around them (\" 1892\"); a date "
+             "as a date or as 2025-11-01; a result as 1, ½, 0, 1-0, 1.00, 0,5 and the other "
+             "entries of the Tables sheet; a game's event by its name, whatever the case and "
+             "spaces. Anything else (1,892; 3/2/2024; 2025.5), an event without its dates, "
+             "or anything typed under the games table is named on row 13 with its cell, and "
+             "the new rating is not shown until it is fixed. xl-fide rate my-month.xlsx "
+             "reads the sheet the same way and names the same cell."),
     ("label", "From a file"),
     ("text", "xl-fide template --layout player --games GAMES.csv --rating 1892 --k 40 -o "
              "my-month.xlsx fills this sheet from a CSV with the columns event, event_start, "
