@@ -405,11 +405,12 @@ def _rate_player_sheet(args: argparse.Namespace, fmt: str) -> int:
     names = {"rating": "--rating", "k": "--k", "birth_year": "--birth-year",
              "career_games": "the rated games so far", "peak": "--peak",
              "time_control": "--time-control", "game": "--game", "games_csv": "a games CSV"}
+    # a workbook that is no player sheet is named as such first (save the games as CSV)
+    games, player = read_player_sheet(m._existing_file(Path(args.file)))
     given = [flag for n, flag in names.items() if getattr(args, n, None) not in (None, [])]
     if given:
         raise _error(f"{args.file}: the player sheet holds the player's inputs and games; "
                      f"give no {', '.join(given)}")
-    games, player = read_player_sheet(m._existing_file(Path(args.file)))
     if not games.events:
         raise _error(f"{args.file}: the player sheet has no events")
     text = format_rate(rate_player(games, player), fmt)

@@ -120,11 +120,14 @@ def read_player_sheet(path: str | os.PathLike[str]) -> tuple[Any, Any]:
     try:
         wb = load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:                     # a damaged package, whatever it raises
-        raise WorkbookError(f"{path}: not an .xlsx workbook ({type(exc).__name__})") from None
+        raise WorkbookError(f"{path}: an Excel workbook that cannot be read as a player sheet "
+                            f"({type(exc).__name__}): save the games as CSV, or make a player "
+                            "sheet with xl-fide template --layout player") from None
     try:
         if P.PLAYER not in wb.sheetnames or P.PCALC not in wb.sheetnames:
-            raise WorkbookError(f"{path}: not a player sheet (no sheets {P.PLAYER} and "
-                                f"{P.PCALC}; make one with xl-fide template --layout player)")
+            raise WorkbookError(f"{path}: an Excel workbook but not a player sheet (no sheets "
+                                f"{P.PLAYER} and {P.PCALC}): save the games as CSV, or make "
+                                "a player sheet with xl-fide template --layout player")
         rows = [list(r) for r in wb[P.PLAYER].iter_rows(
             min_row=1, max_row=P._BELOW_LAST, max_col=11, values_only=True)]
     finally:
