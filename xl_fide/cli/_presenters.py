@@ -331,9 +331,13 @@ def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
         doc: dict[str, Any] = {"start_rank": res.start_rank, "name": res.name,
                                "fide_id": row.fide_id, "event": report.event_name}
         if report.months:
-            doc.update({"new_rating": row.new_rating, "rating_change": row.rating_change,
+            initial = res.initial.Ru if res.initial is not None else None
+            # what the next list shows, as for one period (``rate``'s card): an unrated
+            # player's initial rating over the months is the new rating
+            doc.update({"new_rating": row.new_rating if res.calc is not None else initial,
+                        "rating_change": row.rating_change,
                         "published": res.published,
-                        "initial_rating": res.initial.Ru if res.initial is not None else None,
+                        "initial_rating": initial,
                         "months": [{"month": m.strftime("%Y-%m") if m else None,
                                     **_rate.to_dict(p)} for m, p in periods]})
         else:
