@@ -1601,14 +1601,18 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
 REPORT_FIELDS = {"022": "place", "052": "end date", "092": "type of tournament"}
 
 
-def empty_report_fields(tournament: Tournament) -> list[str]:
-    """The fields of :data:`REPORT_FIELDS` that ``tournament`` leaves empty, as
-    ``"052 (end date)"``: a TRF written from it has these lines blank, and a rating
-    officer asks for them (FIDE C.04 Annex 2)."""
-    t = tournament
-    values = {"022": t.city, "052": _date_text(t.end_date, t.end_date_text),
-              "092": t.tournament_type}
-    return [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if not values[tag].strip()]
+def empty_report_fields(trf_text: str) -> tuple[list[str], list[str]]:
+    """The fields of :data:`REPORT_FIELDS` that a TRF's text (as written) lacks, as
+    ``"052 (end date)"``: ``(blank, missing)``, those whose line is there but empty and
+    those with no line at all. A rating officer asks for them (FIDE C.04 Annex 2)."""
+    seen: dict[str, bool] = {}
+    for line in trf_text.splitlines():
+        tag = line[:3]
+        if tag in REPORT_FIELDS:
+            seen[tag] = seen.get(tag, False) or bool(line[4:].strip())
+    blank = [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if seen.get(tag) is False]
+    missing = [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if tag not in seen]
+    return blank, missing
 
 
 def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | None = None) -> bytes:

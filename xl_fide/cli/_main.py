@@ -290,17 +290,22 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
-    empty = empty_report_fields(t)
-    if empty:
-        message = (f"{path}: {', '.join(empty)} empty: the TRF has blank lines there "
-                   f"({_where_to_fill(empty, event.inputs is not None)})")
+    # in the encoding the TRF was read in, so nothing read is lost
+    data = encode_trf(t, encoding=args.encoding)
+    # what the TRF written lacks (not what the input lacked: a TRF in without a 022 line
+    # gives one without it, not a blank one)
+    blank, missing = empty_report_fields(data.decode(args.encoding or t.encoding, "replace"))
+    if blank or missing:
+        what = ([f"{', '.join(blank)} empty: the TRF has blank lines there"] if blank else []) + (
+            [f"no {', '.join(missing)} line in the TRF"] if missing else [])
+        message = (f"{path}: {'; '.join(what)} "
+                   f"({_where_to_fill(blank + missing, event.inputs is not None)})")
         if args.strict:
             raise CliError(message + " (--strict)")
         if not args.quiet:
             _say(f"warning: {message}", err=True)
     out = Path(args.output)
-    # in the encoding the TRF was read in, so nothing read is lost
-    write_text_atomic(out, encode_trf(t, encoding=args.encoding), force=args.force, inputs=[path])
+    write_text_atomic(out, data, force=args.force, inputs=[path])
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
 
