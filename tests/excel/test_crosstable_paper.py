@@ -166,3 +166,54 @@ def test_the_cross_table_prints_whole_readable_pages(book, most, office, tmp_pat
     for old in out.glob(f"{book}-*.png"):
         old.unlink()
     subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), str(out / book)], check=True)
+
+
+def test_the_player_sheet_prints_its_notes_whole(office, tmp_path, artifacts_dir, capsys):
+    """The player sheet's Note (column J) ran past K, the print area's last column, and
+    the page edge cut it ("not rated: opponent be"). Games: 1350 (below the floor 1400,
+    B.02 §7.2.1), an unrated opponent, a forfeit (not played over the board)."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils missing")
+    csv = tmp_path / "g.csv"
+    csv.write_text("event,event_start,event_end,opponent_rating,result\n"
+                   "Open A,2025-10-04,2025-10-05,1350,1\n"
+                   "Open A,2025-10-04,2025-10-05,,1\n"
+                   "Open A,2025-10-04,2025-10-05,1900,+\n"
+                   "Open A,2025-10-04,2025-10-05,1950,=\n", encoding="utf-8")
+    path = tmp_path / "player.xlsx"
+    assert main(["template", "--layout", "player", "--formulas", "native", "--games", str(csv),
+                 "--rating", "2050", "--k", "20", "-o", str(path)]) == 0
+    capsys.readouterr()
+    out = artifacts_dir / "paper"
+    out.mkdir(exist_ok=True)
+    pdf = out / "player.pdf"
+    office.to_pdf(path, pdf, sheet="Player", fit_width=False)
+    assert _pdf_pages(pdf) == 1
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    for note in ("not rated: opponent below the floor", "not rated: unrated opponent",
+                 "not rated: not played over the board"):
+        assert note in text         # (pdftotext reads text cut by the page edge too)
+    assert "###" not in text
+    # ... so: every word inside the print area (A:K). K's right edge from the centres of
+    # the Events headers "ΣΔR" (I) and "K×ΣΔR" (K) and the column widths
+    ws = load_workbook(path)["Player"]
+    w = {c: ws.column_dimensions[c].width for c in "IJK"}
+    words = _right_edges(pdf, centre=True)
+    y = max(y for t, _, y in words if t == "K×ΣΔR")             # the Events header row
+    ci = next(x for t, x, yy in words if t == "ΣΔR" and yy == y)
+    ck = next(x for t, x, yy in words if t == "K×ΣΔR" and yy == y)
+    per_char = (ck - ci) / (w["I"] / 2 + w["J"] + w["K"] / 2)
+    right = ck + per_char * w["K"] / 2 + 1
+    outside = [(t, round(x)) for t, x, _ in _right_edges(pdf) if x > right]
+    assert not outside, (round(right), outside)     # before: "floor", "board" past K
+
+
+def _right_edges(pdf, centre=False):
+    """(word, right edge or centre x, top y) of every word of page 1."""
+    out = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "1", str(pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return [(m.group(5), (float(m.group(1)) + float(m.group(3))) / 2 if centre
+             else float(m.group(3)), round(float(m.group(2)), 1)) for m in re.finditer(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+        out)]
