@@ -217,3 +217,20 @@ def _right_edges(pdf, centre=False):
              else float(m.group(3)), round(float(m.group(2)), 1)) for m in re.finditer(
         r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
         out)]
+
+
+def test_the_whole_workbook_prints_no_hashes(office, tmp_path, artifacts_dir, capsys):
+    """Every visible sheet of a filled workbook as printed: no ``###`` (before: the
+    Tables sheet's "H ×100" column, 3 wide, printed 100 as ###; the cross-table's
+    K×ΣΔR every value of 100 or more)."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils missing")
+    path = _event_130(tmp_path, "native")
+    out = artifacts_dir / "paper"
+    out.mkdir(exist_ok=True)
+    pdf = out / "s130_native_all.pdf"
+    office.to_pdf(path, pdf, fit_width=False)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert "H ×100" in text and "K×ΣΔR" in text
+    assert "###" not in text

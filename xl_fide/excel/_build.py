@@ -378,7 +378,8 @@ def _build_tables(wb: Workbook, ws: Any, *, event_scoring: bool = True) -> None:
         _apply(ws.cell(r, 25, key), "val_int")
         r += 1
     _define(wb, _PAIRS, TABLES, _abs(25, 5, 25, r - 1))
-    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9,
+    # E: H x 100 (up to 100; at 3 wide it printed ###, issue 34)
+    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 7, 8, 8, 3, 11, 7, 7, 9,
                                                           8, 3, 28, 13, 12, 100, 3, 5, 7, 3,
                                                           7, 7, 7)):
         ws.column_dimensions[col].width = width
