@@ -139,8 +139,6 @@ CHAR_PX = 9.3
 #: breaks between rounds.
 PRINT_SCALE = 65
 ONE_PAGE_SCALE = PRINT_SCALE / 100
-#: the text size of the cross-table's cells (the workbook's default font, points)
-FONT_PT = 11
 _TITLE_COLS = 3                          # No, Title, Name: repeated on every page
 _BOLD_CHAR_PX = 10                       # a bold header character, generously
 
