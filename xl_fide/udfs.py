@@ -40,6 +40,7 @@ from xl_fide.rules.editions import RuleEdition, parse_date, rules_for
 from xl_fide.errors import InputError, RuleError, XlFideError
 from xl_fide.rules.event import Entrant, effective_rating, rate_crosstable
 from xl_fide.rules.initial import initial_rating
+from xl_fide.rules.notes import initial_code, new_rating_code
 from xl_fide.rules.performance import (
     norm_performance,
     perfect_tournament_performance,
@@ -80,6 +81,9 @@ _DOC_OPPS = "opponents' ratings, a row or column; blank = no game"
 _DOC_SCORES = "results in the same order: 1, ½, 0, =, 1-0, + or -; blank = no game"
 _TC_DATE = (("time_control", _DOC_TC), ("event_date", _DOC_DATE))
 _GAMES = (("opponent_ratings", _DOC_OPPS, 1), ("scores", _DOC_SCORES, 1))
+#: the notes of FIDE_EVENT and FIDE_EVENT_SWISS: sentences, or the cross-table's codes
+_NOTES = ("notes", 'blank or "full": why a rating is not published, in words; "short": '
+                   "the code (NP 1395, NP 3g, NP 0g, NP 0pt) a cross-table cell shows")
 #: rating, the games and K of a one-player event: FIDE_CHANGE and FIDE_NEW_RATING
 _EVENT_ARGS = (("rating", "own rating before the event (whole number)"), *_GAMES,
                ("k", "K factor before the K x n <= 700 cap"), *_TC_DATE)
@@ -804,9 +808,20 @@ def _event_players(ratings: list, k_factors: object,
     return out_r, out_k
 
 
+def _short_notes(notes: object) -> bool:
+    """``notes`` of FIDE_EVENT(_SWISS): blank or ``full`` (sentences) -> False,
+    ``short`` (the codes of :mod:`xl_fide.rules.notes`) -> True; else InputError."""
+    notes = _scalar(notes, "notes")
+    if _blank(notes) or (isinstance(notes, str) and notes.strip().lower() == "full"):
+        return False
+    if isinstance(notes, str) and notes.strip().lower() == "short":
+        return True
+    raise InputError(f'notes must be "full" or "short", got {quote_value(notes)}')
+
+
 def _event_rows(ratings: list[int | None], ks: list[int | None],
                 rounds: Sequence[tuple[tuple[int | None, GameResult | None], ...]],
-                blank_rows: list[bool], edition: RuleEdition) -> list[list]:
+                blank_rows: list[bool], edition: RuleEdition, short: bool = False) -> list[list]:
     entrants = [Entrant(i + 1, ratings[i], ks[i] if ratings[i] is not None else None, rounds[i])
                 for i in range(len(ratings))]
     out = []
@@ -819,7 +834,8 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
         if calc is not None:
             # below the floor: "not published: below 1400 (1390)" (FIDE B.02 §7.2.1)
             row += [calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K, calc.change / 100,
-                    calc.rating_change, new_rating_or_note(calc)]
+                    calc.rating_change,
+                    new_rating_code(calc) if short else new_rating_or_note(calc)]
         else:
             row += [""] * 6
         row.append(res.Rp if res.Rp is not None else "")
@@ -827,6 +843,8 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
             row.append("")
         elif init.Ru is not None:
             row.append(init.Ru)
+        elif short:             # "NP 3g" (xl_fide.rules.notes.KEY)
+            row.append(initial_code(init, edition))
         else:
             row.append(f"not published: {init.reason}")
         out.append(row)
@@ -852,14 +870,17 @@ def _diagonal_result(value: object) -> bool:
     ("k_factors", "column of K factors (blank allowed for unrated players)", 1),
     ("results", "n x n grid: row i, column j = i's result against j", 2),
     *_TC_DATE,
+    _NOTES,
 )
 @_excel_boundary
-def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=None):
+def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=None,
+               notes=None):
     """A round robin's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
 
     Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
     rating, Rp, Ru. N and W count played games against rated opponents. Unrated players:
-    "" from ΣPD to new rating and Ru (or why not published). On the diagonal a marker
+    "" from ΣPD to new rating and Ru (or why not published; ``notes`` "short": as the code
+    ``NP 1395``, ``NP 3g``, ``NP 0g``, ``NP 0pt`` of :data:`xl_fide.rules.notes.KEY`). On the diagonal a marker
     (``x``, ``*``) is ignored, a result or a number is an error (never dropped); a row with no
     rating and no results is all "". The event is the player's rating period.
     """
@@ -884,7 +905,7 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
                         f"row {j + 1} column {i + 1}", grid[i][j], grid[j][i])
     rounds = [tuple((j + 1, parsed[i][j]) for j in range(n) if j != i) for i in range(n)]
     blank_rows = [_blank(players[i]) and all(p is None for p in parsed[i]) for i in range(n)]
-    return _event_rows(R, K, rounds, blank_rows, edition)
+    return _event_rows(R, K, rounds, blank_rows, edition, _short_notes(notes))
 
 
 @func(category=_CATEGORY)
@@ -894,14 +915,15 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
     ("opponents", "n x rounds grid of opponents' row numbers 1..n (blank/0: none)", 2),
     ("results", "n x rounds grid of results (1, ½, 0, +, -, H...)", 2),
     *_TC_DATE,
+    _NOTES,
 )
 @_excel_boundary
 def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="standard",
-                     event_date=None):
+                     event_date=None, notes=None):
     """A Swiss event's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
 
     Same 10 columns as FIDE_EVENT (N, W, ΣPD, W-ΣPD, K, K x ΣΔR, change, new rating, Rp,
-    Ru). opponents holds, per round, the row number (1..n) of the opponent within the
+    Ru; ``notes`` as there). opponents holds, per round, the row number (1..n) of the opponent within the
     ranges; blank or 0 with a result is a bye (not rated). Forfeits are not rated.
     """
     players = _flat(ratings)
@@ -948,7 +970,7 @@ def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="stand
                             f"row {j} round {r + 1}", res_grid[i][r], res_grid[j - 1][r])
     rounds = [tuple((opp[i][r], parsed[i][r]) for r in range(n_rounds)) for i in range(n)]
     blank_rows = [_blank(players[i]) and all(p is None for p in parsed[i]) for i in range(n)]
-    return _event_rows(R, K, rounds, blank_rows, edition)
+    return _event_rows(R, K, rounds, blank_rows, edition, _short_notes(notes))
 
 
 @func(category=_CATEGORY)

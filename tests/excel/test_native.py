@@ -240,10 +240,9 @@ def test_native_edges_by_hand(plain_office, tmp_path):
     assert row[3] == [3, 2, 2.76, -0.76, 10, -7.6, -8, 2641, 2172, None]
     assert row[7] == [2, 1, 1.01, -0.01, 10, -0.1, 0, 2000, 1997, None]
     assert (row[10][:2], row[10][9]) == ([5, 5], 2200)
-    assert row[16][9] == "not published: 1356 is below the rating floor 1400"
-    assert row[22][9] == ("not published: only 4 games against rated opponents; "
-                          "at least 5 are needed")
-    assert row[27][9].startswith("not published: zero score against rated opponents")
+    # the codes of issue 34 (the key under the table): 1356 below the floor, 4 games,
+    # a zero score
+    assert (row[16][9], row[22][9], row[27][9]) == ("NP 1356", "NP 4g", "NP 0pt")
     assert_like_engine(values, formulas, report)
 
 

@@ -23,9 +23,12 @@ from xl_fide.excel._layout import REPORT
 from xl_fide.event.report import build_report
 
 BELOW = "not published: below 1400 (1395)"
+#: the cross-table's New cell: the code NP and the rating computed (issue 34; its key
+#: under the table), the Report sheet keeps the sentence
+CODE = "NP 1395"
 #: N, W, ΣPD, W−ΣPD, K used, K×ΣΔR, Δ, New, Rp, Ru  (Rp: Ra 1405 + dp(0) −800 = 605;
 #: 1405 + dp(1.00) 800 = 2205, §8.1.1)
-ROWS = [[1, 0, 0.5, -0.5, 20, -10, -10, BELOW, 605, None],
+ROWS = [[1, 0, 0.5, -0.5, 20, -10, -10, CODE, 605, None],
         [1, 1, 0.5, 0.5, 20, 10, 10, 1415, 2205, None]]
 
 

@@ -24,7 +24,6 @@ from xl_fide.rules.editions import EventOptions
 from xl_fide._version import __version__
 from xl_fide.rules.editions import rules_for
 from xl_fide.event.report import build_report
-from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.trf import read_trf
 from xl_fide.excel._layout import CROSS, DEFAULT_TEMPLATES, EVENT, EVENT_ROW
 from tests.harness.synthetic import synthetic_swiss
@@ -54,6 +53,28 @@ def blank(v):
     return v is None or v == ""
 
 
+def shown_new(calc):
+    """The New cell of a cross-table: the rating, or below the floor ``NP`` and the rating
+    computed (issue 34: the code, its key under the table; B.02 §7.2.1)."""
+    return calc.new_rating if calc.published else f"NP {calc.new_rating}"
+
+
+def shown_ru(init):
+    """The Ru cell of a cross-table: the initial rating, or the code of the engine's
+    reason (issue 34): read from the reason's words, so code and sentence agree."""
+    if init.Ru is not None:
+        return init.Ru
+    why = init.reason
+    if why.startswith("no games against rated opponents"):
+        return "NP 0g"
+    if why.startswith("zero score against rated opponents"):
+        return "NP 0pt"
+    if why.startswith(f"only {init.N} game"):
+        return f"NP {init.N}g"
+    assert why == f"{init.value} is below the rating floor {why.split()[-1]}", why
+    return f"NP {init.value}"
+
+
 def engine_cells(row, report=None):
     """The 10 rating-block values of a report row, as FIDE_EVENT lays them out. With the
     ``report`` of an event rated month by month (``report.months``), New is the rating
@@ -61,13 +82,13 @@ def engine_cells(row, report=None):
     r = row.result
     if r.rated:
         cells = [r.N, r.W_half / 2, r.sum_PD / 100, r.calc.sum_delta_R / 100, r.K,
-                 r.change / 100, r.rating_change, new_rating_or_note(r.calc), r.Rp, None]
+                 r.change / 100, r.rating_change, shown_new(r.calc), r.Rp, None]
     else:
-        ru = r.initial.Ru if r.initial.Ru is not None else f"not published: {r.initial.reason}"
+        ru = shown_ru(r.initial)
         cells = [r.N, r.W_half / 2, None, None, None, None, None, None, r.Rp, ru]
     if report is not None and report.months:
         last = {m.result.start_rank: m.result for m in report.months[-1].rows}[r.start_rank]
-        cells[7] = new_rating_or_note(last.calc) if last.calc is not None else None
+        cells[7] = shown_new(last.calc) if last.calc is not None else None
     return cells
 
 

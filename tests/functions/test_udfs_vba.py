@@ -123,7 +123,7 @@ def test_optional_arguments_are_declared_optional(generated):
            "Optional period_games, Optional period_year, Optional time_control, " \
            "Optional event_date)" in vba
     assert "Function FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, " \
-           "Optional time_control, Optional event_date)" in vba
+           "Optional time_control, Optional event_date, Optional notes)" in vba
     assert "Function FIDE_VERSION()" in vba
     # what call_udf puts in for an omitted optional argument: the Python default
     assert generated["omitted"] == "fide"

@@ -68,6 +68,8 @@ from xl_fide.excel._layout import (
     _vl,
     _vocabulary,
     _write_pd_hundredths,
+    key_rows,
+    write_key,
 )
 from xl_fide.rules.editions import EDITIONS
 from xl_fide.rules.results import VALIDATION_LIST
@@ -129,11 +131,12 @@ PAGE_PX = 1074
 #: LibreOffice 6.95 pt = 9.3 px (measured on its PDF); the wider one, so that neither
 #: engine adds a page break of its own inside a round.
 CHAR_PX = 9.3
-EXCEL_CHAR_PX = 7
-#: a cross-table that fits one page wide in Excel at this scale or more is printed one
-#: page wide: 11 pt text at 7.2 pt in Excel; LibreOffice, drawing with a wider font, scales
-#: a 10-player round robin to 6.4 pt, a 12-player one to 6.0 pt (measured on its PDF)
-ONE_PAGE_SCALE = 0.65
+#: The cross-table prints at this scale (per cent) or more: its 11 pt text at 7.15 pt
+#: (issue 34: a readable size is 7 pt or more). A sheet narrow enough is printed one page
+#: wide (the engine's scale, never under this one), a wider one at this scale with column
+#: breaks between rounds.
+PRINT_SCALE = 65
+ONE_PAGE_SCALE = PRINT_SCALE / 100
 _TITLE_COLS = 3                          # No, Title, Name: repeated on every page
 _BOLD_CHAR_PX = 10                       # a bold header character, generously
 
@@ -171,14 +174,22 @@ def print_units(geo: _Geometry) -> list[tuple[int, int]]:
     return units
 
 
+def page_room(ws: Any) -> float:
+    """The pixels of columns a printed page holds right of the title columns, at
+    :data:`PRINT_SCALE` in the widest engine (:data:`CHAR_PX`)."""
+    return PAGE_PX * 100 / PRINT_SCALE - sum(column_px(ws, c) for c in range(1, _TITLE_COLS + 1))
+
+
 def _paginate(ws: Any, geo: _Geometry, extra: Sequence[tuple[int, int]] = (),
               last_col: int = 0) -> None:
-    """Paper: a cross-table that fits one page wide at 65 % or more in Excel is printed
-    one page wide; a wider one at 100 % with column breaks between rounds (never inside a round,
-    the standings or the rating block), the title columns repeated; the round robin's
-    group header is written once per page, so no header is cut by a page edge. ``extra``:
-    units right of ``geo.last_col`` up to ``last_col`` (the month blocks, :mod:`._months`)."""
-    width = sum(column_px(ws, c, EXCEL_CHAR_PX) for c in range(1, (last_col or geo.last_col) + 1))
+    """Paper: a cross-table that fits one page wide at :data:`PRINT_SCALE` or more in the
+    widest engine (LibreOffice's font, :data:`CHAR_PX`) is printed one page wide; a wider
+    one at :data:`PRINT_SCALE` with column breaks between rounds (never inside a round,
+    the standings or the rating block), the title columns and rows repeated: 11 pt text
+    is never printed under 7 pt (issue 34). The round robin's group header is written
+    once per page, so no header is cut by a page edge. ``extra``: units right of
+    ``geo.last_col`` up to ``last_col`` (the month blocks, :mod:`._months`)."""
+    width = sum(column_px(ws, c) for c in range(1, (last_col or geo.last_col) + 1))
     starts = [geo.block_first]
     if width * ONE_PAGE_SCALE <= PAGE_PX:
         ws.page_setup.fitToWidth = 1
@@ -186,7 +197,9 @@ def _paginate(ws: Any, geo: _Geometry, extra: Sequence[tuple[int, int]] = (),
         ws.page_setup.scale = None
         ws.sheet_properties.pageSetUpPr.fitToPage = True
     else:
-        room = PAGE_PX - sum(column_px(ws, c) for c in range(1, _TITLE_COLS + 1))
+        ws.page_setup.scale = PRINT_SCALE
+        ws.sheet_properties.pageSetUpPr.fitToPage = False
+        room = page_room(ws)
         used = 0
         units = print_units(geo) + list(extra)
         grid = (geo.block_first, geo.block_last)
@@ -361,7 +374,8 @@ def _build_tables(wb: Workbook, ws: Any, *, event_scoring: bool = True) -> None:
         _apply(ws.cell(r, 25, key), "val_int")
         r += 1
     _define(wb, _PAIRS, TABLES, _abs(25, 5, 25, r - 1))
-    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 3, 8, 8, 3, 11, 7, 7, 9,
+    # E: H x 100 (up to 100; at 3 wide it printed ###, issue 34)
+    for col, width in zip("ABCDEFGHIJKLMNOPQRSTUVWXY", (8, 10, 10, 10, 7, 8, 8, 3, 11, 7, 7, 9,
                                                           8, 3, 28, 13, 12, 100, 3, 5, 7, 3,
                                                           7, 7, 7)):
         ws.column_dimensions[col].width = width
@@ -526,7 +540,8 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
     ws.freeze_panes = ws.cell(geo.first, geo.col["fed"])
     ws.row_dimensions[HEADER_ROW].height = 30
     ws.sheet_view.zoomScale = 90
-    ws.print_area = f"A1:{_L(geo.last_col)}{geo.last}"
+    write_key(ws, geo)                    # the key of NP 3g ..., printed once
+    ws.print_area = f"A1:{_L(geo.last_col)}{key_rows(geo)[1]}"
     _page_setup(ws, landscape=True, title_rows=f"{GROUP_ROW}:{HEADER_ROW}", title_cols="A:C",
                 fit_width=False)
     ws.protection.sheet = True
@@ -573,7 +588,8 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     # the rating block: ONE array formula
     rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
-        rb, f"=FIDE_EVENT({geo.column('ro')},{geo.column('k')},{grid_abs},{_TC_ARG},{_DATE_ARG})")
+        rb, f"=FIDE_EVENT({geo.column('ro')},{geo.column('k')},{grid_abs},{_TC_ARG},{_DATE_ARG},"
+            f'"short")')
     _define(wb, "Results", CROSS, grid_abs)
     # validation and colours of the grid
     grid = f"{_L(g1)}{f}:{_L(g2)}{last}"
@@ -647,7 +663,7 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
         rb, f"=FIDE_EVENT_SWISS({geo.column('ro')},{geo.column('k')},{_choose(opps)},"
-            f"{_choose(ress)},{_TC_ARG},{_DATE_ARG})")
+            f'{_choose(ress)},{_TC_ARG},{_DATE_ARG},"short")')
     # validations
     opp_ranges = " ".join(f"{_L(geo.round_col(k, 'opp'))}{f}:{_L(geo.round_col(k, 'opp'))}{last}"
                           for k in range(1, R + 1))

@@ -908,22 +908,21 @@ def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
 
 
 def _ru_shown(b: int, N: int, W: int, value: object, sw: Mapping[int, Any]) -> object:
-    """:func:`xl_fide.excel._native._initial_shown` (FIDE B.02 §8.2)."""
+    """:func:`xl_fide.excel._native._initial_shown` (FIDE B.02 §8.2, the codes of
+    :mod:`xl_fide.rules.notes`)."""
     from xl_fide.excel import _native as n
+    from xl_fide.rules import notes
     floor, mx, ming = sw[n.S_FLOOR], sw[n.S_MAX], sw[n.S_MING]
-    no = "not published: "
     if b > 0:
         return ""
     if N == 0:
-        return no + "no games against rated opponents"
+        return notes.NO_GAMES
     if W == 0:
-        return (no + "zero score against rated opponents: a first event without a point "
-                "is ignored (FIDE B.02 §8.2)")
+        return notes.ZERO_SCORE
     if N < _int(ming):
-        return (f"{no}only {N} game{'' if N == 1 else 's'} against rated opponents; at least "
-                f"{ming} are needed")
+        return notes.games_code(N)
     if _int(value) < _int(floor):
-        return f"{no}{value} is below the rating floor {floor}"
+        return notes.below_floor_code(_int(value))
     return mx if _int(mx) > 0 and _int(value) > _int(mx) else value
 
 
@@ -931,6 +930,7 @@ def _block(s: _Sheets, lay: Any, r: int, state: int, B: object,
            v: Mapping[int, object], sw: Mapping[int, Any]) -> None:
     """The rating block of row ``r`` (:func:`xl_fide.excel._native._rating_cells`)."""
     from xl_fide.excel import _native as n
+    from xl_fide.rules import notes
 
     def shown(value: Any, message: object = "") -> object:
         if state == 1:
@@ -947,7 +947,7 @@ def _block(s: _Sheets, lay: Any, r: int, state: int, B: object,
     def new() -> object:
         total = _int(B) + chg()
         floor = _int(sw[n.S_FLOOR])
-        return f"not published: below {floor} ({total})" if total < floor else total
+        return notes.below_floor_code(total) if total < floor else total
 
     values = {
         "n": lambda: v[n.C_N], "w": lambda: _num(_int(v[n.C_W]) / 2),

@@ -52,6 +52,8 @@ from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
 from xl_fide.event.months import LONG_EVENT_DAYS, month_rounds
 from xl_fide.event.report import KSource, Report, build_report
+from xl_fide.rules.editions import RuleEdition
+from xl_fide.rules.notes import initial_code, new_rating_code
 from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.tournament import DEFAULT_SCORING, Tournament
 
@@ -265,7 +267,7 @@ def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequenc
             if res is not None:
                 rated = res.rating is not None
                 values = ([res.rating if rated else "", res.K_given if rated else ""]
-                          + rating_values(res))
+                          + rating_values(res, month.edition))
             for spec, v in zip(_m.MONTH_COLS, values):
                 out[f"{_L(_m.month_col(geo, m.index, spec.key))}{r}"] = v
     return out
@@ -323,18 +325,19 @@ def _rating_for_rules(rating: int, tournament: Tournament, report: Report) -> in
     return adjusted if adjusted is not None else rating
 
 
-def rating_values(res: Any) -> list[Any]:
+def rating_values(res: Any, edition: RuleEdition) -> list[Any]:
     """The rating block of one player as the formulas show it (both modes): N, W, ΣPD,
-    W−ΣPD, K used, K×ΣΔR, Δ, new rating (or ``not published: below 1400 (1395)``), Rp,
-    Ru (or why it is not published); ``""`` where the cell is blank."""
+    W−ΣPD, K used, K×ΣΔR, Δ, new rating (or below the floor ``NP 1395``), Rp, Ru (or the
+    code of why it is not published, :data:`xl_fide.rules.notes.KEY`), rated under
+    ``edition``; ``""`` where the cell is blank."""
     calc, init = res.calc, res.initial
     rp = res.Rp if res.Rp is not None else ""
     if calc is not None:
         return [res.N, res.W_half / 2, calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K,
-                calc.change / 100, calc.rating_change, new_rating_or_note(calc), rp, ""]
+                calc.change / 100, calc.rating_change, new_rating_code(calc), rp, ""]
     ru: Any = ""
     if init is not None:
-        ru = init.Ru if init.Ru is not None else f"not published: {init.reason}"
+        ru = initial_code(init, edition)
     return [res.N, res.W_half / 2, "", "", "", "", "", "", rp, ru]
 
 
@@ -362,7 +365,7 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
             out.update({at("k", r): "", at("k_rule", r): "", at("pts", r): ""})
         else:
             res = row.result
-            values = rating_values(res)
+            values = rating_values(res, report.edition)
             rated = res.rating is not None
             out[at("k", r)] = res.K_given if rated else ""
             if not rated or row.k_source is KSource.RULE:

@@ -31,6 +31,7 @@ from openpyxl.workbook.defined_name import DefinedName
 from xl_fide.event.months import LONG_EVENT_DAYS
 from xl_fide.errors import InputError
 from xl_fide.excel import _native as _native
+from xl_fide.rules import notes as _notes
 from xl_fide.rules import results as _results
 from xl_fide.rules.results import parse_result
 from xl_fide.rules.tables import dp_rows, pd_rows
@@ -107,22 +108,24 @@ RATING_COLS: tuple[_Col, ...] = (
     _Col("n", "N", "RatedGames", 5, "calc_int",
          "Rated games: played games (1 ½ 0) against rated opponents."),
     _Col("w", "W", "RatedScore", 5, "calc_1", "Score W in the rated games."),
-    _Col("sum_pd", "ΣPD", "Expected", 6, "calc_2",
+    _Col("sum_pd", "ΣPD", "Expected", 6.5, "calc_2",
          "Expected score: sum of PD over the rated games (table 8.1.2, 400-point rule)."),
     _Col("w_pd", "W−ΣPD", "ScoreMinusExpected", 8, "calc_s2", "ΣΔR = W − ΣPD."),
     _Col("k_used", "K used", "KUsed", 5, "calc_int",
          "K after the K × n ≤ 700 cap over the event (§8.3.3)."),
-    _Col("change", "K×ΣΔR", "Change", 7, "calc_s2",
+    _Col("change", "K×ΣΔR", "Change", 8.5, "calc_s2",
          "Rating change K × ΣΔR, not rounded (two decimals)."),
-    _Col("chg", "Δ", "RatingChange", 5, "calc_sint",
+    _Col("chg", "Δ", "RatingChange", 6, "calc_sint",
          "Rating change rounded to a whole number, .5 away from zero (§8.3.4)."),
-    _Col("new", "New", "NewRating", 9, "calc_new",
-         "New rating = Ro + Δ; under the rating floor it is not published (FIDE B.02 §7.2.1)."),
-    _Col("rp", "Rp", "Performance", 5, "calc_int",
+    _Col("new", "New", "NewRating", 8, "calc_new",
+         "New rating = Ro + Δ; under the rating floor it is not published (FIDE B.02 §7.2.1): "
+         "NP and the rating computed (NP 1395), see the key under the table."),
+    _Col("rp", "Rp", "Performance", 5.5, "calc_int",
          "FIDE performance Ra + dp(p) over the rated games."),
-    _Col("ru", "Ru", "InitialRating", 9, "calc_note",
+    _Col("ru", "Ru", "InitialRating", 8, "calc_note",
          "Unrated players: initial rating (§8.2, games against rated opponents), or why "
-         "it is not published.", swiss_width=14),
+         "it is not published as a code (NP 3g, NP 0g, NP 0pt, NP 1356), see the key under "
+         "the table."),
 )
 
 STANDING_COLS: dict[str, tuple[_Col, ...]] = {
@@ -209,7 +212,8 @@ _HEAD_FILL = PatternFill("solid", fgColor="D9E1F2")
 _GROUP_FILL = PatternFill("solid", fgColor="1F4E78")
 _DIAG_FILL = PatternFill("solid", fgColor="808080")
 _CENTER = Alignment(horizontal="center", vertical="center")
-#: a number, or a sentence wrapped in its cell ("not published: below 1400 (1395)")
+#: a number, or a sentence wrapped in its cell ("not published: below 1400 (1395)": the
+#: Report sheet's New column)
 _CENTER_WRAP = Alignment(horizontal="center", vertical="center", wrap_text=True)
 _LEFT = Alignment(horizontal="left", vertical="center")
 _UNLOCKED = Protection(locked=False)
@@ -244,17 +248,16 @@ def _style_specs() -> dict[str, dict[str, Any]]:
         "in_num": dict(inp, number_format="0.0#"),
         "diag": dict(fill=_DIAG_FILL, border=_BORDER, protection=_LOCKED),
         "calc_int": dict(calc, number_format="0"),
-        "calc_new": dict(calc, number_format="0", alignment=_CENTER_WRAP),
+        # a number, or the code NP 1395 (xl_fide.rules.notes): one line, the row one line high
+        "calc_new": dict(calc, number_format="0"),
         "calc_1": dict(calc, number_format="0.0"),
         "calc_2": dict(calc, number_format="0.00"),
         "calc_s2": dict(calc, number_format=_SIGNED2),
         "calc_sint": dict(calc, number_format=_SIGNED_INT, font=Font(bold=True)),
         "calc_text": dict(calc, alignment=_LEFT),
-        # a long reason (Ru "not published: ...") wraps in its cell: the row grows, and
-        # the whole reason reads on screen and on paper (on one line it was cut at the
-        # cell's or the page's edge: issue 20 #7)
-        "calc_note": dict(calc, alignment=Alignment(horizontal="left", vertical="center",
-                                                    wrap_text=True)),
+        # Ru: a number or a short code (NP 3g, xl_fide.rules.notes) on one line; the
+        # sentences wrapped rows five lines high (issue 34 #1), the key is under the table
+        "calc_note": dict(calc),
         "calc_code": dict(calc),
         "calc_date": dict(calc, number_format="yyyy-mm-dd"),
         "calc_check": dict(calc, number_format='0;-0;""', font=Font(bold=True, color="C00000")),
@@ -632,6 +635,26 @@ def _note_cell(ws: Any, geo: _Geometry, tall: bool = True) -> Any:
     if tall:
         ws.row_dimensions[1].height = 48
     return cell
+
+
+def key_rows(geo: _Geometry) -> tuple[int, int]:
+    """The first and last row of the key of the codes under the players' rows (one
+    blank row between)."""
+    first = geo.last + 2
+    return first, first + len(_notes.KEY)
+
+
+def write_key(ws: Any, geo: _Geometry) -> None:
+    """The key of the codes the New and Ru cells show (``NP 3g`` ...,
+    :data:`xl_fide.rules.notes.KEY`) under the table, one line a code, from the Fed
+    column (right of the title columns a printed page repeats: printed once, on the
+    first page of the bottom rows). Its text overflows into the blank cells to its
+    right, never wrapped: every row stays one line high."""
+    first, _ = key_rows(geo)
+    col = geo.col["fed"]
+    _text(ws, first, col, _notes.KEY_TITLE, "label")
+    for i, line in enumerate(_notes.KEY, 1):
+        _text(ws, first + i, col, line, "subtitle")
 
 
 def _long_event_formula() -> str:

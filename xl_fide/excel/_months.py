@@ -59,6 +59,7 @@ from xl_fide.excel._layout import (
     _header,
     _text,
     _apply,
+    key_rows,
 )
 from xl_fide.rules.adjustments import ADJUST_2024_DATE, ADJUST_2024_LIMIT, OLD_FLOOR
 
@@ -166,25 +167,27 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
     _help_line(wb, len(months))
     last = months[-1]
     _define(wb, "NewRating", CROSS, _col_range(geo, month_col(geo, last.index, "new")))
-    ws.print_area = f"A1:{_L(last_col(geo, len(months)))}{geo.last}"
+    ws.print_area = f"A1:{_L(last_col(geo, len(months)))}{key_rows(geo)[1]}"
     _paper(ws, geo, months)
     return helpers
 
 
 def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
     """The sheet's pages again, with the month blocks (the rule of
-    :func:`xl_fide.excel._build._paginate`: one page wide at 65 % or more, else 100 %
-    with breaks between units). A month block is wider than a page at 100 %: it is
-    two units, Ro ... K used and K×ΣΔR ... Ru, each with its own group header when a
-    page break falls between them, so no header is cut by a page edge."""
-    from xl_fide.excel._build import _BOLD_CHAR_PX, _paginate, column_px
+    :func:`xl_fide.excel._build._paginate`: one page wide at 65 % or more, else 65 %
+    with breaks between units). A month block is one unit; one wider than a page is
+    two, Ro ... K used and K×ΣΔR ... Ru, each with its own group header when a page
+    break falls between them, so no header is cut by a page edge."""
+    from xl_fide.excel._build import _BOLD_CHAR_PX, _paginate, column_px, page_room
     halves = [(month_col(geo, m.index, "m_ro"), month_col(geo, m.index, "k_used"),
                month_col(geo, m.index, "ru")) for m in months]
     ws.col_breaks = ColBreak()
-    ws.sheet_properties.pageSetUpPr.fitToPage = False
-    ws.page_setup.scale = 100
-    _paginate(ws, geo, [u for a, b, c in halves for u in ((a, b), (b + 1, c))],
-              last_col(geo, len(months)))
+    room = page_room(ws)
+    units = []
+    for a, b, c in halves:
+        whole = sum(column_px(ws, k) for k in range(a, c + 1)) <= room
+        units += [(a, c)] if whole else [(a, b), (b + 1, c)]
+    _paginate(ws, geo, units, last_col(geo, len(months)))
     breaks = {b.id for b in ws.col_breaks.brk}
     for m, (a, b, c) in zip(months, halves):
         if b not in breaks:
@@ -239,7 +242,7 @@ def _udf_month(ws: Any, geo: _Geometry, m: Month, date: str) -> None:
     block = f"{_L(n_col)}{f}:{_L(ru_col)}{last}"
     ws[f"{_L(n_col)}{f}"] = ArrayFormula(
         block, f"=FIDE_EVENT_SWISS({ro},{_col_range(geo, k_col)},{_choose(opps)},"
-               f"{_choose(ress)},{_TC_ARG},{date})")
+               f'{_choose(ress)},{_TC_ARG},{date},"short")')
 
 
 def _native_month(wb: Workbook, geo: _Geometry, m: Month, date: str, edition: str) -> str:

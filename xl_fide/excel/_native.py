@@ -37,6 +37,7 @@ from typing import Iterator, Mapping, Sequence
 from xl_fide.rules.editions import EDITIONS, Cap400, InitialRule, RuleEdition
 from xl_fide.errors import InputError
 from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
+from xl_fide.rules.notes import NO_GAMES, NP, ZERO_SCORE
 from xl_fide.rules.rating import (
     EXEMPT_RATING, JUNIOR_AGE, JUNIOR_RATING, K10_RATING, K_CAP_PRODUCT, K_DEFAULT, K_NEW,
     K_TOP, MAX_AGE, NEW_PLAYER_GAMES, RB_600_DIFFERENCE, RB_600_TOP,
@@ -427,15 +428,13 @@ def _initial_value(lay: Layout, N: str, W: str, SR: str, P: str) -> str:
 
 
 def _initial_shown(B: str, N: str, W: str, value: str) -> str:
-    """Ru, or ``not published: ...`` with the engine's reason (FIDE B.02 §8.2)."""
+    """Ru, or why it is not published as the code a cell shows (FIDE B.02 §8.2, §7.2.1;
+    the key in :data:`xl_fide.rules.notes.KEY`): ``NP 0g``, ``NP 0pt``, ``NP 3g`` or
+    ``NP 1356`` (the value computed, below the floor)."""
     floor, mx, ming = _Refs.switch(S_FLOOR), _Refs.switch(S_MAX), _Refs.switch(S_MING)
-    no = '"not published: '
-    return (f'IF({B}>0,"",IF({N}=0,{no}no games against rated opponents",'
-            f'IF({W}=0,{no}zero score against rated opponents: a first event without a '
-            f'point is ignored (FIDE B.02 §8.2)",'
-            f'IF({N}<{ming},{no}only "&{N}&" game"&IF({N}=1,"","s")&" against rated '
-            f'opponents; at least "&{ming}&" are needed",'
-            f'IF({value}<{floor},{no}"&{value}&" is below the rating floor "&{floor},'
+    return (f'IF({B}>0,"",IF({N}=0,"{NO_GAMES}",IF({W}=0,"{ZERO_SCORE}",'
+            f'IF({N}<{ming},"{NP} "&{N}&"g",'
+            f'IF({value}<{floor},"{NP} "&{value},'
             f"IF(AND({mx}>0,{value}>{mx}),{mx},{value}))))))")
 
 
@@ -471,10 +470,10 @@ def _games(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
 
 
 def _new_shown(new: str, calc: str = CALC) -> str:
-    """The new rating, or below the floor ``not published: below 1400 (1390)`` as
-    FIDE_NEW_RATING shows it (FIDE B.02 §7.2.1: the player is listed as unrated)."""
+    """The new rating, or below the floor the code ``NP 1390`` (FIDE B.02 §7.2.1: not
+    published, the player is listed as unrated; :data:`xl_fide.rules.notes.KEY`)."""
     floor = f"{_q(calc)}!{_Refs.switch(S_FLOOR)}"
-    return (f'IF({new}<{floor},"not published: below "&{floor}&" ("&({new})&")",{new})')
+    return f'IF({new}<{floor},"{NP} "&({new}),{new})'
 
 
 def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:

@@ -145,7 +145,10 @@ _G_COLS = (
     (9, "ΔR", "GameDeltaR", "calc_s2", "Score − PD."),
     (10, "Note", "GameNote", "calc_text", "Why a game is not rated."),
 )
-_WIDTHS = (5, 11, 26, 20, 9, 8, 8, 7, 8, 8, 10)
+#: Note (J) holds its longest text with K beside it, inside the print area A:K ("not
+#: rated: 600+ apart, one above 2600"; at 8 it ran past K and the page edge cut it, issue
+#: 34); the page is one page high, so the wider sheet prints at the same scale
+_WIDTHS = (5, 11, 26, 20, 9, 8, 8, 7, 8, 26, 10)
 
 # PlayerCalc: per-event helper columns (rows EV_FIRST..EV_LAST)
 (E_USED, E_KEY, E_ED, E_ONCE, E_EXEMPT, E_RB, E_K20, E_FLOOR, E_RO, E_CAP, E_N, E_W, E_SDR, E_K,
