@@ -45,7 +45,7 @@ def _maybe(name):
 def test_filled_from_trf(trf, tmp_path):
     t = read_trf(next(p for p in TRF_FILES if p.stem == trf))
     report = build_report(t)
-    path = save_workbook(fill_workbook(t, report=report), tmp_path / f"{trf}.xlsx")
+    path = save_workbook(fill_workbook(report), tmp_path / f"{trf}.xlsx")
     values, calls = xl_formulas.recalc(path)
     # one call each: the K column, the rating block, FIDE_VERSION(); over 30 days one
     # FIDE_K and one block per month more (issue 20 #5)
@@ -86,7 +86,7 @@ def test_results_typed_into_text_cells_compute(tmp_path):
     from xl_fide.excel._layout import CROSS, _Geometry
     t = read_trf(next(p for p in TRF_FILES if p.stem == "mini_trf2026"))
     report = build_report(t)
-    wb = fill_workbook(t, report=report)
+    wb = fill_workbook(report)
     ws = wb[CROSS]
     geo = _Geometry("swiss", len(t.players) if len(t.players) > 1 else 2, t.rounds)
     typed = {1: "1", 0: "0", "½": "1/2"}

@@ -303,13 +303,13 @@ def test_layout_choice():
     assert all(choose_layout(read_trf(f)) == ("roundrobin" if f.stem.startswith("roundrobin")
                                                else "swiss") for f in TRF_FILES)
     with pytest.raises(InputError, match="round robin"):
-        fill_workbook(swiss_example(), layout="roundrobin")
+        fill_workbook(build_report(swiss_example()), layout="roundrobin")
 
 
 def test_fill_round_robin(tmp_path):
     t = rr_example()
     report = build_report(t, EventOptions(k=10))
-    wb = reloaded(fill_workbook(t, report=report, rows=6), tmp_path)
+    wb = reloaded(fill_workbook(report, rows=6), tmp_path)
     assert wb.sheetnames[:3] == [CROSS, EVENT, REPORT]
     assert lint(wb) == []
     ws = wb[CROSS]
@@ -332,7 +332,7 @@ def test_fill_round_robin(tmp_path):
 
 def test_fill_swiss(tmp_path):
     t = swiss_example()
-    wb = reloaded(fill_workbook(t, rows=8, rounds=7), tmp_path)
+    wb = reloaded(fill_workbook(build_report(t), rows=8, rounds=7), tmp_path)
     assert lint(wb) == []
     ws = wb[CROSS]
     header = [c.value for c in ws[4]]
@@ -353,7 +353,7 @@ def test_fill_swiss(tmp_path):
 def test_fill_from_trf_and_read_back(trf, tmp_path):
     t = read_trf(trf)
     report = build_report(t)
-    wb = fill_workbook(t, report=report)
+    wb = fill_workbook(report)
     path = saved(wb, tmp_path, "event.xlsx")
     assert lint(load_workbook(path)) == []
     # K set holds the report's K only where it did not come from the K rule (which the
@@ -375,7 +375,7 @@ def test_fill_from_trf_and_read_back(trf, tmp_path):
 @pytest.mark.parametrize("make", [rr_example, rr_pair, swiss_example])
 def test_read_back_events_built_in_code(make, tmp_path):
     t = make()
-    path = saved(fill_workbook(t, rows=len(t.players) + 2), tmp_path)
+    path = saved(fill_workbook(build_report(t), rows=len(t.players) + 2), tmp_path)
     back = read_workbook(path)
     assert [row_dict(r) for r in build_report(back).rows] == [
         row_dict(r) for r in build_report(t).rows]
@@ -385,7 +385,7 @@ def test_read_back_events_built_in_code(make, tmp_path):
 
 def test_text_that_looks_like_a_formula_stays_text(tmp_path):
     t = nasty_names_event()
-    path = saved(fill_workbook(t), tmp_path)
+    path = saved(fill_workbook(build_report(t)), tmp_path)
     wb = load_workbook(path)
     ws = wb[CROSS]
     cells = [ws.cell(r, 3) for r in range(5, 9)]
@@ -433,7 +433,7 @@ def _edit(path, sheet, coord, value):
 
 
 def test_read_errors_name_sheet_and_cell(tmp_path):
-    path = saved(fill_workbook(rr_example()), tmp_path)
+    path = saved(fill_workbook(build_report(rr_example())), tmp_path)
     wb = load_workbook(path)
     _, (g1, _, _, _) = name_range(wb, "Results")
     col = wb[CROSS].cell(1, g1 + 1).column_letter
@@ -449,7 +449,7 @@ def test_read_errors_name_sheet_and_cell(tmp_path):
         read_workbook(path)
     _edit(path, CROSS, "F5", 2000)
     assert len(read_workbook(path).players) == 4
-    swiss = saved(fill_workbook(swiss_example()), tmp_path, "swiss.xlsx")
+    swiss = saved(fill_workbook(build_report(swiss_example())), tmp_path, "swiss.xlsx")
     _edit(swiss, CROSS, "M5", 9)
     with pytest.raises(WorkbookError, match="Crosstable!M5: opponent must be a whole number"):
         read_workbook(swiss)

@@ -34,7 +34,7 @@ def original_lines(path):
 
 def workbook_of(trf, tmp_path, name="book.xlsx", **kw):
     t = read_trf(trf)
-    return t, saved(fill_workbook(t, report=build_report(t), **kw), tmp_path, name)
+    return t, saved(fill_workbook(build_report(t), **kw), tmp_path, name)
 
 
 def edit(path, sheet, cells):
@@ -239,7 +239,7 @@ def test_an_event_rated_by_month_says_so_on_the_crosstable(tmp_path):
     # read back (the note is no input: the TRF comes back unchanged) and written again
     back = read_workbook(path)
     assert write_trf(back).split("\n")[:-1] == original_lines(trf)
-    again = saved(fill_workbook(back, report=build_report(back)), tmp_path, "again.xlsx")
+    again = saved(fill_workbook(build_report(back)), tmp_path, "again.xlsx")
     assert [c.value for c in note_cells(again)] == [cell.value]
 
 

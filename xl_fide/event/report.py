@@ -37,7 +37,12 @@ __all__ = ["KSource", "Report", "ReportRow", "build_report", "guess_time_control
 class ReportRow:
     """One player's report line: the engine's result plus what the report shows beside it.
 
-    ``k_source`` says where K came from (``None`` for an unrated player).
+    ``k_source`` says where K came from (``None`` for an unrated player). ``Ro``: the
+    rating the rules read, before the floor (the file's rating adjusted for a one-off
+    list adjustment such as 1 Mar 2024, else the player data's; ``None`` without one);
+    ``K_given``: its K before the K x n <= 700 cap and ``K_from`` where that K came from
+    (FIDE B.02 §8.3.3), also for a rating below the floor, which the engine rates as
+    unrated (FIDE B.02 §7): what a sheet's Ro used and K columns show.
     """
 
     result: PlayerResult
@@ -46,6 +51,9 @@ class ReportRow:
     title: str = ""
     federation: str = ""
     fide_id: int | None = None
+    Ro: int | None = None
+    K_given: int | None = None
+    K_from: KSource | None = None
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,8 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
     notes = list(table.notes)
     results = rate_crosstable(table.entrants, table.edition)
     rows = []
-    for res, pk, points, p in zip(results, table.k, table.points, table.players):
+    for res, pk, points, p, ro, sk in zip(results, table.k, table.points, table.players,
+                                          table.sheet_ratings, table.sheet_k):
         calc = res.calc
         if calc is not None:
             if calc.K is not None and calc.K_given is not None and calc.K != calc.K_given:
@@ -107,7 +116,9 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
         row = _new(ReportRow)   # ReportRow(res, points, k_source, ...) in one step
         _set(row, "__dict__", {"result": res, "points": points,
                                "k_source": pk.source if pk else None, "title": p.title,
-                               "federation": p.federation, "fide_id": p.fide_id})
+                               "federation": p.federation, "fide_id": p.fide_id,
+                               "Ro": ro, "K_given": sk.K if sk else None,
+                               "K_from": sk.source if sk else None})
         rows.append(row)
 
     def rate_month(part: Tournament) -> tuple[Report, dict[int, int | None]]:
