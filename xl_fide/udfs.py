@@ -618,31 +618,22 @@ def FIDE_ADJUST_2024(rating, list_date=None, rules_date=None):
     1500 from a January 2024 list rated by the rules of June 2024 -> 1700; 1999 -> 1999;
     2100 -> 2100. A rating typed as text counts when it is digits only ("1850").
     A column gives a column: a blank rating "" in its row, a rating that is not a whole
-    number 0..4000 "not a rating: type a whole number 0-4000" in its row.
+    number 0..4000 "not a rating" in its row.
     """
     listed = _date(list_date, "list_date")
     rules = _date(rules_date, "rules_date")
     if not isinstance(rating, (list, tuple)):
         _refuse_error(rating, "rating")
-        if _blank(rating):
-            return NA
         value = sheet_rating(rating, "rating")
-        assert value is not None
-        return _adjusted(value, listed, rules)
+        return NA if value is None else _adjusted(value, listed, rules)
     out: list[list] = []
     for cell in _flat(rating):
-        try:
-            value = None if _excel_error(cell) else sheet_rating(
-                None if _blank(cell) else cell)
+        try:        # an error cell ("#N/A") is text that is not a rating
+            value = sheet_rating(cell)
         except InputError:
-            value = None
-            cell = NOT_A_RATING
-        if _excel_error(cell):
             out.append([NOT_A_RATING])
-        elif value is None:
-            out.append(["" if _blank(cell) else NOT_A_RATING])
-        else:
-            out.append([_adjusted(value, listed, rules)])
+            continue
+        out.append(["" if value is None else _adjusted(value, listed, rules)])
     return out
 
 

@@ -47,10 +47,11 @@ def test_filled_from_trf(trf, tmp_path):
     report = build_report(t)
     path = save_workbook(fill_workbook(report), tmp_path / f"{trf}.xlsx")
     values, calls = xl_formulas.recalc(path)
-    # one call each: the K column, the rating block, FIDE_VERSION(); over 30 days one
-    # FIDE_K and one block per month more (issue 20 #5)
+    # one call each: the Ro used column, the K column, the rating block, FIDE_VERSION();
+    # over 30 days one FIDE_K and one block per month more (issue 20 #5)
     months = len(report.months)
-    assert sum(calls.values()) == 3 + 2 * months and calls["FIDE_K"] == 1 + months
+    assert sum(calls.values()) == 4 + 2 * months and calls["FIDE_K"] == 1 + months
+    assert calls["FIDE_ADJUST_2024"] == 1
     assert_no_bad_cells(values)
     assert_matches_report(values, load_workbook(path), report)
     assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id

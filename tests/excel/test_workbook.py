@@ -229,11 +229,11 @@ def test_template_structure(layout, players, rounds, tmp_path):
         sheet, (c1, r1, c2, r2) = name_range(wb, name)
         assert (sheet, c1 == c2, r1, r2) == (CROSS, True, 5, 4 + players), name
     ws = wb[CROSS]
-    # the rating block and the K column are array formulas over the exact ranges, and
-    # they are the only UDF calls of the sheet (one per block, whatever the size)
+    # the rating block, the K and Ro used columns are array formulas over the exact
+    # ranges, and they are the only UDF calls of the sheet (one per block, whatever the size)
     udf_cells = {c.coordinate: formula_text(c) for row in ws.iter_rows() for c in row
                  if isinstance(formula_text(c), str) and "FIDE_" in formula_text(c)}
-    assert len(udf_cells) == 2
+    assert len(udf_cells) == 3
     arrays = {c.value.ref: c.value.text for row in ws.iter_rows() for c in row
               if isinstance(c.value, ArrayFormula) and "FIDE_" in c.value.text}
     _, (kc, _, _, _) = name_range(wb, "KRule")
@@ -241,12 +241,19 @@ def test_template_structure(layout, players, rounds, tmp_path):
     _, (ruc, _, _, _) = name_range(wb, "InitialRating")
     L = ws.cell(1, kc).column_letter
     assert arrays[f"{L}5:{L}{4 + players}"].startswith("=FIDE_K(")
+    _, (uc, _, _, _) = name_range(wb, "RatingUsed")
+    U = ws.cell(1, uc).column_letter
+    assert arrays[f"{U}5:{U}{4 + players}"].startswith("=FIDE_ADJUST_2024(")
     block = f"{ws.cell(5, nc).column_letter}5:{ws.cell(5, ruc).column_letter}{4 + players}"
     assert arrays[block].startswith("=FIDE_EVENT(" if layout == "roundrobin"
                                     else "=FIDE_EVENT_SWISS(")
     # the event's time control and start date go to the UDFs
     assert all(f"{EVENT}!$B${EVENT_ROW['tc_arg']}" in t and f"{EVENT}!$B${EVENT_ROW['date_arg']}"
-               in t for t in arrays.values())
+               in t for t in arrays.values() if not t.startswith("=FIDE_ADJUST_2024("))
+    # Ro used: the typed Ro of a list of the start date, as the rules of the date read it
+    assert arrays[f"{U}5:{U}{4 + players}"] == (
+        f"=FIDE_ADJUST_2024($F$5:$F${4 + players},{EVENT}!$B${EVENT_ROW['start']},"
+        f"{EVENT}!$B${EVENT_ROW['date_arg']})")
     # protection: formula cells locked, input cells unlocked, no password
     assert ws.protection.sheet and not ws.protection.password
     _, (rc, _, _, _) = name_range(wb, "Rating")

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RATING_NAMES = ("RatedGames", "RatedScore", "Expected", "ScoreMinusExpected", "KUsed",
                 "Change", "RatingChange", "NewRating", "Performance", "InitialRating")
 COMPUTED_NAMES = RATING_NAMES + ("KRule", "KFactor", "Points", "Ranking")
-EXPECTED_UDF_CALLS = {"FIDE_K": 1, "FIDE_VERSION": 1}
+EXPECTED_UDF_CALLS = {"FIDE_ADJUST_2024": 1, "FIDE_K": 1, "FIDE_VERSION": 1}
 
 
 def recalc(office, wb, tmp_path, name):

@@ -256,7 +256,7 @@ def test_the_month_note_is_whole_and_the_block_labelled_one_period(tmp_path):
     merged = next(m for m in ws.merged_cells.ranges if m.min_row == 1)
     assert (merged.min_col, merged.max_col) == (geo.col["n"], geo.col["ru"])
     assert ws.row_dimensions[1].height >= 30                  # room for two lines
-    assert ws.cell(GROUP_ROW, geo.col["n"]).value == ONE_PERIOD_HEADER
+    assert ws.cell(GROUP_ROW, geo.col["ro_used"]).value == ONE_PERIOD_HEADER
 
 
 def test_an_event_in_one_period_has_no_month_note(tmp_path):

@@ -111,12 +111,13 @@ PLAYER_COLS: tuple[_Col, ...] = (
 #: first column of the rating block; the K rule and the rating formulas read it, never
 #: the typed Ro, so "Rules as on" on the Event sheet recomputes it.
 USED_COLS: tuple[_Col, ...] = (
-    _Col("ro_used", "Ro used", "RatingUsed", 6, "calc_note",
+    _Col("ro_used", "Ro used", "RatingUsed", 6, "calc_int",
          "Ro as the rules read it: the typed Ro (a number typed as text, digits only, "
          "read as that number), raised to R + round(0.4 × (2000 − R)) below 2000 when it "
          "is from a list before 1 March 2024 (the start date) and the rules are as on "
          "that date or later (FIDE, March 2024 lists). Anything else that is not a "
-         "whole number from 0 to 4000 shows why here; the player is then unrated."),
+         "whole number from 0 to 4000 shows 'not a rating' here and in Ru; the player "
+         "is then unrated."),
 )
 
 RATING_COLS: tuple[_Col, ...] = (

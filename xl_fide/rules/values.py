@@ -204,7 +204,7 @@ def as_half_points(value: object, name: str = "score", *, maximum_points: int = 
 
 #: What a spreadsheet shows for a Ro that :func:`sheet_rating` refuses (the cross-table's
 #: Ro used column, in both formula modes).
-NOT_A_RATING = "not a rating: type a whole number 0-4000"
+NOT_A_RATING = "not a rating"
 
 
 def sheet_rating(value: object, name: str = "rating") -> int | None:
