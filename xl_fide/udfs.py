@@ -611,9 +611,9 @@ def _adjusted(rating: int, list_date: _dt.date | None, rules_date: _dt.date | No
 )
 @_excel_boundary
 def FIDE_ADJUST_2024(rating, list_date=None, rules_date=None):
-    """The rating as the rules as on rules_date read it: FIDE's one-off adjustment of
-    1 March 2024 (every rating below 2000 became R + round(0.4 x (2000 - R))) applied
-    when list_date is before 1 Mar 2024 and rules_date on or after it, else the rating.
+    """Rating as the rules of rules_date read it: FIDE's one-off adjustment of 1 Mar 2024,
+    with the 1400 floor of B.02 §7.2.1 (below 2000: R + round(0.4 x (2000 - R))), when
+    list_date is before that day and rules_date on or after it; else the rating.
 
     1500 from a January 2024 list rated by the rules of June 2024 -> 1700; 1999 -> 1999;
     2100 -> 2100. A rating typed as text counts when it is digits only ("1850").
