@@ -205,8 +205,8 @@ def test_filled_from_trf(office, trf, tmp_path):
     report = build_report(t)
     res, values, formulas = recalc(office, fill_workbook(report), tmp_path, trf.stem)
     assert res.errors == []
-    # FIDE_K, the rating block, FIDE_VERSION; over 30 days FIDE_K and the block per month
-    assert sum(res.calls.values()) == 3 + 2 * len(report.months)
+    # FIDE_ADJUST_2024, FIDE_K, the rating block, FIDE_VERSION; over 30 days FIDE_K and the block per month
+    assert sum(res.calls.values()) == 4 + 2 * len(report.months)
     assert_no_bad_cells(values)
     assert_matches_report(values, formulas, report)
     assert_checks_clean(values, formulas, len(t.players))
