@@ -4,8 +4,9 @@ where that is unambiguous (digits only: "1850", " 1850 "), in both formula modes
 "not a rating: ..." in that player's Ro used cell, and the report refuses naming the
 cell. Never an ``#N/A`` in another player's row (before: the whole round robin block).
 
-Recalculated in Gnumeric (Excel's semantics: MATCH and VLOOKUP do not find the text
-"1850" among numbers, which LibreOffice does) and in LibreOffice.
+Recalculated with Excel's semantics (MATCH and VLOOKUP do not find the text "1850"
+among numbers, which LibreOffice does): Gnumeric (native formulas) and the ``formulas``
+package (the FIDE_* functions as classic xlwings calls them); and in LibreOffice.
 
 The event (rr_example, 1 Nov 2025, K by §8.3.3: born 1980, K 20): 2000, 1950, 2050,
 1810; player 2 (1950) typed as text.
@@ -56,12 +57,16 @@ def _errors(rows):
 def _recalc(engine, office, src, tmp_path, name):
     if engine == "gnumeric":
         return gnumeric.recalc(src, tmp_path / f"{name}_g.xlsx")
+    if engine == "formulas":        # Excel's semantics, the FIDE_* functions as xlwings calls them
+        xl_formulas = pytest.importorskip("tests.harness.xl_formulas")
+        return xl_formulas.recalc(src)[0]
     office.recalc(src, tmp_path / f"{name}_lo.xlsx")
     return load_workbook(tmp_path / f"{name}_lo.xlsx", data_only=True)
 
 
 def _engines():
     return [pytest.param("gnumeric", "native", id="gnumeric-native"),
+            pytest.param("formulas", "udf", id="formulas-udf"),
             pytest.param("lo", "native", id="lo-native", marks=pytest.mark.libreoffice),
             pytest.param("lo", "udf", id="lo-udf", marks=pytest.mark.libreoffice)]
 
