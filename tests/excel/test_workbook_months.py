@@ -415,4 +415,5 @@ def test_a_small_event_over_30_days_prints_readable_pages(office, tmp_path):
     assert min(heights) >= 7 and sorted(heights)[len(heights) // 2] >= 9
     assert all("Name" in page for page in texts)
     assert sum(page.count("Ru") for page in texts) == 3           # one-period + 2 months
-    assert sum(page.count("used") for page in texts) == 3         # "K used", whole
+    # "K used" (one-period + 2 months) and "Ro used" (issue 32 #3), whole
+    assert sum(page.count("used") for page in texts) == 4
