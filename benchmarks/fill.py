@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         report = build_report(t)
         t1 = time.perf_counter()
-        wb = fill_workbook(t, report=report)
+        wb = fill_workbook(report)
         t2 = time.perf_counter()
         save_workbook(wb, out, force=True)
         t3 = time.perf_counter()

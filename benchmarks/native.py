@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
         files, build = {}, {}
         for kind in ("udf", "native"):
             t0 = time.perf_counter()
-            wb = fill_workbook(t, report=report, formulas=kind)
+            wb = fill_workbook(report, formulas=kind)
             files[kind] = save_workbook(wb, tmpd / f"{kind}.xlsx", force=True)
             build[kind] = time.perf_counter() - t0
         oxt = tmpd / "xl-fide.oxt"

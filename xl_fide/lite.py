@@ -173,7 +173,7 @@ def crosstable_from_trf(book: Any) -> str:
         raise InputError(f"the sheet {TRF_SHEET!r} is empty: paste the TRF file into A1")
     tournament = parse_trf(text, source=TRF_SHEET)
     report = build_report(tournament)
-    copy_workbook(fill_workbook(tournament, report=report), book)
+    copy_workbook(fill_workbook(report), book)
     warnings = f"; {len(tournament.warnings)} warning(s) on the Report sheet" \
         if getattr(tournament, "warnings", None) else ""
     return (f"added the cross-table of {len(tournament.players)} players, "

@@ -36,7 +36,8 @@ from typing import Sequence
 from xlwings import arg, func
 
 from xl_fide._version import __version__
-from xl_fide.rules.editions import RuleEdition, parse_date, rules_for
+from xl_fide.rules.adjustments import adjusted_for_rules
+from xl_fide.rules.editions import RuleEdition, TimeControl, parse_date, rules_for
 from xl_fide.errors import InputError, RuleError, XlFideError
 from xl_fide.rules.event import Entrant, effective_rating, rate_crosstable
 from xl_fide.rules.initial import initial_rating
@@ -53,11 +54,12 @@ from xl_fide.rules.rating import (
 from xl_fide.rules.results import GameResult, pair_problem, parse_result
 from xl_fide.rules.tables import dp_for_p, pd_for_difference
 from xl_fide.rules.values import (
-    RATING_MAX, as_int, as_k, as_rating, number_from_text, quote_value,
+    NOT_A_RATING, RATING_MAX, as_int, as_k, as_rating, number_from_text, quote_value,
+    sheet_rating,
 )
 
 __all__ = [
-    "FIDE_CHANGE", "FIDE_DELTA", "FIDE_DP", "FIDE_EVENT", "FIDE_EVENT_SWISS",
+    "FIDE_ADJUST_2024", "FIDE_CHANGE", "FIDE_DELTA", "FIDE_DP", "FIDE_EVENT", "FIDE_EVENT_SWISS",
     "FIDE_EXPECTED", "FIDE_INITIAL_RATING", "FIDE_K", "FIDE_NEW_RATING", "FIDE_NORM",
     "FIDE_PD", "FIDE_PERFORMANCE", "FIDE_PTP", "FIDE_SCORE", "FIDE_TPR", "FIDE_VERSION",
 ]
@@ -606,6 +608,50 @@ def FIDE_K(rating, birth_year=None, games=None, peak_rating=None, period_games=N
     return out
 
 
+# ------------------------------------------------------------------ list adjustments
+
+def _adjusted(rating: int, list_date: _dt.date | None, rules_date: _dt.date | None) -> int:
+    """``rating`` of a list of ``list_date`` as the rules as on ``rules_date`` read it
+    (the 1 March 2024 adjustment, :func:`~xl_fide.rules.adjustments.adjusted_for_rules`;
+    the rapid/blitz one of 2022 needs a standard rating the sheet does not hold)."""
+    adjusted, _ = adjusted_for_rules(rating, list_date, rules_date, TimeControl.STANDARD)
+    return rating if adjusted is None else adjusted
+
+
+@func(category=_CATEGORY)
+@_args(
+    ("rating", "rating on a list (a cell, or a column for a whole Ro column)"),
+    ("list_date", "date of the list the rating is from (a cross-table: its start date)"),
+    ("rules_date", "date whose rules rate the event; blank: the list's (no adjustment)"),
+)
+@_excel_boundary
+def FIDE_ADJUST_2024(rating, list_date=None, rules_date=None):
+    """Rating as the rules of rules_date read it: FIDE's one-off adjustment of 1 Mar 2024,
+    with the 1400 floor of B.02 §7.2.1 (below 2000: R + round(0.4 x (2000 - R))), when
+    list_date is before that day and rules_date on or after it; else the rating.
+
+    1500 from a January 2024 list rated by the rules of June 2024 -> 1700; 1999 -> 1999;
+    2100 -> 2100. A rating typed as text counts when it is digits only ("1850").
+    A column gives a column: a blank rating "" in its row, a rating that is not a whole
+    number 0..4000 "not a rating" in its row.
+    """
+    listed = _date(list_date, "list_date")
+    rules = _date(rules_date, "rules_date")
+    if not isinstance(rating, (list, tuple)):
+        _refuse_error(rating, "rating")
+        value = sheet_rating(rating, "rating")
+        return NA if value is None else _adjusted(value, listed, rules)
+    out: list[list] = []
+    for cell in _flat(rating):
+        try:        # an error cell ("#N/A") is text that is not a rating
+            value = sheet_rating(cell)
+        except InputError:
+            out.append([NOT_A_RATING])
+            continue
+        out.append(["" if value is None else _adjusted(value, listed, rules)])
+    return out
+
+
 # ------------------------------------------------------------------ unrated players
 
 @func(category=_CATEGORY)
@@ -788,8 +834,11 @@ def _check_pair(a: GameResult | None, b: GameResult | None, where_a: str, where_
         raise InputError(f"{where_a} is {cell_a!r} but {where_b} is {cell_b!r}: {problem}")
 
 
-def _event_players(ratings: list, k_factors: object,
-                   edition: RuleEdition) -> tuple[list[int | None], list[int | None]]:
+def _event_players(ratings: list, k_factors: object, edition: RuleEdition
+                   ) -> tuple[list[int | None], list[int | None], dict[int, str]]:
+    """The players' ratings (the floor applied) and K; a rating cell that is not a
+    rating (its row index -> the message) is not a cascade: that row shows the message,
+    the others see an unrated player."""
     cells = _flat(ratings)
     ks = _flat(k_factors)
     if len(ks) != len(cells):
@@ -797,15 +846,19 @@ def _event_players(ratings: list, k_factors: object,
                          "give one K per player (blank for unrated players)")
     out_r: list[int | None] = []
     out_k: list[int | None] = []
+    bad: dict[int, str] = {}
     for i, (r, k) in enumerate(zip(cells, ks), 1):
-        rating = None if _blank(r) else _rating(r, f"ratings row {i}")
+        try:
+            rating = None if _blank(r) else _rating(r, f"ratings row {i}")
+        except InputError as exc:   # shown in its own row; an unrated opponent to others
+            rating, bad[i - 1] = None, str(exc)
         rating, _ = effective_rating(rating, edition)
-        K = None if _blank(k) else _k(k, f"k_factors row {i}")
+        K = None if _blank(k) or i - 1 in bad else _k(k, f"k_factors row {i}")
         if rating is not None and K is None:
             raise InputError(f"k_factors row {i} is blank for a rated player")
         out_r.append(rating)
         out_k.append(K)
-    return out_r, out_k
+    return out_r, out_k, bad
 
 
 def _short_notes(notes: object) -> bool:
@@ -821,11 +874,15 @@ def _short_notes(notes: object) -> bool:
 
 def _event_rows(ratings: list[int | None], ks: list[int | None],
                 rounds: Sequence[tuple[tuple[int | None, GameResult | None], ...]],
-                blank_rows: list[bool], edition: RuleEdition, short: bool = False) -> list[list]:
+                blank_rows: list[bool], edition: RuleEdition, short: bool = False,
+                bad: dict[int, str] | None = None) -> list[list]:
     entrants = [Entrant(i + 1, ratings[i], ks[i] if ratings[i] is not None else None, rounds[i])
                 for i in range(len(ratings))]
     out = []
-    for blank, res in zip(blank_rows, rate_crosstable(entrants, edition)):
+    for i, (blank, res) in enumerate(zip(blank_rows, rate_crosstable(entrants, edition))):
+        if bad and i in bad:     # its rating is not one: Ru says why, nothing is rated
+            out.append([""] * (len(EVENT_COLUMNS) - 1) + [bad[i]])
+            continue
         if blank:
             out.append([""] * len(EVENT_COLUMNS))
             continue
@@ -887,7 +944,7 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
     players = _flat(ratings)
     n = len(players)
     edition = _edition(time_control, event_date)
-    R, K = _event_players(players, k_factors, edition)
+    R, K, bad = _event_players(players, k_factors, edition)
     grid = _grid(results, n)
     if len(grid) != n or any(len(row) != n for row in grid):
         width = max((len(row) for row in grid), default=0)
@@ -905,7 +962,7 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
                         f"row {j + 1} column {i + 1}", grid[i][j], grid[j][i])
     rounds = [tuple((j + 1, parsed[i][j]) for j in range(n) if j != i) for i in range(n)]
     blank_rows = [_blank(players[i]) and all(p is None for p in parsed[i]) for i in range(n)]
-    return _event_rows(R, K, rounds, blank_rows, edition, _short_notes(notes))
+    return _event_rows(R, K, rounds, blank_rows, edition, _short_notes(notes), bad)
 
 
 @func(category=_CATEGORY)
@@ -929,7 +986,7 @@ def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="stand
     players = _flat(ratings)
     n = len(players)
     edition = _edition(time_control, event_date)
-    R, K = _event_players(players, k_factors, edition)
+    R, K, bad = _event_players(players, k_factors, edition)
     opp_grid = _grid(opponents, n)
     res_grid = _grid(results, n)
     shape = (len(opp_grid), max((len(r) for r in opp_grid), default=0))
@@ -970,7 +1027,7 @@ def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="stand
                             f"row {j} round {r + 1}", res_grid[i][r], res_grid[j - 1][r])
     rounds = [tuple((opp[i][r], parsed[i][r]) for r in range(n_rounds)) for i in range(n)]
     blank_rows = [_blank(players[i]) and all(p is None for p in parsed[i]) for i in range(n)]
-    return _event_rows(R, K, rounds, blank_rows, edition, _short_notes(notes))
+    return _event_rows(R, K, rounds, blank_rows, edition, _short_notes(notes), bad)
 
 
 @func(category=_CATEGORY)

@@ -384,7 +384,8 @@ def test_trf_from_a_filled_workbook_says_which_report_fields_are_empty(tmp_path,
     # hand has neither) gave a TRF with empty 052 and 092 lines and no word, even --strict
     from tests.excel.test_workbook import rr_example
     from xl_fide.excel import fill_workbook, save_workbook
-    book = save_workbook(fill_workbook(rr_example()), tmp_path / "rr.xlsx")
+    from xl_fide.event.report import build_report
+    book = save_workbook(fill_workbook(build_report(rr_example())), tmp_path / "rr.xlsx")
     code, _, err = run(capsys, "trf", str(book), "-o", str(tmp_path / "rr.trf"))
     assert code == 0
     assert "052 (end date), 092 (type of tournament) empty" in err

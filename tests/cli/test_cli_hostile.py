@@ -17,6 +17,7 @@ from tests.excel.test_workbook import saved, swiss_example
 from tests.excel.test_workbook_truth import round_cell
 from xl_fide.cli._main import main
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._layout import CROSS
 from xl_fide.trf import parse_trf
 from xl_fide.event.period import build_period
@@ -95,7 +96,7 @@ CELL = st.one_of(
 
 @pytest.fixture(scope="module")
 def swiss_book(tmp_path_factory):
-    return saved(fill_workbook(swiss_example()), tmp_path_factory.mktemp("fuzz"))
+    return saved(fill_workbook(build_report(swiss_example())), tmp_path_factory.mktemp("fuzz"))
 
 
 @settings(max_examples=40, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture,

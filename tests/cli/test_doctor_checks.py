@@ -16,8 +16,8 @@ ROOT = Path(__file__).parents[2]
 def _documented_functions() -> set[str]:
     text = (ROOT / "docs" / "runtimes" / "excel.md").read_text(encoding="utf-8")
     section = text.split("## The FIDE_* functions", 1)[1].split("\n## ", 1)[0]
-    return set(re.findall(r"^\| `(FIDE_[A-Z_]+)\(", section, flags=re.M)) | set(
-        re.findall(r"/ `(FIDE_[A-Z_]+)\(", section))
+    return set(re.findall(r"^\| `(FIDE_[A-Z0-9_]+)\(", section, flags=re.M)) | set(
+        re.findall(r"/ `(FIDE_[A-Z0-9_]+)\(", section))
 
 
 def test_doctor_counts_the_documented_functions():

@@ -12,6 +12,7 @@ from tests.excel.test_workbook_truth import round_cell
 from xl_fide.cli._main import main
 from xl_fide.errors import InputError
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._layout import CROSS
 from xl_fide.rules.results import parse_result
 from xl_fide.rules.values import FIDE_ID_MAX, as_fide_id
@@ -21,7 +22,7 @@ from xl_fide.udfs import FIDE_EVENT_SWISS, FIDE_SCORE
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory):
-    return saved(fill_workbook(swiss_example()), tmp_path_factory.mktemp("values"))
+    return saved(fill_workbook(build_report(swiss_example())), tmp_path_factory.mktemp("values"))
 
 
 def edited(book, tmp_path, cell, value):

@@ -250,9 +250,10 @@ def test_rapid_period_counts_a_standard_rating():
 def test_a_trf_and_its_own_workbook_are_the_same_event(tmp_path):
     # issue 10 #2: the workbook written from a TRF is the same event in another format.
     from xl_fide.excel._fill import fill_workbook, save_workbook
+    from xl_fide.event.report import build_report
     from xl_fide.excel._read import read_workbook
     t = parse_trf(SAN.read_bytes(), source="san.trf")
-    book = save_workbook(fill_workbook(t), tmp_path / "san.xlsx")
+    book = save_workbook(fill_workbook(build_report(t)), tmp_path / "san.xlsx")
     with pytest.raises(InputError, match="same event as san.trf"):
         build_period([t, read_workbook(book)])
 

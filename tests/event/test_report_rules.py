@@ -64,7 +64,7 @@ def test_the_workbook_report_sheet_says_not_published():
     players = [player_line(1, "A", 1405, rounds=[(2, "w", "0")]),
                player_line(2, "B", 1405, rounds=[(1, "b", "1")])]
     t = parse_trf(trf(HEAD, players), source="t.trf")
-    ws = fill_workbook(t, report=build_report(t, EventOptions(k=20)))["Report"]
+    ws = fill_workbook(build_report(t, EventOptions(k=20)))["Report"]
     cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     assert any(v == "not published: below 1400" for v in cells)
 
@@ -148,7 +148,7 @@ def test_without_round_dates_a_long_event_is_one_period_with_a_warning():
 def test_the_report_sheet_has_the_months():
     from xl_fide.excel._fill import fill_workbook
     t = parse_trf(long_event(), source="long.trf")
-    ws = fill_workbook(t, report=build_report(t, EventOptions(k=20)))["Report"]
+    ws = fill_workbook(build_report(t, EventOptions(k=20)))["Report"]
     cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     assert any(v.startswith("Month 2 of 2: Long, 2025-11 (round 3)") for v in cells)
 

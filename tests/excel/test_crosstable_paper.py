@@ -25,6 +25,7 @@ from openpyxl.utils import get_column_letter
 from tests.harness.synthetic import synthetic_swiss
 from xl_fide.cli._main import main
 from xl_fide.excel._build import build_template
+from xl_fide.event.report import build_report
 from xl_fide.excel._fill import fill_workbook, save_workbook
 from xl_fide.excel._layout import CROSS, REPORT, _Geometry
 from xl_fide.trf import read_trf
@@ -45,7 +46,8 @@ def _example(tmp_path, formulas):
 def _event_130(tmp_path, formulas):
     """A 130-player, 9-round Swiss in one period (9 days), about 10 % unrated."""
     t = synthetic_swiss(130, 9, seed=3)
-    return save_workbook(fill_workbook(t, formulas=formulas), tmp_path / f"s130_{formulas}.xlsx")
+    return save_workbook(fill_workbook(build_report(t), formulas=formulas),
+                         tmp_path / f"s130_{formulas}.xlsx")
 
 
 def _scale(ws):

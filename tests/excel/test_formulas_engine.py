@@ -45,12 +45,13 @@ def _maybe(name):
 def test_filled_from_trf(trf, tmp_path):
     t = read_trf(next(p for p in TRF_FILES if p.stem == trf))
     report = build_report(t)
-    path = save_workbook(fill_workbook(t, report=report), tmp_path / f"{trf}.xlsx")
+    path = save_workbook(fill_workbook(report), tmp_path / f"{trf}.xlsx")
     values, calls = xl_formulas.recalc(path)
-    # one call each: the K column, the rating block, FIDE_VERSION(); over 30 days one
-    # FIDE_K and one block per month more (issue 20 #5)
+    # one call each: the Ro used column, the K column, the rating block, FIDE_VERSION();
+    # over 30 days one FIDE_K and one block per month more (issue 20 #5)
     months = len(report.months)
-    assert sum(calls.values()) == 3 + 2 * months and calls["FIDE_K"] == 1 + months
+    assert sum(calls.values()) == 4 + 2 * months and calls["FIDE_K"] == 1 + months
+    assert calls["FIDE_ADJUST_2024"] == 1
     assert_no_bad_cells(values)
     assert_matches_report(values, load_workbook(path), report)
     assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
@@ -86,7 +87,7 @@ def test_results_typed_into_text_cells_compute(tmp_path):
     from xl_fide.excel._layout import CROSS, _Geometry
     t = read_trf(next(p for p in TRF_FILES if p.stem == "mini_trf2026"))
     report = build_report(t)
-    wb = fill_workbook(t, report=report)
+    wb = fill_workbook(report)
     ws = wb[CROSS]
     geo = _Geometry("swiss", len(t.players) if len(t.players) > 1 else 2, t.rounds)
     typed = {1: "1", 0: "0", "½": "1/2"}

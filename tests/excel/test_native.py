@@ -83,7 +83,7 @@ def test_native_round_robin_example(plain_office, tmp_path):
     + dp(.50) 0 -> 1937."""
     t = rr_example()
     report = build_report(t, EventOptions(k=10))
-    wb = fill_workbook(t, report=report, rows=6, formulas="native")
+    wb = fill_workbook(report, rows=6, formulas="native")
     assert no_udfs(wb) == []
     res, values, formulas = recalc_native(plain_office, wb, tmp_path, "rr_native")
     assert (res.errors, sum(res.calls.values())) == ([], 0)
@@ -98,7 +98,7 @@ def test_native_round_robin_pair_k_rule(plain_office, tmp_path):
     +40 x .68 = +27.20 -> +27 -> 1919 and -20 x .68 = -13.60 -> -14 -> 2008."""
     t = rr_pair()
     report = build_report(t)
-    wb = fill_workbook(t, report=report, formulas="native")
+    wb = fill_workbook(report, formulas="native")
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "pair")
     got = [sheet_row(values, formulas, r)[4:8] for r in (5, 6)]
     assert got == [[40, 27.2, 27, 1919], [20, -13.6, -14, 2008]]
@@ -109,7 +109,7 @@ def test_native_round_robin_pair_k_rule(plain_office, tmp_path):
 def test_plain_office_has_no_functions(plain_office, tmp_path):
     """The proof is real: the same workbook with FIDE_* formulas shows #NAME? there."""
     t = rr_example()
-    _, values, formulas = recalc_native(plain_office, fill_workbook(t), tmp_path, "rr_udf")
+    _, values, formulas = recalc_native(plain_office, fill_workbook(build_report(t)), tmp_path, "rr_udf")
     assert sheet_row(values, formulas, 5)[0] == "#NAME?"
 
 
@@ -121,7 +121,7 @@ def test_native_swiss_example(plain_office, tmp_path):
     (both 1400, K 20 by the rule): PD .50, +10.00 / -10.00; forfeits and byes not rated."""
     t = swiss_example()
     report = build_report(t)
-    wb = fill_workbook(t, report=report, rows=8, rounds=7, formulas="native")
+    wb = fill_workbook(report, rows=8, rounds=7, formulas="native")
     assert no_udfs(wb) == []
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "swiss_native")
     rows = {r: sheet_row(values, formulas, r) for r in (5, 8, 9)}
@@ -135,7 +135,7 @@ def test_native_filled_from_trf(plain_office, trf, tmp_path):
     t = read_trf(trf)
     report = build_report(t)
     _, values, formulas = recalc_native(
-        plain_office, fill_workbook(t, report=report, formulas="native"), tmp_path, trf.stem)
+        plain_office, fill_workbook(report, formulas="native"), tmp_path, trf.stem)
     assert_like_engine(values, formulas, report)
     assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
 
@@ -233,7 +233,7 @@ def test_native_edges_by_hand(plain_office, tmp_path):
       published. U22: 4 games; U27: zero score."""
     t = edges_event()
     report = build_report(t, EventOptions(k=10))
-    wb = fill_workbook(t, report=report, formulas="native")
+    wb = fill_workbook(report, formulas="native")
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "edges")
     row = {p: sheet_row(values, formulas, 4 + p) for p in (1, 3, 7, 10, 16, 22, 27)}
     assert row[1] == [3, 3, 2.95, 0.05, 10, 0.5, 1, 2651, 2793, None]
@@ -258,7 +258,7 @@ def test_native_follows_the_rule_edition_of_the_event_sheet(plain_office, tmp_pa
     cases = [(_dt.date(2024, 6, 1), "standard"), (_dt.date(2025, 1, 1), "rapid")]
     for date, tc in cases:
         report = build_report(t, EventOptions(k=10, event_date=date, time_control=tc))
-        wb = _edited(fill_workbook(t, report=build_report(t, EventOptions(k=10)), formulas="native"),
+        wb = _edited(fill_workbook(build_report(t, EventOptions(k=10)), formulas="native"),
                      rules_date=date, tc=tc)
         _, values, formulas = recalc_native(plain_office, wb, tmp_path, f"ed_{tc}")
         assert values[EVENT].cell(EVENT_ROW["edition"], 2).value == report.edition.id
@@ -266,7 +266,7 @@ def test_native_follows_the_rule_edition_of_the_event_sheet(plain_office, tmp_pa
         assert first == ([3, 3, 2.76, 0.24, 10, 2.4, 2, 2652, 2793, None] if tc == "standard"
                          else [1, 1, 0.92, 0.08, 10, 0.8, 1, 2651, 2950, None])
         assert_like_engine(values, formulas, report)
-    wb = _edited(fill_workbook(t, report=build_report(t, EventOptions(k=10)), formulas="native"),
+    wb = _edited(fill_workbook(build_report(t, EventOptions(k=10)), formulas="native"),
                  rules_date=_dt.date(2023, 5, 1))
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "ed_2022")
     why = native.unsupported(rules_for(_dt.date(2023, 5, 1)))
@@ -300,7 +300,7 @@ def test_native_k_cap_by_hand(plain_office, tmp_path):
     t = k_cap_event()
     report = build_report(t)
     _, values, formulas = recalc_native(
-        plain_office, fill_workbook(t, report=report, formulas="native"), tmp_path, "kcap")
+        plain_office, fill_workbook(report, formulas="native"), tmp_path, "kcap")
     got = {p: sheet_row(values, formulas, 4 + p)[4:8] for p in (1, 3, 5, 7)}
     assert got == {1: [38, 342, 342, 1842], 3: [40, 340, 340, 1840],
                    5: [19, 342, 342, 1842], 7: [20, 350, 350, 1850]}
@@ -398,7 +398,7 @@ def test_editions_the_native_formulas_refuse():
     assert refused and all(native.unsupported(e).count("\n") == 0 for e in EDITIONS
                            if e.id in refused)
     with pytest.raises(InputError, match="FIDE-2022-01-01-standard"):
-        fill_workbook(rr_example(), report=build_report(rr_example(), EventOptions(event_date=_dt.date(2023, 1, 1))),
+        fill_workbook(build_report(rr_example(), EventOptions(event_date=_dt.date(2023, 1, 1))),
                       formulas="native")
     with pytest.raises(InputError, match="udf or native"):
         build_template("swiss", 4, 1, formulas="vba")
@@ -507,7 +507,7 @@ def test_formulas_package_computes_the_engines_numbers(name, tmp_path):
     with XL_FIDE_FORMULAS_ALL=1."""
     t, options = EXAMPLES[name]()
     report = build_report(t, EventOptions(**options))
-    assert_formulas_match(fill_workbook(t, report=report, formulas="native"), report,
+    assert_formulas_match(fill_workbook(report, formulas="native"), report,
                           tmp_path, name)
 
 
@@ -537,9 +537,9 @@ def test_render_native_png(plain_office, artifacts_dir):
     out = artifacts_dir / "workbook"
     out.mkdir(exist_ok=True)
     gros = read_trf(next(p for p in TRF_FILES if p.stem.startswith("gros")))
-    made = _render(plain_office, fill_workbook(gros, formulas="native"), CROSS, out,
+    made = _render(plain_office, fill_workbook(build_report(gros), formulas="native"), CROSS, out,
                    "native_gros")
-    made += _render(plain_office, fill_workbook(rr_example(), report=build_report(rr_example(), EventOptions(k=10)), rows=6, formulas="native"), CROSS, out, "native_rr_example")
+    made += _render(plain_office, fill_workbook(build_report(rr_example(), EventOptions(k=10)), rows=6, formulas="native"), CROSS, out, "native_rr_example")
     assert made and all(p.stat().st_size > 1000 for p in made)
 
 
@@ -561,7 +561,7 @@ def test_native_workbook_reads_back(tmp_path):
     """`xl-fide report OUT.xlsx` on a native cross-table: the same report as the TRF."""
     t = swiss_example()
     path = tmp_path / "native.xlsx"
-    save_workbook(fill_workbook(t, formulas="native"), path)
+    save_workbook(fill_workbook(build_report(t), formulas="native"), path)
     back = read_workbook_event(path)
     from xl_fide.cli._presenters import row_dict
     assert ([row_dict(r) for r in build_report(back.tournament, inputs=back.player_inputs).rows]
@@ -575,7 +575,7 @@ def test_native_rows_whose_results_disagree_show_na(plain_office, tmp_path):
     not in question, keep the engine's numbers."""
     t = rr_example()
     report = build_report(t, EventOptions(k=10))
-    wb = fill_workbook(t, report=report, rows=5, formulas="native")
+    wb = fill_workbook(report, rows=5, formulas="native")
     _, (g1, _, _, _) = name_range(wb, "Results")
     wb[CROSS].cell(6, g1).value = "½"
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "asymmetric")

@@ -230,11 +230,11 @@ def test_template_structure(layout, players, rounds, tmp_path):
         sheet, (c1, r1, c2, r2) = name_range(wb, name)
         assert (sheet, c1 == c2, r1, r2) == (CROSS, True, 5, 4 + players), name
     ws = wb[CROSS]
-    # the rating block and the K column are array formulas over the exact ranges, and
-    # they are the only UDF calls of the sheet (one per block, whatever the size)
+    # the rating block, the K and Ro used columns are array formulas over the exact
+    # ranges, and they are the only UDF calls of the sheet (one per block, whatever the size)
     udf_cells = {c.coordinate: formula_text(c) for row in ws.iter_rows() for c in row
                  if isinstance(formula_text(c), str) and "FIDE_" in formula_text(c)}
-    assert len(udf_cells) == 2
+    assert len(udf_cells) == 3
     arrays = {c.value.ref: c.value.text for row in ws.iter_rows() for c in row
               if isinstance(c.value, ArrayFormula) and "FIDE_" in c.value.text}
     _, (kc, _, _, _) = name_range(wb, "KRule")
@@ -242,12 +242,19 @@ def test_template_structure(layout, players, rounds, tmp_path):
     _, (ruc, _, _, _) = name_range(wb, "InitialRating")
     L = ws.cell(1, kc).column_letter
     assert arrays[f"{L}5:{L}{4 + players}"].startswith("=FIDE_K(")
+    _, (uc, _, _, _) = name_range(wb, "RatingUsed")
+    U = ws.cell(1, uc).column_letter
+    assert arrays[f"{U}5:{U}{4 + players}"].startswith("=FIDE_ADJUST_2024(")
     block = f"{ws.cell(5, nc).column_letter}5:{ws.cell(5, ruc).column_letter}{4 + players}"
     assert arrays[block].startswith("=FIDE_EVENT(" if layout == "roundrobin"
                                     else "=FIDE_EVENT_SWISS(")
     # the event's time control and start date go to the UDFs
     assert all(f"{EVENT}!$B${EVENT_ROW['tc_arg']}" in t and f"{EVENT}!$B${EVENT_ROW['date_arg']}"
-               in t for t in arrays.values())
+               in t for t in arrays.values() if not t.startswith("=FIDE_ADJUST_2024("))
+    # Ro used: the typed Ro of a list of the start date, as the rules of the date read it
+    assert arrays[f"{U}5:{U}{4 + players}"] == (
+        f"=FIDE_ADJUST_2024($F$5:$F${4 + players},{EVENT}!$B${EVENT_ROW['start']},"
+        f"{EVENT}!$B${EVENT_ROW['date_arg']})")
     # protection: formula cells locked, input cells unlocked, no password
     assert ws.protection.sheet and not ws.protection.password
     _, (rc, _, _, _) = name_range(wb, "Rating")
@@ -305,13 +312,13 @@ def test_layout_choice():
     assert all(choose_layout(read_trf(f)) == ("roundrobin" if f.stem.startswith("roundrobin")
                                                else "swiss") for f in TRF_FILES)
     with pytest.raises(InputError, match="round robin"):
-        fill_workbook(swiss_example(), layout="roundrobin")
+        fill_workbook(build_report(swiss_example()), layout="roundrobin")
 
 
 def test_fill_round_robin(tmp_path):
     t = rr_example()
     report = build_report(t, EventOptions(k=10))
-    wb = reloaded(fill_workbook(t, report=report, rows=6), tmp_path)
+    wb = reloaded(fill_workbook(report, rows=6), tmp_path)
     assert wb.sheetnames[:3] == [CROSS, EVENT, REPORT]
     assert lint(wb) == []
     ws = wb[CROSS]
@@ -334,7 +341,7 @@ def test_fill_round_robin(tmp_path):
 
 def test_fill_swiss(tmp_path):
     t = swiss_example()
-    wb = reloaded(fill_workbook(t, rows=8, rounds=7), tmp_path)
+    wb = reloaded(fill_workbook(build_report(t), rows=8, rounds=7), tmp_path)
     assert lint(wb) == []
     ws = wb[CROSS]
     header = [c.value for c in ws[4]]
@@ -355,7 +362,7 @@ def test_fill_swiss(tmp_path):
 def test_fill_from_trf_and_read_back(trf, tmp_path):
     t = read_trf(trf)
     report = build_report(t)
-    wb = fill_workbook(t, report=report)
+    wb = fill_workbook(report)
     path = saved(wb, tmp_path, "event.xlsx")
     assert lint(load_workbook(path)) == []
     # K set holds the report's K only where it did not come from the K rule (which the
@@ -377,7 +384,7 @@ def test_fill_from_trf_and_read_back(trf, tmp_path):
 @pytest.mark.parametrize("make", [rr_example, rr_pair, swiss_example])
 def test_read_back_events_built_in_code(make, tmp_path):
     t = make()
-    path = saved(fill_workbook(t, rows=len(t.players) + 2), tmp_path)
+    path = saved(fill_workbook(build_report(t), rows=len(t.players) + 2), tmp_path)
     back = read_workbook(path)
     assert [row_dict(r) for r in build_report(back).rows] == [
         row_dict(r) for r in build_report(t).rows]
@@ -387,7 +394,7 @@ def test_read_back_events_built_in_code(make, tmp_path):
 
 def test_text_that_looks_like_a_formula_stays_text(tmp_path):
     t = nasty_names_event()
-    path = saved(fill_workbook(t), tmp_path)
+    path = saved(fill_workbook(build_report(t)), tmp_path)
     wb = load_workbook(path)
     ws = wb[CROSS]
     cells = [ws.cell(r, 3) for r in range(5, 9)]
@@ -435,7 +442,7 @@ def _edit(path, sheet, coord, value):
 
 
 def test_read_errors_name_sheet_and_cell(tmp_path):
-    path = saved(fill_workbook(rr_example()), tmp_path)
+    path = saved(fill_workbook(build_report(rr_example())), tmp_path)
     wb = load_workbook(path)
     _, (g1, _, _, _) = name_range(wb, "Results")
     col = wb[CROSS].cell(1, g1 + 1).column_letter
@@ -451,7 +458,7 @@ def test_read_errors_name_sheet_and_cell(tmp_path):
         read_workbook(path)
     _edit(path, CROSS, "F5", 2000)
     assert len(read_workbook(path).players) == 4
-    swiss = saved(fill_workbook(swiss_example()), tmp_path, "swiss.xlsx")
+    swiss = saved(fill_workbook(build_report(swiss_example())), tmp_path, "swiss.xlsx")
     _edit(swiss, CROSS, "M5", 9)
     with pytest.raises(WorkbookError, match="Crosstable!M5: opponent must be a whole number"):
         read_workbook(swiss)

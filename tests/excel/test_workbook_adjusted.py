@@ -37,15 +37,19 @@ def _book(formulas, tmp_path):
     t = parse_trf(TRF, source="winter.trf")
     report = build_report(t, OPTIONS)
     assert [r.result.new_rating for r in report.rows] == [1712, 1748]     # by hand, above
-    return t, save_workbook(fill_workbook(t, report=report, formulas=formulas),
+    return t, save_workbook(fill_workbook(report, formulas=formulas),
                             tmp_path / f"{formulas}.xlsx")
 
 
-def test_the_sheet_shows_the_ratings_the_rules_use(tmp_path):
-    _, path = _book("native", tmp_path)
-    wb = load_workbook(path)
-    (ro,) = columns(wb, ("Rating",))
-    assert [wb[CROSS].cell(r, ro).value for r in (5, 6)] == [1700, 1760]
+@pytest.mark.parametrize("formulas", ["udf", "native"])
+def test_the_sheet_shows_the_ratings_the_rules_use(formulas, tmp_path):
+    # the file's ratings stay the typed inputs (issue 32 #3); Ro used shows what the
+    # rules as on 1 June 2024 read (cached: the report's values)
+    _, path = _book(formulas, tmp_path)
+    wb = load_workbook(path, data_only=True)
+    ro, used = columns(wb, ("Rating", "RatingUsed"))
+    assert [wb[CROSS].cell(r, ro).value for r in (5, 6)] == [1500, 1600]
+    assert [wb[CROSS].cell(r, used).value for r in (5, 6)] == [1700, 1760]
 
 
 def test_gnumeric_computes_the_reports_new_ratings(tmp_path):

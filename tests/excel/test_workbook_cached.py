@@ -43,7 +43,7 @@ def cached_sheet(path, sheet=CROSS):
 def _save(name, formulas, tmp_path):
     t, options = EVENTS[name]()
     report = build_report(t, options)
-    wb = fill_workbook(t, report=report, formulas=formulas, rows=len(t.players) + 1)
+    wb = fill_workbook(report, formulas=formulas, rows=len(t.players) + 1)
     return save_workbook(wb, tmp_path / f"{name}_{formulas}.xlsx"), report
 
 

@@ -36,7 +36,7 @@ TEMPLATES = (("roundrobin", 5, None), ("swiss", 6, 4))
 
 def _filled(name, formulas, tmp_path):
     t = read_trf(next(p for p in TRF_FILES if p.stem == name))
-    wb = fill_workbook(t, report=build_report(t, EventOptions()), formulas=formulas,
+    wb = fill_workbook(build_report(t, EventOptions()), formulas=formulas,
                        rows=len(t.players) + 1)
     return save_workbook(wb, tmp_path / f"{name}_{formulas}.xlsx")
 
@@ -296,7 +296,7 @@ def _long_native(event, tmp_path):
         t = parse_trf(text, source=f"{event}.trf")
     rep = build_report(t, EventOptions())
     assert len(rep.months) == (5 if event == "league" else 2)
-    wb = fill_workbook(t, report=rep, formulas="native", rows=len(t.players) + 1)
+    wb = fill_workbook(rep, formulas="native", rows=len(t.players) + 1)
     return save_workbook(wb, tmp_path / f"{event}_native.xlsx")
 
 

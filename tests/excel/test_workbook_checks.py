@@ -19,6 +19,7 @@ from xl_fide.tournament import Game, Tournament, TrfPlayer
 from xl_fide.excel._layout import CROSS, MAX_PLAYERS, MAX_ROUND_ROBIN, MAX_ROUNDS
 from xl_fide.excel._build import build_template
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 
 EXCEL_MAX_FORMULA = 8192
 EXCEL_MAX_NESTING = 64
@@ -109,7 +110,7 @@ def check_values(office, wb, tmp_path, name, rows):
 
 def test_check_column_follows_pair_problem_for_every_pair_of_codes(office, tmp_path):
     pairs, t = every_pair_event()
-    wb = fill_workbook(t, layout="swiss")
+    wb = fill_workbook(build_report(t), layout="swiss")
     ws = wb[CROSS]
     for k, (a, b) in enumerate(pairs):     # the cells as a user types them
         ws[round_cell(1, "res", 2 * k + 1)] = ENTRY.get(a, a)
@@ -124,7 +125,7 @@ def test_check_column_follows_pair_problem_for_every_pair_of_codes(office, tmp_p
 
 def test_check_column_flags_colours_and_missing_back_reference(office, tmp_path):
     from tests.excel.test_workbook import swiss_example
-    wb = fill_workbook(swiss_example())
+    wb = fill_workbook(build_report(swiss_example()))
     ws = wb[CROSS]
     ws[round_cell(6, "col", 5)] = "w"             # 4 and 5 both white in round 6
     ws[round_cell(5, "opp", 6)] = None            # round 5: 6 no longer lists its opponent

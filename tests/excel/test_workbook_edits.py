@@ -20,7 +20,7 @@ MINI = Path(__file__).parents[1] / "data" / "trf" / "mini_trf2026.trf"
 
 def _filled(tmp_path: Path) -> Path:
     t = read_trf(MINI)
-    return save_workbook(fill_workbook(t, report=build_report(t)), tmp_path / "mini.xlsx")
+    return save_workbook(fill_workbook(build_report(t)), tmp_path / "mini.xlsx")
 
 
 def _ro_cell(ws) -> str:

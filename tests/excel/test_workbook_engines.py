@@ -49,7 +49,7 @@ def _gnumeric(wb_or_path, tmp_path: Path, name: str):
 def test_gnumeric_computes_the_engines_numbers(stem, tmp_path):
     t = read_trf(next(p for p in TRF_FILES if p.stem == stem))
     report = build_report(t)
-    values, formulas = _gnumeric(fill_workbook(t, report=report, formulas="native"),
+    values, formulas = _gnumeric(fill_workbook(report, formulas="native"),
                                  tmp_path, stem)
     assert_no_bad_cells(values)
     assert_matches_report(values, formulas, report)
@@ -63,7 +63,7 @@ def test_gnumeric_computes_the_engines_numbers(stem, tmp_path):
 def test_gnumeric_small_events(name, options, tmp_path):
     t = {"rr_example": rr_example, "swiss_example": swiss_example}[name]()
     report = build_report(t, EventOptions(**options))
-    values, formulas = _gnumeric(fill_workbook(t, report=report, rows=len(t.players) + 2,
+    values, formulas = _gnumeric(fill_workbook(report, rows=len(t.players) + 2,
                                                formulas="native"), tmp_path, name)
     assert_no_bad_cells(values)
     assert_matches_report(values, formulas, report)
@@ -135,7 +135,7 @@ def _books():
         yield filename, build_template(layout, players, rounds, formulas=formulas)
     t = swiss_example()
     for formulas in ("udf", "native"):
-        yield f"swiss_example {formulas}", fill_workbook(t, formulas=formulas)
+        yield f"swiss_example {formulas}", fill_workbook(build_report(t), formulas=formulas)
 
 
 @pytest.mark.parametrize("call", ["N(", "TEXT("])

@@ -47,7 +47,7 @@ def test_the_engine_agrees_by_hand():
 def test_new_rating_cell_marks_below_the_floor_in_an_excel_engine(formulas, tmp_path):
     xl_formulas = pytest.importorskip("tests.harness.xl_formulas")
     t = _event()
-    path = save_workbook(fill_workbook(t, formulas=formulas), tmp_path / f"{formulas}.xlsx")
+    path = save_workbook(fill_workbook(build_report(t), formulas=formulas), tmp_path / f"{formulas}.xlsx")
     values, _ = xl_formulas.recalc(path)
     book = load_workbook(path)
     assert [sheet_row(values, book, r) for r in (5, 6)] == ROWS
@@ -55,13 +55,13 @@ def test_new_rating_cell_marks_below_the_floor_in_an_excel_engine(formulas, tmp_
 
 def test_new_rating_cell_marks_below_the_floor_in_gnumeric(tmp_path):
     gnumeric.require()
-    path = save_workbook(fill_workbook(_event(), formulas="native"), tmp_path / "native.xlsx")
+    path = save_workbook(fill_workbook(build_report(_event()), formulas="native"), tmp_path / "native.xlsx")
     values = gnumeric.recalc(path, tmp_path / "gnumeric.xlsx")
     assert [sheet_row(values, load_workbook(path), r) for r in (5, 6)] == ROWS
 
 
 def test_report_sheet_says_not_published():
-    wb = fill_workbook(_event())
+    wb = fill_workbook(build_report(_event()))
     ws = wb[REPORT]
     heads = [c.value for c in ws[5]]
     new = heads.index("New") + 1

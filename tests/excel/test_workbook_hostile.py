@@ -23,6 +23,7 @@ from xl_fide.trf import read_trf, write_trf
 from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW, REPORT
 from xl_fide.excel._read import ZIP_MAX_OTHER, ZIP_MAX_RATIO, ZIP_MAX_SHEET, read_workbook
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 
 DATA = Path(__file__).parents[1] / "data" / "trf"
 SMALL_TRFS = [DATA / n for n in ("gros_2010_swiss_after_round4.trf",
@@ -32,7 +33,7 @@ SMALL_TRFS = [DATA / n for n in ("gros_2010_swiss_after_round4.trf",
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory):
-    return saved(fill_workbook(swiss_example()), tmp_path_factory.mktemp("hostile"))
+    return saved(fill_workbook(build_report(swiss_example())), tmp_path_factory.mktemp("hostile"))
 
 
 def members(path):
@@ -162,7 +163,7 @@ def test_control_characters_are_replaced_with_a_note(tmp_path):
     from tests.excel.test_workbook import _round_robin
     t = _round_robin([2000, 1900], {(1, 2): "1"}, names={1: "Al\x01pha", 2: "Be\x1b[31mta"},
                      name="Evil\x07 Open")
-    wb = fill_workbook(t)                 # openpyxl's IllegalCharacterError before
+    wb = fill_workbook(build_report(t))                 # openpyxl's IllegalCharacterError before
     path = saved(wb, tmp_path)
     got = load_workbook(path)
     assert [got[CROSS][c].value for c in ("C5", "C6")] == ["Al\ufffdpha", "Be\ufffd[31mta"]
@@ -176,7 +177,7 @@ def test_control_characters_are_replaced_with_a_note(tmp_path):
 
 def sized_book(tmp_path, name="sized.xlsx"):
     # swiss_example: 6 players, 6 rounds; the sheet: 8 rows, 7 rounds
-    return saved(fill_workbook(swiss_example(), rows=8, rounds=7), tmp_path, name)
+    return saved(fill_workbook(build_report(swiss_example()), rows=8, rounds=7), tmp_path, name)
 
 
 def set_event(path, key, value):
@@ -232,7 +233,7 @@ def test_colour_dependent_scoring_is_kept(tmp_path):
     trf.write_text("\n".join(lines) + "\n")
     t = read_trf(trf)
     assert t.scoring["1b"] == Decimal("1.5")
-    path = saved(fill_workbook(t), tmp_path)
+    path = saved(fill_workbook(build_report(t)), tmp_path)
     back = read_workbook(path)
     assert back.scoring["1b"] == Decimal("1.5")
     assert [back.score(p) for p in back.players] == [t.score(p) for p in t.players]
@@ -304,7 +305,7 @@ def rr_book(tmp_path):
     from tests.excel.test_workbook import _round_robin
     t = _round_robin([2000, 1900, 1800, 1700], {(1, 2): "1", (1, 3): "=", (1, 4): "0",
                                                  (2, 3): "1", (2, 4): "=", (3, 4): "1"})
-    return saved(fill_workbook(t), tmp_path, "rr.xlsx")
+    return saved(fill_workbook(build_report(t)), tmp_path, "rr.xlsx")
 
 
 @pytest.mark.parametrize("value", ["1", "½", 1, "0-1", "+"])

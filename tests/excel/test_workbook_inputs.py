@@ -18,7 +18,7 @@ from xl_fide.excel._read import read_workbook, read_workbook_event
 
 
 def edited(tmp_path, make, edits):
-    path = saved(fill_workbook(make()), tmp_path)
+    path = saved(fill_workbook(build_report(make())), tmp_path)
     wb = load_workbook(path)
     for coord, value in edits.items():
         wb[CROSS][coord] = value

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RATING_NAMES = ("RatedGames", "RatedScore", "Expected", "ScoreMinusExpected", "KUsed",
                 "Change", "RatingChange", "NewRating", "Performance", "InitialRating")
 COMPUTED_NAMES = RATING_NAMES + ("KRule", "KFactor", "Points", "Ranking")
-EXPECTED_UDF_CALLS = {"FIDE_K": 1, "FIDE_VERSION": 1}
+EXPECTED_UDF_CALLS = {"FIDE_ADJUST_2024": 1, "FIDE_K": 1, "FIDE_VERSION": 1}
 
 
 def recalc(office, wb, tmp_path, name):
@@ -144,7 +144,7 @@ def assert_checks_clean(values, formulas, n):
 def test_round_robin_example(office, tmp_path):
     t = rr_example()
     report = build_report(t, EventOptions(k=10))
-    res, values, formulas = recalc(office, fill_workbook(t, report=report, rows=6), tmp_path,
+    res, values, formulas = recalc(office, fill_workbook(report, rows=6), tmp_path,
                                    "rr_example")
     assert res.errors == []
     assert dict(res.calls) == {**EXPECTED_UDF_CALLS, "FIDE_EVENT": 1}
@@ -168,7 +168,7 @@ def test_round_robin_example(office, tmp_path):
 def test_round_robin_pair(office, tmp_path):
     t = rr_pair()
     report = build_report(t)
-    _, values, formulas = recalc(office, fill_workbook(t, report=report), tmp_path, "pair")
+    _, values, formulas = recalc(office, fill_workbook(report), tmp_path, "pair")
     assert_no_bad_cells(values)
     # 1892 (born 2010: junior, K 40) beats 2022 (K 20): PD .32 / .68
     assert sheet_row(values, formulas, 5)[4:8] == [40, 27.2, 27, 1919]
@@ -179,7 +179,7 @@ def test_round_robin_pair(office, tmp_path):
 def test_swiss_example(office, tmp_path):
     t = swiss_example()
     report = build_report(t)
-    res, values, formulas = recalc(office, fill_workbook(t, report=report, rows=8, rounds=7),
+    res, values, formulas = recalc(office, fill_workbook(report, rows=8, rounds=7),
                                    tmp_path, "swiss_example")
     assert dict(res.calls) == {**EXPECTED_UDF_CALLS, "FIDE_EVENT_SWISS": 1}
     assert_no_bad_cells(values)
@@ -196,7 +196,7 @@ def test_swiss_example(office, tmp_path):
 def test_results_that_do_not_match_are_flagged(office, tmp_path):
     """1 in (1, 2) with ½ in (2, 1): the Check column and the cell colours show it, and
     FIDE_EVENT answers its message (as classic Excel shows it) in the rating block."""
-    wb = fill_workbook(rr_example(), rows=5)
+    wb = fill_workbook(build_report(rr_example()), rows=5)
     _, (g1, _, _, _) = name_range(wb, "Results")
     wb[CROSS].cell(6, g1).value = "½"
     _, values, formulas = recalc(office, wb, tmp_path, "asymmetric")
@@ -213,7 +213,7 @@ def test_results_that_do_not_match_are_flagged(office, tmp_path):
 
 
 def test_text_that_looks_like_a_formula_stays_text(office, tmp_path):
-    _, values, _ = recalc(office, fill_workbook(nasty_names_event()), tmp_path, "nasty")
+    _, values, _ = recalc(office, fill_workbook(build_report(nasty_names_event())), tmp_path, "nasty")
     assert [values[CROSS].cell(r, 3).value for r in range(5, 9)] == list(NASTY_NAMES)
     assert_no_bad_cells(values)
 
@@ -224,10 +224,10 @@ def test_text_that_looks_like_a_formula_stays_text(office, tmp_path):
 def test_filled_from_trf(office, trf, tmp_path):
     t = read_trf(trf)
     report = build_report(t)
-    res, values, formulas = recalc(office, fill_workbook(t, report=report), tmp_path, trf.stem)
+    res, values, formulas = recalc(office, fill_workbook(report), tmp_path, trf.stem)
     assert res.errors == []
-    # FIDE_K, the rating block, FIDE_VERSION; over 30 days FIDE_K and the block per month
-    assert sum(res.calls.values()) == 3 + 2 * len(report.months)
+    # FIDE_ADJUST_2024, FIDE_K, the rating block, FIDE_VERSION; over 30 days FIDE_K and the block per month
+    assert sum(res.calls.values()) == 4 + 2 * len(report.months)
     assert_no_bad_cells(values)
     assert_matches_report(values, formulas, report)
     assert_checks_clean(values, formulas, len(t.players))
@@ -255,7 +255,7 @@ def test_big_swiss_costs_a_few_udf_calls(office, tmp_path, artifacts_dir):
     FIDE_VERSION once (independent of the number of rounds and players)."""
     t = synthetic_swiss(500, 11)
     report = build_report(t)
-    res, values, formulas = recalc(office, fill_workbook(t, report=report), tmp_path, "big")
+    res, values, formulas = recalc(office, fill_workbook(report), tmp_path, "big")
     assert res.errors == []
     assert dict(res.calls) == {**EXPECTED_UDF_CALLS, "FIDE_EVENT_SWISS": 1}
     assert_no_bad_cells(values)
@@ -302,11 +302,11 @@ def test_render_pngs(office, artifacts_dir):
     made = []
     for filename in sorted(DEFAULT_TEMPLATES):
         made += _render(office, TEMPLATES / filename, CROSS, out, Path(filename).stem)
-    made += _render(office, fill_workbook(rr_example(), report=build_report(rr_example(), EventOptions(k=10)),
+    made += _render(office, fill_workbook(build_report(rr_example(), EventOptions(k=10)),
                                           rows=6), CROSS, out, "filled_rr_example")
     gros = read_trf(next(p for p in TRF_FILES if p.stem.startswith("gros")))
     for sheet in (CROSS, EVENT, "Report", "Tables", "Help"):
-        made += _render(office, fill_workbook(gros), sheet, out, f"filled_gros-{sheet}")
+        made += _render(office, fill_workbook(build_report(gros)), sheet, out, f"filled_gros-{sheet}")
     assert made and all(p.stat().st_size > 1000 for p in made)
 
 
@@ -316,7 +316,7 @@ def test_a_swiss_pairing_on_one_side_only_is_an_error_in_the_live_block(office, 
     designed error: its message in the cell with the LibreOffice extension), instead of
     rating player 1's side alone."""
     from tests.excel.test_workbook_truth import round_cell
-    wb = fill_workbook(swiss_example())
+    wb = fill_workbook(build_report(swiss_example()))
     for part in ("opp", "col", "res"):
         wb[CROSS][round_cell(1, part, 2)].value = None
     _, values, formulas = recalc(office, wb, tmp_path, "one_side")
@@ -329,7 +329,7 @@ def test_a_swiss_pairing_on_one_side_only_is_an_error_in_the_live_block(office, 
 def test_a_result_on_the_diagonal_is_an_error_in_the_live_block(office, tmp_path):
     """Issue 22 #6: "1" typed in player 2's own column is refused by FIDE_EVENT (its
     designed error) as by the reader, never dropped unseen; a marker (x) is ignored."""
-    wb = fill_workbook(rr_example(), rows=5)
+    wb = fill_workbook(build_report(rr_example()), rows=5)
     _, (g1, _, _, _) = name_range(wb, "Results")
     wb[CROSS].cell(6, g1 + 1).value = "1"
     _, values, formulas = recalc(office, wb, tmp_path, "diagonal")

@@ -110,7 +110,7 @@ def test_a_two_month_event_shows_each_month_and_new_rating_after_the_last(
     t = parse_trf(long_event(), source="long.trf")
     rep = build_report(t, EventOptions(k=k))
     src = tmp_path / f"long_{formulas}.xlsx"
-    save_workbook(fill_workbook(t, report=rep, formulas=formulas), src)
+    save_workbook(fill_workbook(rep, formulas=formulas), src)
     values, _ = xl_formulas.recalc(src)
     wb = load_workbook(src)
     blocks = month_blocks(wb)
@@ -144,12 +144,12 @@ def test_a_two_month_event_shows_each_month_and_new_rating_after_the_last(
 def test_a_round_robin_grid_cannot_hold_the_months():
     t = parse_trf(long_event(), source="long.trf")
     with pytest.raises(InputError, match="month by month.*swiss layout"):
-        fill_workbook(t, "roundrobin")
+        fill_workbook(build_report(t), "roundrobin")
 
 
 def test_an_event_rated_as_one_period_has_no_month_blocks():
     t = parse_trf(long_event().replace("25/11/09", "25/10/26"), source="short.trf")
-    wb = fill_workbook(t)
+    wb = fill_workbook(build_report(t))
     assert month_blocks(wb) == {}
     new, change = name_range(wb, "NewRating")[1], name_range(wb, "RatingChange")[1]
     assert new == (change[0] + 1, change[1], change[2] + 1, change[3])
@@ -163,7 +163,7 @@ def test_the_example_recalculated_equals_the_monthly_reports(office, formulas, t
     rep = build_report(t)
     assert len(rep.months) == 2
     src = tmp_path / f"example_{formulas}.xlsx"
-    save_workbook(fill_workbook(t, report=rep, formulas=formulas), src)
+    save_workbook(fill_workbook(rep, formulas=formulas), src)
     res = office.recalc(src, tmp_path / f"example_{formulas}.recalc.xlsx")
     values = load_workbook(tmp_path / f"example_{formulas}.recalc.xlsx", data_only=True)
     wb = load_workbook(src)
@@ -216,7 +216,7 @@ def test_the_second_month_takes_the_march_2024_adjustment(tmp_path):
     rep = build_report(t, EventOptions(k=20))
     assert [r.result.new_rating for r in rep.months[-1].rows] == [1699, 1761]
     src = tmp_path / "leap.xlsx"
-    save_workbook(fill_workbook(t, report=rep, formulas="udf"), src)
+    save_workbook(fill_workbook(rep, formulas="udf"), src)
     values, _ = xl_formulas.recalc(src)
     wb = load_workbook(src)
     blocks = month_blocks(wb)
@@ -250,7 +250,7 @@ def test_a_rating_below_the_floor_after_a_month_is_not_carried_on(formulas, tmp_
     rep = build_report(t, EventOptions(k=40))
     assert len(rep.months) == 2
     src = tmp_path / f"floor_{formulas}.xlsx"
-    save_workbook(fill_workbook(t, report=rep, formulas=formulas), src)
+    save_workbook(fill_workbook(rep, formulas=formulas), src)
     values, _ = xl_formulas.recalc(src)
     blocks = month_blocks(load_workbook(src))
     october, november = (sheet_month(values, blocks[i], range(5, 8)) for i in (1, 2))
@@ -275,7 +275,7 @@ def test_a_round_typed_later_counts_in_the_month_its_header_names(tmp_path):
     #     -.48 x 20 = -9.60 -> -10 (§8.3.4) -> 1888
     t = parse_trf(long_event(), source="long.trf")
     rep = build_report(t, EventOptions(k=20))
-    wb = fill_workbook(t, report=rep, rounds=4, formulas="native")
+    wb = fill_workbook(rep, rounds=4, formulas="native")
     blocks = month_blocks(wb)
     ws = wb[CROSS]
     heads = [ws.cell(GROUP_ROW, min(cols.values())).value for cols in blocks.values()]
@@ -303,7 +303,7 @@ def test_gnumeric_computes_the_months_of_a_native_workbook(event, k, tmp_path):
     t = parse_trf(text, source=f"{event}.trf")
     rep = build_report(t, EventOptions(k=k))
     src = tmp_path / f"{event}.xlsx"
-    save_workbook(fill_workbook(t, report=rep, formulas="native"), src)
+    save_workbook(fill_workbook(rep, formulas="native"), src)
     values = gnumeric.recalc(src, tmp_path / f"{event}.gnumeric.xlsx")
     blocks = month_blocks(load_workbook(src))
     rows = range(5, 5 + len(t.players))
@@ -328,7 +328,7 @@ def test_without_round_dates_the_one_period_block_says_so(formulas, tmp_path):
     rep = build_report(t, EventOptions(k=20))
     assert rep.months == ()
     src = tmp_path / f"nodates_{formulas}.xlsx"
-    save_workbook(fill_workbook(t, report=rep, formulas=formulas), src)
+    save_workbook(fill_workbook(rep, formulas=formulas), src)
     values, _ = xl_formulas.recalc(src)
     wb = load_workbook(src)
     _, (n, _, _, _) = name_range(wb, "RatedGames")
@@ -365,7 +365,7 @@ def test_the_month_blocks_print_at_100_percent_page_by_page(event, tmp_path):
     text = {"long": long_event, "rich": _long_rich}[event]()
     t = parse_trf(text, source=f"{event}.trf")
     for formulas in ("udf", "native"):
-        wb = fill_workbook(t, formulas=formulas)      # (hidden widths as built)
+        wb = fill_workbook(build_report(t), formulas=formulas)      # (hidden widths as built)
         ws, geo = wb[CROSS], wb.xl_fide_geo
         saved = load_workbook(save_workbook(wb, tmp_path / f"{formulas}.xlsx"))[CROSS]
         assert sorted(b.id for b in saved.col_breaks.brk) == sorted(
@@ -402,7 +402,7 @@ def test_a_small_event_over_30_days_prints_readable_pages(office, tmp_path):
     if not shutil.which("pdftotext"):
         pytest.skip("poppler-utils missing")
     t = parse_trf(long_event(), source="long.trf")
-    src = save_workbook(fill_workbook(t, formulas="native"), tmp_path / "long.xlsx")
+    src = save_workbook(fill_workbook(build_report(t), formulas="native"), tmp_path / "long.xlsx")
     pdf = tmp_path / "long.pdf"
     office.to_pdf(src, pdf, sheet=CROSS, fit_width=False)
     n, _ = pages(pdf)
@@ -414,4 +414,5 @@ def test_a_small_event_over_30_days_prints_readable_pages(office, tmp_path):
     assert min(heights) >= 7 and sorted(heights)[len(heights) // 2] >= 1.15 * 7
     assert all("Name" in page for page in texts)
     assert sum(page.count("Ru") for page in texts) == 3           # one-period + 2 months
-    assert sum(page.count("used") for page in texts) == 3         # "K used", whole
+    # "K used" (one-period + 2 months) and "Ro used" (issue 32 #3), whole
+    assert sum(page.count("used") for page in texts) == 4

@@ -94,7 +94,7 @@ def test_recalculated_workbook_agrees_with_the_oracle(office, tmp_path):
     from xl_fide.excel._layout import CROSS
     from xl_fide.excel._fill import fill_workbook
     t = read_trf(EVENTS[0])
-    res, values, formulas = recalc(office, fill_workbook(t, report=build_report(t, EventOptions(k=K))),
+    res, values, formulas = recalc(office, fill_workbook(build_report(t, EventOptions(k=K))),
                                    tmp_path, "oracle")
     assert res.errors == []
     # the oracle rates the event as one period: the one-period block's New, right of its

@@ -18,6 +18,7 @@ from xl_fide.cli._main import main
 from xl_fide.trf import read_trf, write_trf
 from xl_fide.excel._layout import CROSS
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._read import read_workbook
 
 DATA = Path(__file__).parents[1] / "data" / "trf"
@@ -25,7 +26,7 @@ A4_LANDSCAPE = (842, 595)        # points, rounded
 
 
 def test_crosstable_prints_at_65_percent_with_titles_repeated(tmp_path):
-    ws = load_workbook(saved(fill_workbook(read_trf(DATA / "san_viator_2018_swiss.trf")),
+    ws = load_workbook(saved(fill_workbook(build_report(read_trf(DATA / "san_viator_2018_swiss.trf"))),
                              tmp_path))[CROSS]
     assert ws.page_setup.orientation == "landscape"
     assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4)
@@ -58,7 +59,7 @@ def test_rendered_pages_are_readable(office, tmp_path, artifacts_dir, trf, order
     if not shutil.which("pdftotext"):
         pytest.skip("poppler-utils missing")
     t = read_trf(DATA / trf)
-    path = saved(fill_workbook(t, order=order), tmp_path, f"{Path(trf).stem}-{order}.xlsx")
+    path = saved(fill_workbook(build_report(t), order=order), tmp_path, f"{Path(trf).stem}-{order}.xlsx")
     out = artifacts_dir / "print"
     out.mkdir(exist_ok=True)
     pdf = out / f"{path.stem}.pdf"
@@ -143,13 +144,13 @@ def _readable(ws):
 def test_small_events_print_readable(make, tmp_path):
     from xl_fide.excel._build import build_template
     wb = (build_template("roundrobin", 6, 5, formulas="native") if make == "rr6"
-          else fill_workbook(read_trf(DATA / "mini_trf2026.trf")))
+          else fill_workbook(build_report(read_trf(DATA / "mini_trf2026.trf"))))
     _readable(load_workbook(saved(wb, tmp_path))[CROSS])
 
 
 @pytest.mark.parametrize("formulas", ["udf", "native"])
 def test_the_config_sheet_is_never_printed(formulas, tmp_path):
-    wb = load_workbook(saved(fill_workbook(read_trf(DATA / "mini_trf2026.trf"),
+    wb = load_workbook(saved(fill_workbook(build_report(read_trf(DATA / "mini_trf2026.trf")),
                                            formulas=formulas), tmp_path))
     printed = [ws.title for ws in wb.worksheets if ws.sheet_state == "visible"]
     assert "xlwings.conf" not in printed and "xlwings.conf" in wb.sheetnames
@@ -178,7 +179,7 @@ def test_rendered_pages_hold_whole_rounds(office, tmp_path, artifacts_dir):
     assert opp == 9 * 2                              # 9 rounds, 60 rows: two pages high
     subprocess.run(["pdftoppm", "-png", "-r", "50", str(pdf), str(out / "swiss_60x9")],
                    check=True)
-    mini = saved(fill_workbook(read_trf(DATA / "mini_trf2026.trf")), tmp_path, "mini.xlsx")
+    mini = saved(fill_workbook(build_report(read_trf(DATA / "mini_trf2026.trf"))), tmp_path, "mini.xlsx")
     office.to_pdf(mini, out / "mini.pdf", sheet=CROSS, fit_width=False)
     assert pages(out / "mini.pdf")[0] <= 2       # 65 % (issue 34; was one page at 6 pt)
     office.to_pdf(mini, out / "mini_all.pdf", fit_width=False)
@@ -196,7 +197,7 @@ def test_a_10_to_12_player_round_robin_prints_readable(make, tmp_path):
     now at 65 %, two pages wide."""
     from xl_fide.excel._build import build_template
     wb = (build_template("roundrobin", 10, 9) if make == "rr10"
-          else fill_workbook(read_trf(DATA / "roundrobin_12_synthetic.trf")))
+          else fill_workbook(build_report(read_trf(DATA / "roundrobin_12_synthetic.trf"))))
     _readable(load_workbook(saved(wb, tmp_path))[CROSS])
 
 
@@ -211,7 +212,7 @@ def test_rendered_small_round_robin_is_one_readable_page(make, box, office, tmp_
     from xl_fide.excel._build import build_template
     out = artifacts_dir / "print"
     out.mkdir(exist_ok=True)
-    wb = (fill_workbook(read_trf(DATA / "roundrobin_12_synthetic.trf")) if make == "rr12"
+    wb = (fill_workbook(build_report(read_trf(DATA / "roundrobin_12_synthetic.trf"))) if make == "rr12"
           else build_template("roundrobin", int(make[2:]), int(make[2:]) - 1))
     path = saved(wb, tmp_path, f"{make}.xlsx")
     pdf = out / f"{make}_one_page.pdf"
@@ -236,7 +237,7 @@ def test_a_ru_reason_is_a_code_on_one_line(tmp_path, name, layout):
     from openpyxl.utils import get_column_letter
     from xl_fide.excel._layout import _Geometry
     t = read_trf(DATA / name)
-    ws = load_workbook(saved(fill_workbook(t, layout=layout), tmp_path))[CROSS]
+    ws = load_workbook(saved(fill_workbook(build_report(t), layout=layout), tmp_path))[CROSS]
     geo = _Geometry(layout, len(t.players), t.rounds)
     ru = geo.col["ru"]
     assert ws.column_dimensions[get_column_letter(ru)].width == 8

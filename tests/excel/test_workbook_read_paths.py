@@ -14,6 +14,7 @@ from openpyxl import Workbook
 from tests.harness.synthetic import synthetic_swiss
 from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._layout import _SCORING_CODES, CROSS, EVENT, SCORING_FIRST_ROW
 from xl_fide.excel._read import (
     _extent,
@@ -42,7 +43,7 @@ def _plain(ev, rows, geo, cells):
 
 @pytest.fixture(scope="module")
 def filled():
-    wb = fill_workbook(synthetic_swiss(6, 3))
+    wb = fill_workbook(build_report(synthetic_swiss(6, 3)))
     geo, ev, rows = _grids(wb)
     return geo, ev, rows, _original(wb)["cells"]
 

@@ -34,7 +34,7 @@ def original_lines(path):
 
 def workbook_of(trf, tmp_path, name="book.xlsx", **kw):
     t = read_trf(trf)
-    return t, saved(fill_workbook(t, report=build_report(t), **kw), tmp_path, name)
+    return t, saved(fill_workbook(build_report(t), **kw), tmp_path, name)
 
 
 def edit(path, sheet, cells):
@@ -239,7 +239,7 @@ def test_an_event_rated_by_month_says_so_on_the_crosstable(tmp_path):
     # read back (the note is no input: the TRF comes back unchanged) and written again
     back = read_workbook(path)
     assert write_trf(back).split("\n")[:-1] == original_lines(trf)
-    again = saved(fill_workbook(back, report=build_report(back)), tmp_path, "again.xlsx")
+    again = saved(fill_workbook(build_report(back)), tmp_path, "again.xlsx")
     assert [c.value for c in note_cells(again)] == [cell.value]
 
 
@@ -256,7 +256,7 @@ def test_the_month_note_is_whole_and_the_block_labelled_one_period(tmp_path):
     merged = next(m for m in ws.merged_cells.ranges if m.min_row == 1)
     assert (merged.min_col, merged.max_col) == (geo.col["n"], geo.col["ru"])
     assert ws.row_dimensions[1].height >= 30                  # room for two lines
-    assert ws.cell(GROUP_ROW, geo.col["n"]).value == ONE_PERIOD_HEADER
+    assert ws.cell(GROUP_ROW, geo.col["ro_used"]).value == ONE_PERIOD_HEADER
 
 
 def test_an_event_in_one_period_has_no_month_note(tmp_path):

@@ -18,6 +18,7 @@ from tests.harness.synthetic import synthetic_swiss
 from tests.excel.test_workbook import TRF_FILES, rr_example
 from xl_fide.excel._build import build_template
 from xl_fide.excel._fill import fill_workbook, save_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._shared import template
 from xl_fide.trf import read_trf
 
@@ -39,10 +40,10 @@ def _shared_cells(path):
 
 
 WORKBOOKS = {
-    "swiss": lambda: fill_workbook(synthetic_swiss(40, 7), formulas="native"),
-    "roundrobin": lambda: fill_workbook(rr_example(), layout="roundrobin", formulas="native"),
-    "months": lambda: fill_workbook(read_trf(next(p for p in TRF_FILES
-                                                  if p.stem == "san_viator_2018_swiss")),
+    "swiss": lambda: fill_workbook(build_report(synthetic_swiss(40, 7)), formulas="native"),
+    "roundrobin": lambda: fill_workbook(build_report(rr_example()), layout="roundrobin", formulas="native"),
+    "months": lambda: fill_workbook(build_report(read_trf(next(p for p in TRF_FILES
+                                                  if p.stem == "san_viator_2018_swiss"))),
                                     formulas="native"),
     "template": lambda: build_template("swiss", 6, 4, formulas="native"),
 }
@@ -67,7 +68,7 @@ def test_every_cell_reads_back_as_the_formula_built(name, tmp_path):
 
 
 def test_the_first_cell_of_a_run_holds_the_text_the_others_follow_it(tmp_path):
-    path = save_workbook(fill_workbook(synthetic_swiss(12, 3), formulas="native"),
+    path = save_workbook(fill_workbook(build_report(synthetic_swiss(12, 3)), formulas="native"),
                          tmp_path / "s.xlsx")
     wb = load_workbook(path)
     number = wb.sheetnames.index("Calc") + 1

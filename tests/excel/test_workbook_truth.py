@@ -15,6 +15,7 @@ from xl_fide.cli._main import main
 from xl_fide.errors import WorkbookError
 from xl_fide.excel._layout import CROSS
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._read import read_workbook
 
 PLAYER_COLS = 12          # No .. K: the round blocks start in column 13 (M)
@@ -28,7 +29,7 @@ def round_cell(rnd, part, player):
 
 
 def edited(tmp_path, make, edits, name="book.xlsx"):
-    path = saved(fill_workbook(make()), tmp_path, name)
+    path = saved(fill_workbook(build_report(make())), tmp_path, name)
     wb = load_workbook(path)
     for coord, value in edits.items():
         wb[CROSS][coord] = value

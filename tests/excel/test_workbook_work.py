@@ -8,6 +8,7 @@ import pytest
 from tests.harness.synthetic import synthetic_swiss
 from xl_fide.excel import _cached
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._layout import TABLES
 
 
@@ -17,7 +18,7 @@ def test_cached_values_read_each_table_once_not_once_per_game(formulas, monkeypa
     game: the tables every game looks up (result codes, game pairs, table 8.1.2) are read
     once. Before: each look-up read its whole table again, 780 reads per game (udf) and
     1,347 (native), 80 s of a 2,000 x 15 cross-table."""
-    wb = fill_workbook(synthetic_swiss(60, 9), formulas=formulas)
+    wb = fill_workbook(build_report(synthetic_swiss(60, 9)), formulas=formulas)
     reads = _count_calls(monkeypatch, _cached._Sheets, "get")
     lookups = _count_calls(monkeypatch, _cached, "_vlookup")
     values = _cached.complete_values(wb, wb.xl_fide_geo, wb.xl_fide_cached)
@@ -45,7 +46,7 @@ def test_a_table_read_again_after_its_sheet_changes():
     """The tables are read once, until a value is put on their sheet: a value put after
     a first read is what the next read sees (the points per code are put on the Tables
     sheet before any game looks them up; this pins that the order cannot go stale)."""
-    wb = fill_workbook(synthetic_swiss(4, 1))
+    wb = fill_workbook(build_report(synthetic_swiss(4, 1)))
     s = _cached._Sheets(wb, {})
     (sheet, ref), = wb.defined_names["ResultCodes"].destinations
     assert sheet == TABLES and ref == "$I$5:$M$54"
@@ -82,10 +83,10 @@ def test_reading_the_rounds_tests_no_list_membership_per_cell(layout, monkeypatc
         monkeypatch.setattr(_read, name, wrapped)
     _CountingList.tests = 0
     if layout == "swiss":
-        fill_workbook(synthetic_swiss(30, 5))
+        fill_workbook(build_report(synthetic_swiss(30, 5)))
     else:
         from tests.excel.test_workbook import rr_example
-        fill_workbook(rr_example(), layout="roundrobin")
+        fill_workbook(build_report(rr_example()), layout="roundrobin")
     assert seen, "the rounds were read back"
     assert _CountingList.tests == 0
 
@@ -96,7 +97,7 @@ def test_checking_a_filled_workbook_reads_its_cells_once(monkeypatch):
     time as written (issue 23). Before: twice."""
     from xl_fide.excel import _read
     calls = _count_calls(monkeypatch, _read, "_read_cells")
-    fill_workbook(synthetic_swiss(10, 3))
+    fill_workbook(build_report(synthetic_swiss(10, 3)))
     assert calls == [1]
 
 

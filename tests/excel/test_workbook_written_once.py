@@ -11,6 +11,7 @@ from tests.excel.test_workbook import swiss_example
 from xl_fide.errors import InputError
 from xl_fide.excel._cached import _with_values
 from xl_fide.excel._fill import fill_workbook
+from xl_fide.event.report import build_report
 from xl_fide.excel._layout import CROSS, EVENT, _Geometry
 from xl_fide.tournament import Game, Tournament, TrfPlayer
 
@@ -19,7 +20,7 @@ def test_the_check_before_saving_makes_no_cell():
     # the check read the Event sheet's A1:C36 through openpyxl's iter_rows, which makes
     # every cell it passes: blank cells, written as empty <row> elements, and the
     # sheet's dimension one row too many
-    wb = fill_workbook(swiss_example())
+    wb = fill_workbook(build_report(swiss_example()))
     made = [cell.coordinate for cell in wb[EVENT]._cells.values()
             if cell.value is None and not cell.has_style]
     assert made == []
@@ -81,7 +82,7 @@ def test_a_bad_result_is_named_by_its_own_cell_after_good_ones():
                 3: [Game(1, 4, "w", "1"), Game(2, 1, "b", "1")],
                 4: [Game(1, 3, "b", "0"), Game(2, 2, "b", "0")]})
     with pytest.raises(InputError) as got:
-        fill_workbook(t)
+        fill_workbook(build_report(t))
     cell = f"{CROSS}!{_col(geo.round_col(2, 'res'))}{geo.first}"
     assert str(got.value) == (f"this event cannot be written as a workbook that reads back: "
                               f"{cell}: player 1 and player 3 both won round 2")

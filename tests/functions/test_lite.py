@@ -328,7 +328,7 @@ def _filled_swiss(players=8, rounds=7, rows=None, sheet_rounds=None):
                  for r in range(1, rounds + 1)]
         ps.append(TrfPlayer(i, name=f"Player {i}", rating=2000 + i, games=games))
     t = Tournament(name="E", players=tuple(ps), rounds=rounds)
-    return fill_workbook(t, rows=rows or players, rounds=sheet_rounds or rounds)
+    return fill_workbook(build_report(t), rows=rows or players, rounds=sheet_rounds or rounds)
 
 
 def _set_event(book, key, value):
@@ -396,7 +396,7 @@ def test_crosstable_from_pasted_trf(name):
     message = lite.crosstable_from_trf(book)
     t = read_trf(path)
     assert message.startswith(f"added the cross-table of {len(t.players)} players")
-    wb = fill_workbook(t, report=build_report(t))
+    wb = fill_workbook(build_report(t))
     # the Report sheet and the Crosstable cells are those xl-fide crosstable writes
     for sheet_name in (REPORT, CROSS, EVENT):
         ws, sheet = wb[sheet_name], book.sheets[sheet_name]
@@ -509,7 +509,7 @@ def test_bind_refuses_a_layout_the_sheet_is_not(make, other, sheet):
     # write a round robin's formulas over 62 cells of a Swiss table
     from tests.excel.test_workbook import rr_example, swiss_example
     t = swiss_example() if make == "swiss" else rr_example()
-    book = _opened_in_excel(fill_workbook(t))
+    book = _opened_in_excel(fill_workbook(build_report(t)))
     _set_event(book, "layout", other)
     before = {s.name: dict(s.cells) for s in book.sheets}
     with pytest.raises(InputError, match=rf"Layout is {other} but the Crosstable sheet is a "
@@ -651,7 +651,7 @@ def test_lite_copy_keeps_codes_text_in_an_excel_engine(event, formulas, tmp_path
     from xl_fide.rules.editions import EventOptions
     t = {"rr_example": rr_example, "swiss_example": swiss_example}[event]()
     report = build_report(t, EventOptions(k=10 if event == "rr_example" else None))
-    wb = fill_workbook(t, report=report, formulas=formulas)
+    wb = fill_workbook(report, formulas=formulas)
     book = ExcelBook()
     lite.copy_workbook(wb, book)
     # no text of the workbook was stored as a number, a date or a time
@@ -671,7 +671,7 @@ def test_lite_copy_keeps_codes_text_in_an_excel_engine(event, formulas, tmp_path
 def test_lite_copy_hides_the_sheets_the_file_hides():
     from xl_fide.excel._native import CALC
     t = read_trf(TRF_DIR / "mini_trf2026.trf")
-    wb = fill_workbook(t, formulas="native")
+    wb = fill_workbook(build_report(t), formulas="native")
     book = FakeBook()
     lite.copy_workbook(wb, book)
     hidden = {ws.title for ws in wb if ws.sheet_state != "visible"} - set(lite._NOT_COPIED)

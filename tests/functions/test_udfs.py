@@ -49,7 +49,7 @@ def test_all_lists_every_udf_and_only_udfs():
     defined = {n for n, f in vars(udfs).items()
                if inspect.isfunction(f) and n.startswith("FIDE_") and f.__module__ == udfs.__name__}
     assert set(udfs.__all__) == defined
-    assert len(udfs.__all__) == 16
+    assert len(udfs.__all__) == 17
 
 
 @pytest.mark.parametrize("name", udfs.__all__)
@@ -525,8 +525,12 @@ def test_event_errors():
         FIDE_EVENT(RR_RATINGS, RR_K, bad)
     with pytest.raises(ValueError, match="k_factors has 4 cells but ratings has 5"):
         FIDE_EVENT(RR_RATINGS, RR_K[:4], RR_RESULTS)
-    with pytest.raises(ValueError, match="ratings row 1 must be a whole number, got 2000.5"):
-        FIDE_EVENT([2000.5] + RR_RATINGS[1:], RR_K, RR_RESULTS)
+    # a bad rating shows in its own row (Ru), the others rate it as an unrated opponent
+    # (issue 33 #5: no error across the whole block)
+    out = FIDE_EVENT([2000.5] + RR_RATINGS[1:], RR_K, RR_RESULTS)
+    assert out[0][:-1] == [""] * 9
+    assert "ratings row 1 must be a whole number, got 2000.5" in out[0][-1]
+    assert all(isinstance(row[7], int) for row in out[1:] if row[4] != "")
 
 
 def test_event_double_forfeit_is_allowed():
@@ -599,7 +603,7 @@ def test_doctor_here():
     lines, ok = doctor()
     text = "\n".join(lines)
     assert sys.executable in text
-    assert "xl_fide.udfs: imports, 16 FIDE_* functions" in text
+    assert "xl_fide.udfs: imports, 17 FIDE_* functions" in text
     assert ok is ("PROBLEM:" not in text)
 
 

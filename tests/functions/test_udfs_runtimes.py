@@ -81,8 +81,10 @@ def test_error_in_an_opponent_rating_is_named_not_dropped():
         FIDE_CHANGE(2000, [1950, "#N/A", 1810], [1, 0, 0.5], 10)
     with pytest.raises(ValueError, match=r"rating is the Excel error #DIV/0!"):
         FIDE_EXPECTED("#DIV/0!", 2000)
-    with pytest.raises(ValueError, match=r"ratings row 2 is the Excel error #REF!"):
-        FIDE_EVENT([2000, "#REF!"], [20, 20], [[None, 1], [0, None]])
+    # a rating cell's error shows in its own row's Ru, never in the other rows (issue 33 #5)
+    out = FIDE_EVENT([2000, "#REF!"], [20, 20], [[None, 1], [0, None]])
+    assert "ratings row 2 is the Excel error #REF!" in out[1][-1] and out[1][:-1] == [""] * 9
+    assert out[0][0] == 0 and "#" not in str(out[0])      # an unrated opponent to row 1
     with pytest.raises(ValueError, match=r"k_factors row 1 is the Excel error #VALUE!"):
         FIDE_EVENT([2000, 2000], ["#VALUE!", 20], [[None, 1], [0, None]])
 

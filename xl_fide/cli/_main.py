@@ -247,8 +247,7 @@ def _crosstable(args: argparse.Namespace) -> int:
     t = event.tournament
     _print_warnings(t, args.quiet)
     report = build_report(t, event.rules, players=event.players, inputs=event.inputs)
-    wb = fill_workbook(t, layout=args.layout, report=report, formulas=args.formulas,
-                       order=args.order)
+    wb = fill_workbook(report, layout=args.layout, formulas=args.formulas, order=args.order)
     _save_book(wb, out, args.force)
     _keep_to_exit(event, report, wb)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")

@@ -48,7 +48,12 @@ class ReportRow:
     month by month, the months together (its ``calc`` a :class:`MonthlyChange`: the
     final month's new rating, the sum of the monthly changes each rounded in its month).
     ``new_rating``, ``rating_change`` and ``Rc`` read it. ``k_source`` says where K
-    came from (``None`` for an unrated player); ``fide_id`` the file's FIDE id.
+    came from (``None`` for an unrated player); ``fide_id`` the file's FIDE id. ``Ro``:
+    the rating the rules read, before the floor (the file's rating adjusted for a one-off
+    list adjustment such as 1 Mar 2024, else the player data's; ``None`` without one);
+    ``K_given``: its K before the K x n <= 700 cap and ``K_from`` where that K came from
+    (FIDE B.02 §8.3.3), also for a rating below the floor, which the engine rates as
+    unrated (FIDE B.02 §7): what a sheet's Ro used and K columns show.
     """
 
     result: PlayerResult
@@ -57,6 +62,9 @@ class ReportRow:
     title: str = ""
     federation: str = ""
     fide_id: int | None = None
+    Ro: int | None = None
+    K_given: int | None = None
+    K_from: KSource | None = None
 
     @property
     def new_rating(self) -> int | None:
@@ -243,7 +251,8 @@ def _rate(table: CrossTable) -> tuple[tuple[ReportRow, ...], list[str]]:
     notes = []
     results = rate_crosstable(table.entrants, table.edition)
     rows = []
-    for res, pk, points, p in zip(results, table.k, table.points, table.players):
+    for res, pk, points, p, ro, sk in zip(results, table.k, table.points, table.players,
+                                          table.sheet_ratings, table.sheet_k):
         calc = res.calc
         if calc is not None:
             if calc.K is not None and calc.K_given is not None and calc.K != calc.K_given:
@@ -253,7 +262,9 @@ def _rate(table: CrossTable) -> tuple[tuple[ReportRow, ...], list[str]]:
         row = _new(ReportRow)   # ReportRow(res, points, k_source, ...) in one step
         _set(row, "__dict__", {"result": res, "points": points,
                                "k_source": pk.source if pk else None, "title": p.title,
-                               "federation": p.federation, "fide_id": p.fide_id})
+                               "federation": p.federation, "fide_id": p.fide_id,
+                               "Ro": ro, "K_given": sk.K if sk else None,
+                               "K_from": sk.source if sk else None})
         rows.append(row)
     return tuple(rows), notes
 

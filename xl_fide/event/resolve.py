@@ -73,6 +73,12 @@ class CrossTable:
     players: tuple[TrfPlayer, ...]
     notes: tuple[str, ...]
     matched: int | None = None
+    #: per player, the rating the rules read before the floor (the file's, adjusted for a
+    #: one-off list adjustment, else the player data's) and its K before the cap: what a
+    #: sheet's Ro used and K columns show, also for a rating below the floor (FIDE B.02
+    #: §7: then rated as unrated); ``None`` without a rating
+    sheet_ratings: tuple[int | None, ...] = ()
+    sheet_k: tuple[PlayerK | None, ...] = ()
 
     @property
     def edition(self) -> RuleEdition:
@@ -288,6 +294,8 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
     notes = list(rules.notes)
     entrants: list[Entrant] = []
     ks: list[PlayerK | None] = []
+    sheet_ratings: list[int | None] = []
+    sheet_k: list[PlayerK | None] = []
     points: list[Decimal] = []
     matched = 0
     for p in tournament.players:
@@ -305,6 +313,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
                                                   rules.time_control, standard)
             if adjusted:
                 notes.append(f"player {p.start_rank}: {adjusted}")
+        before_floor = rating
         rating, note = effective_rating(rating, rules.edition, standard)
         if note:
             notes.append(f"player {p.start_rank}: {note}")
@@ -314,6 +323,10 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
                           data=data, birth_year=p.birth_year)
             if pk.note:
                 notes.append(f"player {p.start_rank}: {pk.note}")
+        sheet_ratings.append(before_floor)
+        sheet_k.append(pk if pk is not None or before_floor is None else choose_k(
+            before_floor, rules, k=k, sheet=inputs.get(p.start_rank) if inputs else None,
+            data=data, birth_year=p.birth_year))
         games = counted_games(tournament, p)
         entrants.append(Entrant.of(p.start_rank, rating, pk.K if pk else None,
                                    game_cells(games), p.name))
@@ -327,4 +340,5 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
                      "in a TRF: a player with fewer than 30 games has K 40 (give player data "
                      "or K)")
     return CrossTable(rules, tuple(entrants), tuple(ks), tuple(points), tuple(tournament.players),
-                      tuple(notes), matched if players is not None else None)
+                      tuple(notes), matched if players is not None else None,
+                      tuple(sheet_ratings), tuple(sheet_k))

@@ -42,7 +42,6 @@ from xl_fide.excel._layout import (
     HEADER_ROW,
     HELP,
     PLAYER_COLS,
-    RATING_COLS,
     SCORING_FIRST_ROW,
     SCORING_HEADER_ROW,
     TABLES,
@@ -170,7 +169,7 @@ def print_units(geo: _Geometry) -> list[tuple[int, int]]:
     else:
         units += [(c, c) for c in range(geo.block_first, geo.block_last + 1)]
     units += [(geo.col[st[0].key], geo.col[st[-1].key]),
-              (geo.col[RATING_COLS[0].key], geo.col[RATING_COLS[-1].key])]
+              (geo.col[geo.rating_cols[0].key], geo.col[geo.rating_cols[-1].key])]
     return units
 
 
@@ -482,7 +481,7 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
         _header(ws, geo, geo.col[spec.key], spec)
     for spec in geo.standings:
         _header(ws, geo, geo.col[spec.key], spec)
-    for spec in RATING_COLS:
+    for spec in geo.rating_cols:
         _header(ws, geo, geo.col[spec.key], spec)
     _note_cell(ws, geo, tall=False).value = _long_event_formula()   # over 30 days: says so
     _group(ws, 1, len(PLAYER_COLS), "Players")
@@ -490,21 +489,26 @@ def _common_crosstable(wb: Workbook, ws: Any, geo: _Geometry, block_title: str) 
         _group(ws, geo.block_first, geo.block_last, block_title)
     st = geo.standings
     _group(ws, geo.col[st[0].key], geo.col[st[-1].key], "Standings")
-    _group(ws, geo.col[RATING_COLS[0].key], geo.col[RATING_COLS[-1].key],
+    _group(ws, geo.col[geo.rating_cols[0].key], geo.col[geo.rating_cols[-1].key],
            "Rating change (FIDE B.02 §8.3)")
     # players rows: styles
-    styles = [(geo.col[s.key], s.style) for s in PLAYER_COLS + st + RATING_COLS]
+    styles = [(geo.col[s.key], s.style) for s in PLAYER_COLS + st + geo.rating_cols]
     for r in range(geo.first, geo.last + 1):
         _style_cells(ws, (r,), styles)
         ws.cell(r, geo.col["no"]).value = r - geo.first + 1
         ws.cell(r, geo.col["k"]).value = _k_formula(geo, r)
-    # K rule: ONE array formula over the column (FIDE_K is vectorised)
+    # Ro used: ONE array formula over the column (FIDE_ADJUST_2024 is vectorised): the
+    # typed Ro as the rules as on the Event sheet's date read it (issue 32 #3)
+    used = geo.column("ro_used", absolute=False)
+    ws[used.split(":")[0]] = ArrayFormula(
+        used, f'=FIDE_ADJUST_2024({geo.column("ro")},{_event_ref("start")},{_DATE_ARG})')
+    # K rule: ONE array formula over the column (FIDE_K is vectorised), from Ro used
     kr = geo.column("k_rule", absolute=False)
     ws[kr.split(":")[0]] = ArrayFormula(
-        kr, f'=FIDE_K({geo.column("ro")},{geo.column("born")},{geo.column("games")},'
+        kr, f'=FIDE_K({geo.column("ro_used")},{geo.column("born")},{geo.column("games")},'
             f'{geo.column("peak")},"","",{_TC_ARG},{_DATE_ARG})')
     # defined names: one column each over the players' rows
-    for spec in PLAYER_COLS + st + RATING_COLS:
+    for spec in PLAYER_COLS + st + geo.rating_cols:
         if spec.name:
             _define(wb, spec.name, CROSS, geo.column(spec.key))
     # validations of the players block
@@ -588,7 +592,7 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     # the rating block: ONE array formula
     rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
-        rb, f"=FIDE_EVENT({geo.column('ro')},{geo.column('k')},{grid_abs},{_TC_ARG},{_DATE_ARG},"
+        rb, f"=FIDE_EVENT({geo.column('ro_used')},{geo.column('k')},{grid_abs},{_TC_ARG},{_DATE_ARG},"
             f'"short")')
     _define(wb, "Results", CROSS, grid_abs)
     # validation and colours of the grid
@@ -662,7 +666,7 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     ress = [_abs(geo.round_col(k, "res"), f, geo.round_col(k, "res"), last) for k in range(1, R + 1)]
     rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
-        rb, f"=FIDE_EVENT_SWISS({geo.column('ro')},{geo.column('k')},{_choose(opps)},"
+        rb, f"=FIDE_EVENT_SWISS({geo.column('ro_used')},{geo.column('k')},{_choose(opps)},"
             f'{_choose(ress)},{_TC_ARG},{_DATE_ARG},"short")')
     # validations
     opp_ranges = " ".join(f"{_L(geo.round_col(k, 'opp'))}{f}:{_L(geo.round_col(k, 'opp'))}{last}"
@@ -792,7 +796,7 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
     ]
     if geo.formulas == "native":
         lines = [lines[0], *_NATIVE_HELP, *lines[-3:]]
-    for spec in PLAYER_COLS + geo.standings + RATING_COLS:
+    for spec in PLAYER_COLS + geo.standings + geo.rating_cols:
         text = f"{spec.header}: {spec.help}" + (f"  [name {spec.name}]" if spec.name else "")
         if geo.formulas == "native":
             text = text.replace("(one FIDE_K array formula)", "(a native formula)")

@@ -403,6 +403,7 @@ def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
         for r in range(geo.first, geo.last + 1):     # FIDE_K / FIDE_EVENT on a blank row
             if not _blank(s.get(CROSS, r, geo.col["ro"])):
                 continue                             # (a filled row's: the engine's)
+            s.put(CROSS, r, geo.col["ro_used"], "")
             s.put(CROSS, r, geo.col["k_rule"], "")
             if all(_blank(s.get(CROSS, r, c))
                    for c in range(geo.block_first, geo.block_last + 1)):
@@ -628,6 +629,12 @@ def _calc_sheet(s: _Sheets, geo: Any, lay: Any, this_year: int) -> None:
     table = s.range(calc, f"A{lay.last + 4}:K{lay.last + 3 + len(n.edition_rows())}")
     row_of = next((row for row in table if row[0] == edition), None)
     sw: dict[int, Any] = {}
+    s.put(calc, n.SWITCH_ROW, n.S_ADJ, _adjust_switch(s, lay))
+    sw[n.S_ADJ] = s.out[calc][f"{_col(n.S_ADJ)}{n.SWITCH_ROW}"]
+    if lay.typed_ro:            # Ro used (the engine's value where the report gave it)
+        for r in range(lay.first, lay.last + 1):
+            s.put(cross, r, lay.col["ro"], _ro_used_shown(s.get(cross, r, lay.typed_ro),
+                                                          sw[n.S_ADJ]))
     for i in range(n.S_OK, n.S_MSG + 1):
         if i == n.S_YEAR:
             d = _day(day)
@@ -674,12 +681,38 @@ def _or_error(work: Any) -> object:
 
 
 def _ro_used(ro: Any, sw: Mapping[int, Any]) -> int:
+    """The helper cell "Ro used (0 = unrated)" from the Ro used column: a rating under
+    the floor, a blank or :data:`~xl_fide.rules.values.NOT_A_RATING` is 0."""
     from xl_fide.excel import _native as n
-    if _blank(ro):
+    if not _is_num(ro):
         return 0
-    if not _is_num(ro) or ro != int(ro) or not 0 <= ro <= 4000:
-        raise FormulaErrorValue("#N/A")
     return int(ro) if ro >= _int(sw[n.S_FLOOR]) else 0
+
+
+def _adjust_switch(s: _Sheets, lay: Any) -> int:
+    """:func:`xl_fide.excel._native.adjust_switch` of the layout's dates."""
+    from xl_fide.rules.adjustments import ADJUST_2024_DATE
+    if not lay.list_date:
+        return 0
+    listed, rules = _day(_at(s, lay.list_date)), _day(_at(s, lay.date))
+    return int(listed is not None and rules is not None
+               and listed < ADJUST_2024_DATE <= rules)
+
+
+def _ro_used_shown(typed: Any, switch: int) -> object:
+    """:func:`xl_fide.excel._native.ro_used` of a typed Ro (the 1 March 2024 raise when
+    ``switch`` is 1)."""
+    from xl_fide.errors import InputError
+    from xl_fide.rules.adjustments import ADJUST_2024_LIMIT, OLD_FLOOR, adjust_2024
+    from xl_fide.rules.values import NOT_A_RATING, sheet_rating
+    try:
+        value = sheet_rating(typed)
+    except InputError:
+        return NOT_A_RATING
+    if value is None:
+        return ""
+    return adjust_2024(value) if switch == 1 and OLD_FLOOR <= value < ADJUST_2024_LIMIT \
+        else value
 
 
 def _k_rule(s: _Sheets, lay: Any, r: int, sw: Mapping[int, Any]) -> object:
@@ -858,6 +891,7 @@ def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
     count = sum(1 for results in rows.counted if not _blank(results[i]))
     check = rows.check[i]
     state = (0 if _blank(ro) and count == 0 else 2 if sw[n.S_OK] != 1
+             else 4 if not (_blank(ro) or _is_num(ro))
              else 3 if _is_num(check) and check > 0 else 1)
     put(f"{_col(n.C_STATE)}{r}", state)
     B = ro_used[r]
@@ -932,10 +966,11 @@ def _block(s: _Sheets, lay: Any, r: int, state: int, B: object,
     from xl_fide.excel import _native as n
     from xl_fide.rules import notes
 
-    def shown(value: Any, message: object = "") -> object:
+    def shown(value: Any, message: object = "", bad: object = "") -> object:
         if state == 1:
             return _or_error(value)
-        return "#N/A" if state == 3 else message if state == 2 else ""
+        return ("#N/A" if state == 3 else message if state == 2 else bad if state == 4
+                else "")
 
     def rated(value: Any) -> Any:
         return lambda: value() if _int(B) > 0 else ""
@@ -958,4 +993,5 @@ def _block(s: _Sheets, lay: Any, r: int, state: int, B: object,
     }
     for key, value in values.items():
         s.put(lay.cross, r, lay.col[key], shown(value))
-    s.put(lay.cross, r, lay.col["ru"], shown(lambda: v[n.C_RU], sw[n.S_MSG]))
+    s.put(lay.cross, r, lay.col["ru"], shown(lambda: v[n.C_RU], sw[n.S_MSG],
+                                             s.get(lay.cross, r, lay.col["ro"])))

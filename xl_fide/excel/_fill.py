@@ -51,7 +51,7 @@ from xl_fide.excel._layout import (
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
 from xl_fide.event.months import LONG_EVENT_DAYS, month_rounds
-from xl_fide.event.report import KSource, Report, build_report
+from xl_fide.event.report import KSource, Report
 from xl_fide.rules.editions import RuleEdition
 from xl_fide.rules.notes import initial_code, new_rating_code
 from xl_fide.rules.rating import new_rating_or_note
@@ -85,27 +85,33 @@ def _cell_value(code: str) -> Any:
     return _CELL_OF_CODE.get(code, code)
 
 
-def fill_workbook(tournament: Tournament, layout: str | None = None, report: Report | None = None,
-                  *, rows: int | None = None, rounds: int | None = None,
-                  formulas: str = "udf", order: str = "start") -> Workbook:
-    """A cross-table workbook filled from ``tournament`` (a :class:`~xl_fide.tournament.Tournament`).
+def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None = None,
+                  rounds: int | None = None, formulas: str = "udf",
+                  order: str = "start") -> Workbook:
+    """A cross-table workbook presenting ``report`` (a :class:`~xl_fide.event.report.Report`
+    from :func:`~xl_fide.event.report.build_report`, which carries the tournament and the
+    resolved rules): the players and games of ``report.tournament`` as typed inputs, the
+    live formulas, the values the report computed cached in them and on the Report sheet.
+    Nothing is rated here. The K values the report did not take from the K rule (``--k``,
+    a rating list, a K set read back) are written as K overrides so that the live
+    formulas reproduce them.
 
-    ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``report``: a
-    :class:`~xl_fide.event.report.Report` already built (default ``build_report(tournament)``);
-    the K values it did not take from the K rule (``--k``, a rating list) are written as K
-    overrides so the live formulas reproduce it, and its values fill the Report sheet. ``rows``/``rounds`` make the sheet bigger than the event
-    (blank rows and rounds). Formulas stay live. ``formulas``: ``udf`` or ``native``
-    (see :func:`build_template`); ``native`` raises :class:`InputError` naming the rule
-    edition when the native formulas cannot express it (:func:`xl_fide.excel._native.require`).
-    ``order``: the rows by start rank (``start``) or by final rank (``rank``: the TRF's
-    rank, else points, then start rank); with ``rank`` the No column is the rank and the
-    opponents are given by it, as in a cross-table printed by rank (the TRF's start ranks
-    are kept for ``xl-fide trf``).
+    ``layout``: roundrobin or swiss (default: :func:`choose_layout`). ``rows``/``rounds``
+    make the sheet bigger than the event (blank rows and rounds). ``formulas``: ``udf``
+    or ``native`` (see :func:`build_template`); ``native`` raises :class:`InputError`
+    naming the rule edition when the native formulas cannot express it
+    (:func:`xl_fide.excel._native.require`). ``order``: the rows by start rank (``start``)
+    or by final rank (``rank``: the TRF's rank, else points, then start rank); with
+    ``rank`` the No column is the rank and the opponents are given by it, as in a
+    cross-table printed by rank (the TRF's start ranks are kept for ``xl-fide trf``).
+    Raises :class:`InputError` for a report without its tournament.
     """
     if order not in ("start", "rank"):
         raise InputError(f"order must be start or rank, got {order!r}")
-    if report is None:
-        report = build_report(tournament)
+    tournament = getattr(report, "tournament", None)
+    if tournament is None:
+        raise InputError("fill_workbook needs a report that carries its tournament "
+                         "(xl_fide.build_report(tournament))")
     if _native.check_formulas(formulas) == "native":
         _native.require(report.edition)
     layout = _layout_for(tournament, layout, report)
@@ -133,20 +139,19 @@ def fill_workbook(tournament: Tournament, layout: str | None = None, report: Rep
     # a K from the rule stays live and follows edits of Ro, birth year, games and peak.
     # (the sheet rates the event as one period: its rows are the report's comparison rows
     # for an event over 30 days, whose months have blocks of their own)
-    one_period = report.comparison or report.rows
-    k_by_rank = {row.result.start_rank: row.result.K_given for row in one_period
-                 if row.k_source is not KSource.RULE}
-    # a rating the report took from --player-data (none in the file) goes into Ro
-    rating_by_rank = {row.result.start_rank: row.result.rating for row in one_period}
+    by_rank = {row.result.start_rank: row for row in report.comparison or report.rows}
+    k_by_rank = {rank: row.K_given for rank, row in by_rank.items()
+                 if row.K_from is not None and row.K_from is not KSource.RULE}
     for i, p in enumerate(players):
         r = geo.first + i
         _text(ws, r, geo.col["title"], p.title or None)
         _text(ws, r, geo.col["name"], p.name or None)
         _text(ws, r, geo.col["fed"], p.federation or None)
         ws.cell(r, geo.col["fide_id"]).value = p.fide_id
-        ws.cell(r, geo.col["ro"]).value = (_rating_for_rules(p.rating, tournament, report)
-                                           if p.rating is not None
-                                           else rating_by_rank.get(p.start_rank))
+        # the file's rating as typed (the Ro used column applies what the rules as on the
+        # Event sheet's date adjust); else the rating the report took from player data
+        ws.cell(r, geo.col["ro"]).value = (p.rating if p.rating is not None
+                                           else _data_rating(by_rank.get(p.start_rank)))
         ws.cell(r, geo.col["born"]).value = p.birth_year
         ws.cell(r, geo.col["k_set"]).value = k_by_rank.get(p.start_rank)
         _fill_games(ws, geo, tournament, p, r, number)
@@ -260,13 +265,15 @@ def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequenc
         out[f"{_L(c0)}2"] = rules_date or m.first_day
         out[f"{_L(c0 + 2)}2"] = month.edition.id
         by_rank = {row.result.start_rank: row.result for row in month.rows}
+        by_row = {row.result.start_rank: row for row in month.rows}
         for r in range(geo.first, geo.last + 1):
             i = r - geo.first
             res = by_rank.get(players[i].start_rank) if i < len(players) else None
             values: list[Any] = [""] * len(_m.MONTH_COLS)
             if res is not None:
-                rated = res.rating is not None
-                values = ([res.rating if rated else "", res.K_given if rated else ""]
+                row = by_row[res.start_rank]    # Ro and K also below the floor
+                values = ([row.Ro if row.Ro is not None else "",
+                           row.K_given if row.K_given is not None else ""]
                           + rating_values(res, month.edition))
             for spec, v in zip(_m.MONTH_COLS, values):
                 out[f"{_L(_m.month_col(geo, m.index, spec.key))}{r}"] = v
@@ -313,16 +320,12 @@ def _cached_sheets(wb: Workbook, geo: _Geometry, report: Report, players: Sequen
     return {CROSS: cross, EVENT: events, TABLES: points}
 
 
-def _rating_for_rules(rating: int, tournament: Tournament, report: Report) -> int:
-    """The file's rating as the report rates it: adjusted as FIDE adjusted its lists when
-    the rules date is past a one-off adjustment after the event's start (1 Oct 2022,
-    1 Mar 2024; :func:`~xl_fide.rules.adjustments.adjusted_for_rules`), so the live
-    formulas compute what the report does. The TRF keeps the file's rating (the round
-    trip reads it from ``TRF_original``)."""
-    from xl_fide.rules.adjustments import adjusted_for_rules
-    adjusted, _note = adjusted_for_rules(rating, tournament.start_date, report.event_date,
-                                         report.time_control)
-    return adjusted if adjusted is not None else rating
+def _data_rating(row: Any) -> int | None:
+    """The rating a report row took from player data (the file has none): before the
+    floor where it has one, else the one it rates with."""
+    if row is None:
+        return None
+    return row.Ro if row.Ro is not None else row.result.rating
 
 
 def rating_values(res: Any, edition: RuleEdition) -> list[Any]:
@@ -362,14 +365,21 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
         row = by_rank.get(players[i].start_rank) if i < len(players) else None
         if row is None:
             values: list[Any] = [""] * len(_BLOCK)
-            out.update({at("k", r): "", at("k_rule", r): "", at("pts", r): ""})
+            out.update({at("k", r): "", at("k_rule", r): "", at("pts", r): "",
+                        at("ro_used", r): ""})
         else:
+            # Ro used: the rating the report read (the file's, adjusted as the rules as on
+            # its date adjust it), before the floor
+            used = _data_rating(row) if players[i].rating is None else row.Ro
+            out[at("ro_used", r)] = used if used is not None else ""
             res = row.result
             values = rating_values(res, report.edition)
-            rated = res.rating is not None
-            out[at("k", r)] = res.K_given if rated else ""
-            if not rated or row.k_source is KSource.RULE:
-                out[at("k_rule", r)] = res.K_given if rated else ""
+            # the report's K before the cap: also for a rating below the floor (the
+            # engine rates the player as unrated, the K column still shows K)
+            k = row.K_given if row.K_given is not None else ""
+            out[at("k", r)] = k
+            if row.K_from is None or row.K_from is KSource.RULE:
+                out[at("k_rule", r)] = k
             pts = _num(row.points)
             out[at("pts", r)] = pts
             if layout == "swiss":
@@ -382,7 +392,7 @@ def _monthly_note(ws: Any, geo: _Geometry) -> None:
     """An event over 30 days (FIDE B.02 §8.3, interim reports): the rating block's header
     says it is the one-period figure, and above it the note says where the monthly
     figures are, wrapped in the block's width (never cut by the page edge)."""
-    ws.cell(GROUP_ROW, geo.col["n"]).value = ONE_PERIOD_HEADER
+    ws.cell(GROUP_ROW, geo.col[geo.rating_cols[0].key]).value = ONE_PERIOD_HEADER
     safe_text(_note_cell(ws, geo), MONTHLY_NOTE)     # in place of the long-event formula
 
 

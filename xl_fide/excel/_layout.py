@@ -104,6 +104,19 @@ PLAYER_COLS: tuple[_Col, ...] = (
          "K for the event, before the K × n ≤ 700 cap: K set if given, else K rule."),
 )
 
+#: The rating the rules read, computed from the typed Ro (issues 32 #3, 33 #5): the
+#: first column of the rating block; the K rule and the rating formulas read it, never
+#: the typed Ro, so "Rules as on" on the Event sheet recomputes it.
+USED_COLS: tuple[_Col, ...] = (
+    _Col("ro_used", "Ro used", "RatingUsed", 6, "calc_int",
+         "Ro as the rules read it: the typed Ro (a number typed as text, digits only, "
+         "read as that number), raised to R + round(0.4 × (2000 − R)) below 2000 when it "
+         "is from a list before 1 March 2024 (the start date) and the rules are as on "
+         "that date or later (FIDE, March 2024 lists). Anything else that is not a "
+         "whole number from 0 to 4000 shows 'not a rating' here and in Ru; the player "
+         "is then unrated."),
+)
+
 RATING_COLS: tuple[_Col, ...] = (
     _Col("n", "N", "RatedGames", 5, "calc_int",
          "Rated games: played games (1 ½ 0) against rated opponents."),
@@ -432,7 +445,8 @@ class _Geometry:
         for spec in self.standings:
             self.col[spec.key] = c
             c += 1
-        for spec in RATING_COLS:
+        self.rating_cols = USED_COLS + RATING_COLS     # the rating block's columns
+        for spec in self.rating_cols:
             self.col[spec.key] = c
             c += 1
         self.last_col = c - 1
@@ -531,13 +545,16 @@ def _write_pd_hundredths(ws: Any) -> None:
 def _native_layout(geo: _Geometry) -> _native.Layout:
     """Where the native formulas read and write on a sheet of this geometry."""
     swiss = geo.layout == "swiss"
+    col = dict(geo.col)
+    col["ro"] = geo.col["ro_used"]      # the formulas read Ro used, computed from Ro
     return _native.Layout(
-        kind=geo.layout, first=geo.first, last=geo.last, cross=CROSS, col=dict(geo.col),
+        kind=geo.layout, first=geo.first, last=geo.last, cross=CROSS, col=col,
         edition=_event_ref("edition"), date=_DATE_ARG, pd_from=_PD_FROM, pd_high=_PD_HIGH,
         dp=_DP_VALUES, codes=_CODES, grid_first=geo.block_first,
         opp_cols=[geo.round_col(k, "opp") for k in range(1, geo.rounds + 1)] if swiss else (),
         res_cols=[geo.round_col(k, "res") for k in range(1, geo.rounds + 1)] if swiss else (),
-        header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last)
+        header_row=HEADER_ROW, block_first=geo.block_first, block_last=geo.block_last,
+        typed_ro=geo.col["ro"], list_date=_event_ref("start"))
 
 
 def _agreeing_pairs() -> list[tuple[str, str]]:

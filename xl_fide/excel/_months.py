@@ -10,7 +10,7 @@ right of the sheet's one-period block (which then says it is not published):
   columns of the rating block (N ... Ru), over that month's rounds only (by the TRF's
   132 dates; a round not played yet goes to the month of its date, else to the last
   month; the block's header lists its rounds);
-* month 1's Ro is the sheet's Ro; a later month's Ro is the previous month's new rating
+* month 1's Ro is the sheet's Ro used; a later month's Ro is the previous month's new rating
   when it was published (a number), else blank (unrated: a rating below the floor is
   not published, B.02 §7.2.1; a player unrated at the start stays unrated), raised by
   the 1 March 2024 adjustment when that date falls between the two months;
@@ -65,7 +65,7 @@ from xl_fide.rules.adjustments import ADJUST_2024_DATE, ADJUST_2024_LIMIT, OLD_F
 
 MONTH_COLS: tuple[_Col, ...] = (
     _Col("m_ro", "Ro", None, 6, "calc_int",
-         "The rating this month is rated with: month 1 the sheet's Ro; a later month the "
+         "The rating this month is rated with: month 1 the sheet's Ro used; a later month the "
          "previous month's new rating when published (else unrated), adjusted on 1 Mar 2024."),
     _Col("m_k", "K", None, 5, "calc_int",
          "K set if given, else K by FIDE B.02 §8.3.3 at this month's Ro and date."),
@@ -114,7 +114,7 @@ def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int) -> str
     1 Mar 2024 raise 0.4 x (2000 - R) is a multiple of 0.2, never a tie: rounded as
     INT((4 (2000 - R) + 5) / 10)). A Ro that is not a number is passed on, so the
     month's block shows the same error as the one-period block."""
-    ro = f"{_L(geo.col['ro'])}{r}"
+    ro = f"{_L(geo.col['ro_used'])}{r}"      # Ro used: the sheet's Ro as the rules read it
     if previous is None:
         return f'=IF({ro}="","",{ro})'
     new = f"{_L(month_col(geo, previous.index, 'new'))}{r}"

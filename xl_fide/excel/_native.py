@@ -34,8 +34,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
+from xl_fide.rules.adjustments import (
+    ADJUST_2024_DATE, ADJUST_2024_LIMIT, ADJUST_2024_SHARE, OLD_FLOOR,
+)
 from xl_fide.rules.editions import EDITIONS, Cap400, InitialRule, RuleEdition
 from xl_fide.errors import InputError
+from xl_fide.rules.values import NOT_A_RATING, RATING_MAX, RATING_MIN
 from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
 from xl_fide.rules.notes import NO_GAMES, NP, ZERO_SCORE
 from xl_fide.rules.rating import (
@@ -131,6 +135,11 @@ class Layout:
     #: ``col["k"]`` as ``IF(ISNUMBER(K set),K set,K rule)``, blank for an unrated Ro (no
     #: K rule column of its own)
     k_set: int = 0
+    #: the column of the typed Ro, when ``col["ro"]`` is the Ro used column computed
+    #: from it (:func:`ro_used`); ``list_date``: the date of its list (the Event sheet's
+    #: start date), an absolute reference
+    typed_ro: int = 0
+    list_date: str = ""
 
     @property
     def n(self) -> int:
@@ -150,8 +159,12 @@ PLAYER_HEADS = ("No", "Ro used (0 = unrated)", "State (0 blank, 1 rated/computed
 X_FIRST = C_RU + 2          # first column of the per-game blocks
 # event-level switches on row 3 (labels on row 2)
 SWITCHES = ("Rule edition", "Native", "Exempt 2650", "R&B 600", "K 20 for all",
-            "Initial 2024", "Floor", "Initial max", "Min games", "Period year", "Message")
+            "Initial 2024", "Floor", "Initial max", "Min games", "Period year", "Message",
+            "Adjust 2024")
 S_ED, S_OK, S_EXEMPT, S_RB, S_K20, S_I24, S_FLOOR, S_MAX, S_MING, S_YEAR, S_MSG = range(1, 12)
+#: 1 when the typed ratings are from a list before 1 March 2024 (the start date) and the
+#: rules are as on that date or later: the one-off adjustment applies (:func:`ro_used`)
+S_ADJ = 12
 SWITCH_ROW = 3
 
 
@@ -207,10 +220,12 @@ class _Refs:
 
 # ------------------------------------------------------------------------ formula text
 
-def _shown(state: str, value: str, message: str = '""') -> str:
+def _shown(state: str, value: str, message: str = '""', bad: str = '""') -> str:
     """A rating cell: the value when computed, #N/A when the row's results disagree,
-    ``message`` when the edition is not native, blank for a blank row."""
-    return f"IF({state}=1,{value},IF({state}=3,NA(),IF({state}=2,{message},\"\")))"
+    ``message`` when the edition is not native, ``bad`` when the row's Ro used is not a
+    rating (state 4), blank for a blank row."""
+    return (f"IF({state}=1,{value},IF({state}=3,NA(),IF({state}=2,{message},"
+            f"IF({state}=4,{bad},\"\"))))")
 
 
 def round_half_away(c: str) -> str:
@@ -255,6 +270,38 @@ def k_rule(ro: str, born: str, games: str, peak: str, k20: str, year: str) -> st
     return (f'=IF({ro}="","",IF(ISNUMBER({ro}),IF({k20}=1,{K_DEFAULT},'
             f"IF({highest}>={K10_RATING},{K_TOP},IF({bad_born},NA(),"
             f"IF(OR({junior},{new}),{K_NEW},{K_DEFAULT})))),NA()))")
+
+
+def adjust_switch(list_date: str, rules_date: str) -> str:
+    """1 when a rating of the list of ``list_date`` is adjusted for the rules as on
+    ``rules_date`` (the list before 1 March 2024, the rules on or after it), else 0:
+    :func:`~xl_fide.rules.adjustments.adjusted_for_rules`'s condition."""
+    d = ADJUST_2024_DATE
+    day = f"DATE({d.year},{d.month},{d.day})"
+    return (f"=IF(AND(ISNUMBER({list_date}),ISNUMBER({rules_date})),IF(AND({list_date}<{day},"
+            f"{rules_date}>={day}),1,0),0)")
+
+
+def ro_used(typed: str, switch: str) -> str:
+    """The Ro used cell: the typed Ro ``typed`` as the rules read it (FIDE, March 2024
+    lists; :func:`~xl_fide.rules.values.sheet_rating` and
+    :func:`~xl_fide.rules.adjustments.adjust_2024`): blank for a blank cell; a number,
+    or a text of digits only (TRIM, no sign, no leading zero: the text equals the number
+    it reads as), that is a whole number 0..4000, raised to R + round(0.4 x (2000 - R))
+    from 1000 to 1999 when ``switch`` (:func:`adjust_switch`) is 1; anything else
+    :data:`~xl_fide.rules.values.NOT_A_RATING` (an integer formula: the raise is a
+    multiple of 0.2, never a tie)."""
+    num, den = ADJUST_2024_SHARE
+    msg = f'"{NOT_A_RATING}"'
+
+    def used(x: str) -> str:
+        raise_ = _half_up_ratio(f"{num}*({ADJUST_2024_LIMIT}-{x})", str(den))
+        return (f"IF(OR({x}<>INT({x}),{x}<{RATING_MIN},{x}>{RATING_MAX}),{msg},{x}+IF(AND("
+                f"{switch}=1,{x}>={OLD_FLOOR},{x}<{ADJUST_2024_LIMIT}),{raise_},0))")
+
+    text = f"TRIM({typed})"
+    return (f'=IFERROR(IF(ISNUMBER({typed}),{used(typed)},IF({text}="","",IF({text}=""&'
+            f"(--{text}),{used(f'(--{text})')},{msg}))),{msg})")
 
 
 def _rb_ok(ro: str, r_opp: str) -> str:
@@ -366,6 +413,8 @@ def _calc_header(lay: Layout, R: _Refs) -> Iterator[Cell]:
                                         f"for the Event sheet's date and time control\")")
         else:
             yield (lay.calc, SWITCH_ROW, i, f"=IFERROR(INDEX({col(i)},{match}),0)")
+    yield (lay.calc, SWITCH_ROW, S_ADJ, adjust_switch(lay.list_date, lay.date)
+           if lay.list_date else 0)
     yield (lay.calc, table_first - 1, 1, "Rule editions (switches of the native formulas)")
     for r, values in enumerate(rows, table_first):
         for i, v in enumerate(values, 1):
@@ -395,11 +444,14 @@ def _player(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
     ro = R.cross("ro", row)
     floor = R.switch(S_FLOOR)
     yield (lay.calc, row, C_NO, f"={R.cross('no', row)}")
-    yield (lay.calc, row, C_RO, f'=IF(ISNUMBER({ro}),IF(OR({ro}<>INT({ro}),{ro}<0,{ro}>4000),NA(),'
-                            f'IF({ro}>={floor},{ro},0)),IF({ro}="",0,NA()))')
+    # Ro used is a whole number 0..4000, blank or NOT_A_RATING (:func:`ro_used`): that
+    # player is unrated to the others (no #N/A into their rows) and shows why (state 4)
+    yield (lay.calc, row, C_RO, f"=IF(ISNUMBER({ro}),IF({ro}>={floor},{ro},0),0)")
     check = R.cross("check", row)
     yield (lay.calc, row, C_STATE, f'=IF(AND({ro}="",{_results_count(lay, R, row)}=0),0,'
-                               f"IF({R.switch(S_OK)}<>1,2,IF({number_or_zero(check)}>0,3,1)))")
+                               f"IF({R.switch(S_OK)}<>1,2,IF(ISNUMBER({ro}),"
+                               f'IF({number_or_zero(check)}>0,3,1),IF({ro}="",'
+                               f"IF({number_or_zero(check)}>0,3,1),4))))")
     B = me(C_RO, row)
     yield (lay.calc, row, C_CAP, f"=IF(AND({R.switch(S_EXEMPT)}=1,{B}>={EXEMPT_RATING}),0,1)")
     yield (lay.calc, row, C_N, f'=COUNTIF({R.block_row(0, row)},">0")')
@@ -500,7 +552,8 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
     for key, value in values.items():
         yield (lay.cross, row, lay.col[key], "=" + _shown(st, value))
     msg = f"{c}{R.switch(S_MSG)}"
-    yield (lay.cross, row, lay.col["ru"], "=" + _shown(st, calc(C_RU), msg))
+    yield (lay.cross, row, lay.col["ru"], "=" + _shown(st, calc(C_RU), msg,
+                                                        R.cross("ro", row)))
     year, k20 = f"{c}{R.switch(S_YEAR)}", f"{c}{R.switch(S_K20)}"
     rule = k_rule(R.cross("ro", row), R.cross("born", row), R.cross("games", row),
                   R.cross("peak", row), k20, year)
@@ -511,3 +564,6 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
                f'=IF({ro}="","",IF(ISNUMBER({k_set}),{k_set},{rule[1:]}))')
     else:
         yield (lay.cross, row, lay.col["k_rule"], rule)
+    if lay.typed_ro:            # Ro used, from the typed Ro (the K rule and C_RO read it)
+        typed = f"{R.x}${_L(lay.typed_ro)}{row}"
+        yield (lay.cross, row, lay.col["ro"], ro_used(typed, f"{c}{R.switch(S_ADJ)}"))

@@ -53,7 +53,9 @@ from xl_fide.lists._model import PlayerData
 from xl_fide.rules import results as _results
 from xl_fide.rules.editions import guess_time_control
 from xl_fide.rules.results import parse_result
-from xl_fide.rules.values import _INT_BOUND, FIDE_ID_MAX, as_int, quote_value
+from xl_fide.rules.values import (
+    _INT_BOUND, FIDE_ID_MAX, RATING_MAX, RATING_MIN, as_int, quote_value, sheet_rating,
+)
 from xl_fide.trf import _read_game
 from xl_fide.tournament import DEFAULT_SCORING, Game, Tournament, TrfPlayer, TrfWarning
 
@@ -78,6 +80,19 @@ def _whole(value: Any, sheet: str, row: int, col: int, what: str,
             limits = f" from {minimum} to {maximum}"
         raise WorkbookError(f"{_where(sheet, row, col)}: {what} must be a whole number{limits}, "
                             f"got {quote_value(value)}") from None
+
+
+def _rating(value: Any, sheet: str, row: int, col: int) -> int | None:
+    """A typed Ro as the sheet's Ro used column reads it (:func:`sheet_rating`: a
+    number, or text of digits only), else :class:`WorkbookError` naming the cell."""
+    if type(value) is int and RATING_MIN <= value <= RATING_MAX:
+        return value
+    try:
+        return sheet_rating(_resolved(value), "rating Ro")
+    except InputError:
+        raise WorkbookError(f"{_where(sheet, row, col)}: rating Ro must be a whole number "
+                            f"from {RATING_MIN} to {RATING_MAX} (typed as text: digits only, "
+                            f"e.g. 1850), got {quote_value(value)}") from None
 
 
 def _str(value: Any) -> str:
@@ -597,7 +612,7 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         row = rows[r - 1]
         block = row[geo.block_first - 1:geo.block_last]
         name = _str(row[c["name"]])
-        rating = _whole(row[c["ro"]], CROSS, r, c["ro"] + 1, "rating Ro", 0, 4000)
+        rating = _rating(row[c["ro"]], CROSS, r, c["ro"] + 1)
         if not name and rating is None and all(v is None or _str(v) == "" for v in block):
             continue
         no = _whole(row[c["no"]], CROSS, r, c["no"] + 1, "No")

@@ -198,3 +198,36 @@ def as_half_points(value: object, name: str = "score", *, maximum_points: int = 
         raise InputError(
             f"{name} must be a multiple of 0.5 from 0 to {maximum_points}, got {quote_value(value)}")
     return int(2 * exact)
+
+
+#: What a spreadsheet shows for a Ro that :func:`sheet_rating` refuses (the cross-table's
+#: Ro used column, in both formula modes).
+NOT_A_RATING = "not a rating"
+
+
+def sheet_rating(value: object, name: str = "rating") -> int | None:
+    """A rating as a spreadsheet cell holds it, read the one way every engine and locale
+    reads it (the cross-table's Ro used column, FIDE_ADJUST_2024, the workbook reader).
+
+    Blank (``None``, ``""``, spaces) -> ``None``; a number -> :func:`as_rating`; text ->
+    the whole number it shows when, without the spaces around it (Excel's TRIM), it is
+    ASCII digits with no sign and no leading zero (``"1850"``, ``" 1850 "``: a rating
+    pasted as text). Anything else (``"1,850"``, ``"1850.0"``, ``"abc"``, a bool, a
+    number that is not a whole 0..4000) raises :class:`InputError` naming ``name``.
+    """
+    if isinstance(value, str):
+        text = value.strip(" ")
+        if not text:
+            return None
+        if not (len(text) <= 4 and text.isascii() and text.isdigit()
+                and str(int(text)) == text):
+            raise InputError(f"{name} must be a whole number from {RATING_MIN} to "
+                             f"{RATING_MAX} (a number typed as text: digits only), got "
+                             f"{quote_value(value)}")
+        return as_rating(int(text), name)
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be a whole number from {RATING_MIN} to {RATING_MAX}, "
+                         f"got {quote_value(value)}")
+    return as_rating(value, name)
