@@ -332,9 +332,12 @@ def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
                                "fide_id": row.fide_id, "event": report.event_name}
         if report.months:
             initial = res.initial.Ru if res.initial is not None else None
-            # what the next list shows, as for one period (``rate``'s card): an unrated
-            # player's initial rating over the months is the new rating
-            doc.update({"new_rating": row.new_rating if res.calc is not None else initial,
+            # as for one period (``rate``'s card): the new rating the next list shows (an
+            # unrated player's initial rating over the months; null where not published)
+            # and the one computed
+            computed = row.new_rating if res.calc is not None else initial
+            doc.update({"new_rating": computed if res.published else None,
+                        "computed_rating": computed,
                         "rating_change": row.rating_change,
                         "published": res.published,
                         "initial_rating": initial,
