@@ -128,6 +128,13 @@ def _whole_number(text: str) -> int:
 
 
 def _event_date(text: str) -> _dt.date:
+    """A date option (``--event-date``, ``rate --date``): a date whose day and month could
+    swap (``3/2/2024``: 3 Feb or 2 Mar, either side of the 1 March 2024 rules) is refused."""
+    from xl_fide._dates import day_month_numbers
+    parts = day_month_numbers(text)
+    if parts is not None and parts[0] != parts[1] and max(parts[:2]) <= 12:
+        raise argparse.ArgumentTypeError(f"{text!r}: day and month could be either way "
+                                         "round; write it as YYYY-MM-DD")
     try:
         return _date(text)
     except XlFideError as e:

@@ -29,6 +29,12 @@ def _cli() -> Any:
     return _common
 
 
+def _date_option(text: str) -> _dt.date:
+    """``--date``: read as every date option (a date whose day and month could swap is
+    refused, :func:`xl_fide.cli._common._event_date`)."""
+    return _cli()._event_date(text)
+
+
 def _rating_or_unrated(text: str) -> int | str:
     if text.strip().lower() in ("unrated", "none", "u"):
         return "unrated"
@@ -99,7 +105,7 @@ def add_parser(sub: Any) -> None:
                    help=f"one game without a CSV, repeatable, e.g. {EXAMPLE_GAME} or "
                         "2100:½ or unrated:1")
     games_options(r, "the games CSV (the same as GAMES.csv)")
-    r.add_argument("--date", type=_game_date, help="with --game: the event's date "
+    r.add_argument("--date", type=_date_option, help="with --game: the event's date "
                    "(rules and list as on it; default today)")
     player_options(r)
     r.add_argument("--format", choices=["table", "csv", "json"],
@@ -111,16 +117,6 @@ def add_parser(sub: Any) -> None:
 
 
 # ------------------------------------------------------------------------------ inputs
-
-def _game_date(text: str) -> _dt.date:
-    """``--date``: a date whose day and month could swap (3/2/2024) is refused."""
-    from xl_fide._dates import day_month_numbers
-    parts = day_month_numbers(text)
-    if parts is not None and parts[0] != parts[1] and max(parts[:2]) <= 12:
-        raise argparse.ArgumentTypeError(f"{text!r}: day and month could be either way "
-                                         "round; write it as YYYY-MM-DD")
-    return _cli()._event_date(text)
-
 
 def _games_from_options(items: list[str], day: _dt.date | None) -> Any:
     import csv
