@@ -41,6 +41,7 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.comments import Comment
 from openpyxl.styles import Alignment
+from openpyxl.utils import get_column_letter as _L
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from xl_fide.errors import InputError
@@ -174,10 +175,6 @@ _TC_WORDS = {1: ("", "standard", "classical", "std", "s"), 2: ("rapid", "r"), 3:
 _BELOW_LAST = 65536
 NAMES = tuple(n for _, _, _, n, _, _ in _INPUTS + _RESULTS) + tuple(
     c[2] for c in _EV_COLS + _G_COLS if c[2])
-
-
-def _L(col: int) -> str:
-    return _native._L(col)
 
 
 def _g(key: str) -> str:
