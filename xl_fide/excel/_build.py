@@ -26,7 +26,7 @@ from xl_fide.excel._layout import (
     _DATE_ARG,
     _EVENT_COMPUTED,
     _EVENT_INPUTS,
-    _FIXED_TIME,
+    _new_workbook,
     _GAME_CODES,
     _L,
     _PAIR_CODE_ORDER,
@@ -62,7 +62,6 @@ from xl_fide.excel._layout import (
     _page_setup,
     _pair_bad,
     _points_of,
-    _register_styles,
     _text,
     _vl,
     _vocabulary,
@@ -90,15 +89,8 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
         rounds = players - 1 if layout == "roundrobin" else 9
     _check_size(layout, players, rounds)
     geo = _Geometry(layout, players, rounds, _native.check_formulas(formulas))
-    wb = Workbook()
-    wb.properties.creator = "xl-fide"
+    wb, ws = _new_workbook(CROSS)
     wb.__dict__["xl_fide_geo"] = geo          # for the cached values (save_workbook)
-    wb.properties.created = _FIXED_TIME
-    wb.properties.modified = _FIXED_TIME
-    _register_styles(wb)
-    ws = wb.active
-    assert ws is not None      # a new Workbook has its one sheet
-    ws.title = CROSS
     ev = wb.create_sheet(EVENT)
     tables = wb.create_sheet(TABLES)
     helpws = wb.create_sheet(HELP)
