@@ -222,7 +222,7 @@ def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     _text(ws, 1, 1, "Event", "title")
     _text(ws, 2, 1, "Fill in the white cells. The date and time control choose the FIDE rules "
           "used by every formula of the Crosstable sheet.", "subtitle")
-    for key, label, name, style, note in _EVENT_INPUTS:
+    for key, label, name, style, note in _EVENT_INPUTS + _EVENT_COMPUTED:
         r = EVENT_ROW[key]
         _text(ws, r, 1, label, "label")
         _apply(ws.cell(r, 2), style)
@@ -232,12 +232,6 @@ def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     ws.cell(EVENT_ROW["rounds"], 2).value = geo.rounds
     first_computed = EVENT_ROW[_EVENT_COMPUTED[0][0]]
     _text(ws, first_computed - 1, 1, "Computed (do not edit)", "label")
-    for key, label, name, style, note in _EVENT_COMPUTED:
-        r = EVENT_ROW[key]
-        _text(ws, r, 1, label, "label")
-        _apply(ws.cell(r, 2), style)
-        _text(ws, r, 3, note, "subtitle")
-        _define(wb, name, EVENT, f"$B${r}")
     start, tc = f"$B${EVENT_ROW['start']}", f"$B${EVENT_ROW['tc']}"
     d, t = f"$B${EVENT_ROW['date_arg']}", f"$B${EVENT_ROW['tc_arg']}"
     rules = f"$B${EVENT_ROW['rules_date']}"
