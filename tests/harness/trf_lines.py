@@ -36,3 +36,15 @@ def player_line(rank: int, name: str, rating: int | str | None = None, *, sex: s
 def trf(header: dict[str, str], players: list[str], extra: list[str] = ()) -> str:
     lines = [f"{tag} {text}" for tag, text in header.items()]
     return "\n".join(lines + list(extra) + players) + "\n"
+
+
+def past_open(one_rating: str = "2150", one_born: str = "1980", *, start: str = "2024/01/13",
+              end: str = "2024/01/14", tc: str = "90 min + 30 s") -> str:
+    """A two-player event, "Past Open" (by default 13-14 January 2024, 90 min + 30 s):
+    One, A (FIDE id 1001, rating ``one_rating``, blank = unrated; born ``one_born``) beats
+    Two, B (1002, 2000, born 1980) with white."""
+    return (f"012 Past Open\n042 {start}\n052 {end}\n122 {tc}\n"
+            f"001    1 m    One, A                            {one_rating:>4} ESP        1001 "
+            f"{one_born}        1.0    1     2 w 1\n"
+            "001    2 m    Two, B                            2000 ESP        1002 1980"
+            "        0.0    2     1 b 0\n")
