@@ -33,6 +33,19 @@ def player_line(rank: int, name: str, rating: int | str | None = None, *, sex: s
     return "".join(buf).rstrip()
 
 
+def round_cells(ranks, games) -> dict[int, list[tuple[int, str, str]]]:
+    """The ``rounds`` of :func:`player_line` for each of ``ranks`` from ``games`` (round,
+    white rank, black rank, white's result '1' '=' '0'); a round without a game is
+    ``(0, "-", "Z")`` (not paired)."""
+    rounds = max(g[0] for g in games)
+    cells = {rank: [(0, "-", "Z")] * rounds for rank in ranks}
+    other = {"1": "0", "0": "1", "=": "="}
+    for rnd, w, b, res in games:
+        cells[w][rnd - 1] = (b, "w", res)
+        cells[b][rnd - 1] = (w, "b", other[res])
+    return cells
+
+
 def trf(header: dict[str, str], players: list[str], extra: list[str] = ()) -> str:
     lines = [f"{tag} {text}" for tag, text in header.items()]
     return "\n".join(lines + list(extra) + players) + "\n"
