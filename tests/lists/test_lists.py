@@ -19,16 +19,11 @@ from pathlib import Path
 import pytest
 
 from xl_fide.cli._lists import Progress
-from tests.harness.fide_lists import HEADER, line, run, write_list
+from tests.harness.fide_lists import COMBINED_TXT, DATA, HEADER, SINGLE_TXT, line, run, write_list
 from tests.harness.trf_lines import past_open
 from xl_fide.errors import InputError
 from xl_fide.lists import (DownloadError, ListStore, StoreError, default_store, download_lists,
                            list_file_name)
-
-DATA = Path(__file__).parents[1] / "data" / "players"
-COMBINED_TXT = DATA / "combined_foa.txt"
-SINGLE_TXT = DATA / "standard_may25.txt"
-
 
 
 # --- the store ---------------------------------------------------------------------
