@@ -61,3 +61,20 @@ def past_open(one_rating: str = "2150", one_born: str = "1980", *, start: str = 
             f"{one_born}        1.0    1     2 w 1\n"
             "001    2 m    Two, B                            2000 ESP        1002 1980"
             "        0.0    2     1 b 0\n")
+
+
+def two_months_trf(names=("A", "B", "C", "D"), start: str = "2025/10/05", end: str = "2025/11/09",
+               dates=("25/10/05", "25/11/09")) -> str:
+    """A TRF of four players ``names``, rounds on ``dates`` (by default 5 Oct and 9 Nov
+    2025: 35 days, over 30, two rating periods). R1: 1-2 =, 3-4 =; R2: 1-2 1-0, 3-4 =.
+    Ratings 1800, 1700 (born 2010), 2440, 2405; FIDE ids 1001 to 1004."""
+    a, b, c, d = names
+    players = [
+        player_line(1, a, 1800, fide_id=1001, rounds=[(2, "w", "="), (2, "b", "1")]),
+        player_line(2, b, 1700, fide_id=1002, birth="2010/01/01",
+                    rounds=[(1, "b", "="), (1, "w", "0")]),
+        player_line(3, c, 2440, fide_id=1003, rounds=[(4, "w", "="), (4, "b", "=")]),
+        player_line(4, d, 2405, fide_id=1004, rounds=[(3, "b", "="), (3, "w", "=")]),
+    ]
+    head = {"012": "Two months", "042": start, "052": end, "122": "90 min + 30 sec"}
+    return trf(head, players, ["132" + " " * 88 + "  ".join(dates)])
