@@ -9,24 +9,17 @@ import json
 
 import pytest
 
-from tests.harness.trf_lines import player_line, trf
+from tests.harness.trf_lines import two_months_trf
 from xl_fide.cli import main
 
 # Rounds on 5 Oct and 9 Nov 2025 (35 days: two rating periods).
 # R1: Alpha-Beta =, Gamma-Alpha Dan =; R2: Alpha-Beta 1-0, Gamma-Alpha Dan =.
-PLAYERS = [
-    player_line(1, "Alpha, Ann", 1800, fide_id=1001, rounds=[(2, "w", "="), (2, "b", "1")]),
-    player_line(2, "Beta, Bob", 1700, fide_id=1002, birth="2010/01/01",
-                rounds=[(1, "b", "="), (1, "w", "0")]),
-    player_line(3, "Gamma, Cy", 2440, fide_id=1003, rounds=[(4, "w", "="), (4, "b", "=")]),
-    player_line(4, "Alpha, Dan", 2405, fide_id=1004, rounds=[(3, "b", "="), (3, "w", "=")]),
-]
+NAMES = ("Alpha, Ann", "Beta, Bob", "Gamma, Cy", "Alpha, Dan")
 
 
 def event(tmp_path, end="2025/11/09", dates="25/10/05  25/11/09"):
     path = tmp_path / "two.trf"
-    head = {"012": "Two months", "042": "2025/10/05", "052": end, "122": "90 min + 30 sec"}
-    path.write_text(trf(head, PLAYERS, ["132" + " " * 88 + dates]), encoding="utf-8")
+    path.write_text(two_months_trf(NAMES, end=end, dates=dates.split("  ")), encoding="utf-8")
     return path
 
 

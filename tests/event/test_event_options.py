@@ -8,7 +8,7 @@ import json
 import pytest
 from openpyxl import load_workbook
 
-from tests.harness.trf_lines import player_line, trf
+from tests.harness.trf_lines import past_open, player_line, trf
 from xl_fide.rules.editions import EventOptions
 from xl_fide.event.report import build_report
 from xl_fide.event.resolve import event_rules
@@ -59,12 +59,7 @@ def test_report_of_a_workbook_takes_the_list_of_its_rules_date(tmp_path, capsys,
                                      _list_line(header, 1002, "Two, B", "2000", "0", "20")]) + "\r\n")
         assert run(capsys, "lists", "import", str(path))[0] == 0
     event = tmp_path / "e.trf"
-    event.write_text(
-        "012 Past Open\n042 2024/01/13\n052 2024/01/14\n122 90 min + 30 s\n"
-        "001    1 m    One, A                            2150 ESP        1001 1980"
-        "        1.0    1     2 w 1\n"
-        "001    2 m    Two, B                            2000 ESP        1002 1980"
-        "        0.0    2     1 b 0\n")
+    event.write_text(past_open())
     book = tmp_path / "book.xlsx"
     assert run(capsys, "crosstable", str(event), "-o", str(book))[0] == 0
     wb = load_workbook(book)

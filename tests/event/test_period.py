@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.harness.trf_lines import player_line, trf
+from tests.harness.trf_lines import player_line, round_cells, trf
 from xl_fide.rules.editions import EventOptions
 from xl_fide.errors import InputError
 from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
@@ -20,12 +20,7 @@ from xl_fide.trf import parse_trf
 def event(name, start, players, games, end=None):
     """A TRF of ``players`` (rank -> (name, rating or None, birth year or "")) and
     ``games`` ((round, white rank, black rank, white's result '1' '=' '0'))."""
-    rounds = max(g[0] for g in games)
-    cells = {rank: [(0, "-", "Z")] * rounds for rank in players}
-    other = {"1": "0", "0": "1", "=": "="}
-    for rnd, w, b, res in games:
-        cells[w][rnd - 1] = (b, "w", res)
-        cells[b][rnd - 1] = (w, "b", other[res])
+    cells = round_cells(players, games)
     head = {"012": name, "042": start, "052": end or start, "062": str(len(players)),
             "122": "90 min + 30 sec"}
     lines = [player_line(rank, nm, rating, birth=f"{by}/01/01" if by else "",

@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from tests.harness.trf_lines import player_line, trf
+from tests.harness.trf_lines import player_line, round_cells, trf
 from xl_fide.cli._main import main
 from xl_fide.event.period import build_period
 from xl_fide.event.resolve import period_base
@@ -21,12 +21,7 @@ P_ID = 4100001
 def event(name, start, end, players, games):
     """A TRF: ``players`` rank -> (name, rating, FIDE id); ``games`` (round, white rank,
     black rank, white's result)."""
-    rounds = max(g[0] for g in games)
-    cells = {rank: [(0, "-", "Z")] * rounds for rank in players}
-    other = {"1": "0", "0": "1", "=": "="}
-    for rnd, w, b, res in games:
-        cells[w][rnd - 1] = (b, "w", res)
-        cells[b][rnd - 1] = (w, "b", other[res])
+    cells = round_cells(players, games)
     head = {"012": name, "042": start, "052": end, "062": str(len(players)),
             "122": "90 min + 30 sec"}
     lines = [player_line(rank, nm, R, fide_id=fid, rounds=cells[rank])

@@ -12,7 +12,7 @@ import csv
 import datetime as _dt
 import json
 
-from tests.harness.trf_lines import player_line, trf
+from tests.harness.trf_lines import player_line, trf, two_months_trf
 from xl_fide.cli._presenters import to_csv, to_json, to_table
 from xl_fide.event.report import build_report
 from xl_fide.rules.editions import EventOptions
@@ -24,15 +24,7 @@ ROUND_DATES = "132" + " " * 88 + "{}  {}"
 def two_months(start="2025/10/05", end="2025/11/09", dates=("25/10/05", "25/11/09")):
     """Rounds on 5 Oct and 9 Nov 2025 (35 days: over 30, two rating periods).
     R1: A-B =, C-D =; R2: A-B 1-0, C-D =."""
-    players = [
-        player_line(1, "A", 1800, fide_id=1001, rounds=[(2, "w", "="), (2, "b", "1")]),
-        player_line(2, "B", 1700, fide_id=1002, birth="2010/01/01",
-                    rounds=[(1, "b", "="), (1, "w", "0")]),
-        player_line(3, "C", 2440, fide_id=1003, rounds=[(4, "w", "="), (4, "b", "=")]),
-        player_line(4, "D", 2405, fide_id=1004, rounds=[(3, "b", "="), (3, "w", "=")]),
-    ]
-    head = {"012": "Two months", "042": start, "052": end, "122": "90 min + 30 sec"}
-    return parse_trf(trf(head, players, [ROUND_DATES.format(*dates)]), source="two.trf")
+    return parse_trf(two_months_trf(start=start, end=end, dates=dates), source="two.trf")
 
 
 # K (§8.3.3, no career games in a TRF: 30 or more assumed): A 1800 -> 20; B born 2010,

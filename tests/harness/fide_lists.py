@@ -1,6 +1,6 @@
 """FIDE list lines made in tests: the combined TXT layout of
-tests/data/players/combined_foa.txt (fictional players), and the CLI run the list
-tests share."""
+tests/data/players/combined_foa.txt (fictional players), the list files of
+tests/data/players the tests read, and the CLI run the list tests share."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from xl_fide.cli._main import main
 
 DATA = Path(__file__).parents[1] / "data" / "players"
 COMBINED_TXT = DATA / "combined_foa.txt"
+SINGLE_TXT = DATA / "standard_may25.txt"
+OLD_TXT = DATA / "old_mar11.txt"
+COMBINED_XML = DATA / "combined.xml"
+PLAYERS_CSV = DATA / "players.csv"
 #: The header line of the combined layout.
 HEADER = COMBINED_TXT.read_text().splitlines()[0]
 

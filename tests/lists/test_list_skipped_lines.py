@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from xl_fide.cli._main import main
 from xl_fide.lists import ListReader, ListStore, read_fide_txt, read_fide_xml, read_player_file
 from xl_fide.lists._txt import _row_of
+from tests.harness.trf_lines import past_open
 
 DATA = Path(__file__).parents[1] / "data" / "players"
 HEADER = (DATA / "combined_foa.txt").read_text().splitlines()[0]
@@ -168,12 +169,7 @@ def test_k_blank_on_the_list_the_engine_decides_k(store, tmp_path, capsys):
                     header=SINGLE_HEADER.replace("MAY25", "JAN24"))
     assert run(capsys, "lists", "import", str(lst))[0] == 0
     trf = tmp_path / "e.trf"
-    trf.write_text(
-        "012 Past Open\n042 2024/01/13\n052 2024/01/14\n122 90 min + 30 s\n"
-        "001    1 m    One, A                                 ESP        1001 2006"
-        "        1.0    1     2 w 1\n"
-        "001    2 m    Two, B                            2000 ESP        1002 1980"
-        "        0.0    2     1 b 0\n")
+    trf.write_text(past_open("", "2006"))     # One, A unrated in the TRF
     code, out, err = run(capsys, "report", str(trf), "--lists", "--format", "json")
     assert code == 0, err
     one = next(p for p in json.loads(out)["players"] if p["start_rank"] == 1)

@@ -19,15 +19,11 @@ from pathlib import Path
 import pytest
 
 from xl_fide.cli._lists import Progress
-from tests.harness.fide_lists import HEADER, line, run, write_list
+from tests.harness.fide_lists import COMBINED_TXT, DATA, HEADER, SINGLE_TXT, line, run, write_list
+from tests.harness.trf_lines import past_open
 from xl_fide.errors import InputError
 from xl_fide.lists import (DownloadError, ListStore, StoreError, default_store, download_lists,
                            list_file_name)
-
-DATA = Path(__file__).parents[1] / "data" / "players"
-COMBINED_TXT = DATA / "combined_foa.txt"
-SINGLE_TXT = DATA / "standard_may25.txt"
-
 
 
 # --- the store ---------------------------------------------------------------------
@@ -156,12 +152,7 @@ def test_progress_bar_only_on_a_terminal():
 
 def trf(path, date="2024/01/13", end="2024/01/14", rating1="2150", tc="90 min + 30 s"):
     """Two players, one game: player 1 (FIDE id 1001) beats player 2 (1002, 2000)."""
-    path.write_text(
-        f"012 Past Open\n042 {date}\n052 {end}\n122 {tc}\n"
-        f"001    1 m    One, A                            {rating1:>4} ESP        1001 2006"
-        "        1.0    1     2 w 1\n"
-        "001    2 m    Two, B                            2000 ESP        1002 1980"
-        "        0.0    2     1 b 0\n")
+    path.write_text(past_open(rating1, "2006", start=date, end=end, tc=tc))
     return path
 
 

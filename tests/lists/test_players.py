@@ -18,6 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.harness.fide_lists import COMBINED_TXT, COMBINED_XML, DATA, OLD_TXT, SINGLE_TXT
+from tests.harness.fide_lists import PLAYERS_CSV as CSV
 from xl_fide.errors import InputError, XlFideError
 from xl_fide.lists._read import (
     PlayerData,
@@ -30,12 +32,6 @@ from xl_fide.lists._read import (
     read_player_file,
 )
 
-DATA = Path(__file__).parents[1] / "data" / "players"
-COMBINED_TXT = DATA / "combined_foa.txt"
-SINGLE_TXT = DATA / "standard_may25.txt"
-OLD_TXT = DATA / "old_mar11.txt"
-COMBINED_XML = DATA / "combined.xml"
-CSV = DATA / "players.csv"
 
 # Header of the current combined list, as quoted by public parsers of the real file.
 COMBINED_HEADER = ("ID Number      Name                                                         "

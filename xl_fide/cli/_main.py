@@ -573,11 +573,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="rating report: one line per player")
     common(r)
     rating_opts(r)
-    r.add_argument("--format", choices=["table", "csv", "json"],
-                   help="default: from the -o name (.csv, .json, .txt), else table")
-    r.add_argument("-o", "--output", help="write to this file instead of the screen "
-                   "(.csv, .json or .txt)")
-    r.add_argument("--force", action="store_true", help="overwrite --output if it exists")
+    _table_output_options(r)
     r.add_argument("--player", metavar="N", help="one player's games and calculation (D, "
                    "PD, ΔR, ΣΔR, K, the rounding, the new rating; per month over 30 days): "
                    "the start rank, a FIDE id or a name")
@@ -623,11 +619,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="pool events of different rating periods (months) on purpose")
     common(pe, example=False)
     rating_opts(pe)
-    pe.add_argument("--format", choices=["table", "csv", "json"],
-                    help="default: from the -o name (.csv, .json, .txt), else table")
-    pe.add_argument("-o", "--output", help="write to this file instead of the screen "
-                    "(.csv, .json or .txt)")
-    pe.add_argument("--force", action="store_true", help="overwrite --output if it exists")
+    _table_output_options(pe)
     pe.set_defaults(func=cmd_period)
 
     w = sub.add_parser("whatif", help="score needed in the remaining games for a change or a norm")
@@ -660,6 +652,15 @@ def _formulas_option(sp: argparse.ArgumentParser) -> None:
                     help="udf (default): the FIDE_* functions, every rule edition; native: "
                          "only the spreadsheet's own functions, opens anywhere (Excel 2010+, "
                          "LibreOffice, Google Sheets) with nothing installed")
+
+
+def _table_output_options(sp: argparse.ArgumentParser) -> None:
+    """--format, -o and --force of the commands that print a table (report, period)."""
+    sp.add_argument("--format", choices=["table", "csv", "json"],
+                    help="default: from the -o name (.csv, .json, .txt), else table")
+    sp.add_argument("-o", "--output", help="write to this file instead of the screen "
+                    "(.csv, .json or .txt)")
+    sp.add_argument("--force", action="store_true", help="overwrite --output if it exists")
 
 
 def _one_line(error: object) -> str:

@@ -26,7 +26,7 @@ from xl_fide.excel._layout import (
     _DATE_ARG,
     _EVENT_COMPUTED,
     _EVENT_INPUTS,
-    _FIXED_TIME,
+    _new_workbook,
     _GAME_CODES,
     _L,
     _PAIR_CODE_ORDER,
@@ -62,7 +62,6 @@ from xl_fide.excel._layout import (
     _page_setup,
     _pair_bad,
     _points_of,
-    _register_styles,
     _text,
     _vl,
     _vocabulary,
@@ -90,15 +89,8 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
         rounds = players - 1 if layout == "roundrobin" else 9
     _check_size(layout, players, rounds)
     geo = _Geometry(layout, players, rounds, _native.check_formulas(formulas))
-    wb = Workbook()
-    wb.properties.creator = "xl-fide"
+    wb, ws = _new_workbook(CROSS)
     wb.__dict__["xl_fide_geo"] = geo          # for the cached values (save_workbook)
-    wb.properties.created = _FIXED_TIME
-    wb.properties.modified = _FIXED_TIME
-    _register_styles(wb)
-    ws = wb.active
-    assert ws is not None      # a new Workbook has its one sheet
-    ws.title = CROSS
     ev = wb.create_sheet(EVENT)
     tables = wb.create_sheet(TABLES)
     helpws = wb.create_sheet(HELP)
@@ -230,7 +222,7 @@ def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     _text(ws, 1, 1, "Event", "title")
     _text(ws, 2, 1, "Fill in the white cells. The date and time control choose the FIDE rules "
           "used by every formula of the Crosstable sheet.", "subtitle")
-    for key, label, name, style, note in _EVENT_INPUTS:
+    for key, label, name, style, note in _EVENT_INPUTS + _EVENT_COMPUTED:
         r = EVENT_ROW[key]
         _text(ws, r, 1, label, "label")
         _apply(ws.cell(r, 2), style)
@@ -240,12 +232,6 @@ def _build_event(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     ws.cell(EVENT_ROW["rounds"], 2).value = geo.rounds
     first_computed = EVENT_ROW[_EVENT_COMPUTED[0][0]]
     _text(ws, first_computed - 1, 1, "Computed (do not edit)", "label")
-    for key, label, name, style, note in _EVENT_COMPUTED:
-        r = EVENT_ROW[key]
-        _text(ws, r, 1, label, "label")
-        _apply(ws.cell(r, 2), style)
-        _text(ws, r, 3, note, "subtitle")
-        _define(wb, name, EVENT, f"$B${r}")
     start, tc = f"$B${EVENT_ROW['start']}", f"$B${EVENT_ROW['tc']}"
     d, t = f"$B${EVENT_ROW['date_arg']}", f"$B${EVENT_ROW['tc_arg']}"
     rules = f"$B${EVENT_ROW['rules_date']}"

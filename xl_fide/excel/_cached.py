@@ -26,6 +26,8 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any, Collection, Iterator, Mapping, Sequence
 
+from openpyxl.utils import get_column_letter
+
 from xl_fide.errors import FormulaErrorValue
 
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
@@ -251,7 +253,7 @@ class _Sheets:
         self._found: dict[str, dict[tuple[Any, ...], Any]] = {}       # sheet -> VLOOKUPs
 
     def get(self, sheet: str, r: int, c: int) -> Any:
-        ref = f"{_col(c)}{r}"
+        ref = f"{get_column_letter(c)}{r}"
         got = self.out.get(sheet, {})
         if ref in got:
             return got[ref]
@@ -262,7 +264,7 @@ class _Sheets:
     def column(self, sheet: str, c: int, rows: range) -> list[Any]:
         """``[self.get(sheet, r, c) for r in rows]``, the column's letter and the sheet's
         maps looked up once."""
-        letter, got, cells = _col(c), self.out.get(sheet, {}), self._cells[sheet]
+        letter, got, cells = get_column_letter(c), self.out.get(sheet, {}), self._cells[sheet]
         out: list[Any] = []
         append, missing = out.append, _MISSING
         for r in rows:
@@ -280,7 +282,7 @@ class _Sheets:
 
     def put(self, sheet: str, r: int, c: int, value: object, *, keep: bool = True) -> None:
         cells = self.out.setdefault(sheet, {})
-        ref = f"{_col(c)}{r}"
+        ref = f"{get_column_letter(c)}{r}"
         if not (keep and ref in cells):
             cells[ref] = value
             self._ranges.pop(sheet, None)             # its ranges are read again
@@ -291,7 +293,7 @@ class _Sheets:
         """``self.put(sheet, r, c, value)`` for each row ``r`` of ``rows`` and its value
         of ``values``, in order, the column's letter and the sheet's map looked up once."""
         cells = self.out.setdefault(sheet, {})
-        letter = _col(c)
+        letter = get_column_letter(c)
         wrote = False
         for r, value in zip(rows, values):
             ref = f"{letter}{r}"
@@ -334,15 +336,6 @@ class _Sheets:
             memo[ref] = [[self.get(sheet, r, c) for c in range(c1, c2 + 1)]
                          for r in range(r1, r2 + 1)]
         return memo[ref]
-
-
-@functools.lru_cache(maxsize=None)
-def _col(c: int) -> str:
-    out = ""
-    while c:
-        c, rem = divmod(c - 1, 26)
-        out = chr(65 + rem) + out
-    return out
 
 
 def _blank(v: object) -> bool:
@@ -528,7 +521,7 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
     memo: dict[tuple[type, object], object] = {}
     s.put_column(cross, geo.col["pts"], rows,
                  ["" if _blank(name[r]) else _points(s, grid[r], memo) for r in rows])
-    pts: dict[int, Any] = {r: s.out[cross][f"{_col(geo.col['pts'])}{r}"] for r in rows}
+    pts: dict[int, Any] = {r: s.out[cross][f"{get_column_letter(geo.col['pts'])}{r}"] for r in rows}
     sb: dict[int, Any] = {}
     if rr:
         for r in rows:
@@ -543,7 +536,7 @@ def _standings(s: _Sheets, geo: Any, cross: str) -> None:
                 p = pts[geo.first + j]
                 total += float(score) * (p if _is_num(p) else 0)
             s.put(cross, r, geo.col["sb"], "" if _blank(name[r]) else _num(total))
-            sb[r] = s.out[cross][f"{_col(geo.col['sb'])}{r}"]
+            sb[r] = s.out[cross][f"{get_column_letter(geo.col['sb'])}{r}"]
     nums = [(pts[q], sb.get(q)) for q in rows if _is_num(pts[q])]
     ordered = sorted(q for q, _ in nums)
     ranks: list[object] = []
@@ -630,7 +623,7 @@ def _calc_sheet(s: _Sheets, geo: Any, lay: Any, this_year: int) -> None:
     row_of = next((row for row in table if row[0] == edition), None)
     sw: dict[int, Any] = {}
     s.put(calc, n.SWITCH_ROW, n.S_ADJ, _adjust_switch(s, lay))
-    sw[n.S_ADJ] = s.out[calc][f"{_col(n.S_ADJ)}{n.SWITCH_ROW}"]
+    sw[n.S_ADJ] = s.out[calc][f"{get_column_letter(n.S_ADJ)}{n.SWITCH_ROW}"]
     if lay.typed_ro:            # Ro used (the engine's value where the report gave it)
         for r in range(lay.first, lay.last + 1):
             s.put(cross, r, lay.col["ro"], _ro_used_shown(s.get(cross, r, lay.typed_ro),
@@ -886,24 +879,24 @@ def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
     s, lay, put = rows.s, rows.lay, rows.put
     i = r - lay.first
     no = rows.no[i]
-    put(f"{_col(n.C_NO)}{r}", 0 if _blank(no) else no)
+    put(f"{get_column_letter(n.C_NO)}{r}", 0 if _blank(no) else no)
     ro = rows.ro[i]
     count = sum(1 for results in rows.counted if not _blank(results[i]))
     check = rows.check[i]
     state = (0 if _blank(ro) and count == 0 else 2 if sw[n.S_OK] != 1
              else 4 if not (_blank(ro) or _is_num(ro))
              else 3 if _is_num(check) and check > 0 else 1)
-    put(f"{_col(n.C_STATE)}{r}", state)
+    put(f"{get_column_letter(n.C_STATE)}{r}", state)
     B = ro_used[r]
     cap = _or_error(lambda: 0 if sw[n.S_EXEMPT] == 1 and _int(B) >= EXEMPT_RATING else 1)
-    cap = put(f"{_col(n.C_CAP)}{r}", cap)
+    cap = put(f"{get_column_letter(n.C_CAP)}{r}", cap)
     games = _games_of(rows, r, sw, ro_used, cap)
     x1 = n.X_FIRST
     g1 = lay.games + 1
     for g, (x, y, z) in enumerate(games):
-        put(f"{_col(x1 + g)}{r}", x)
-        put(f"{_col(x1 + g1 + g)}{r}", y)
-        put(f"{_col(x1 + 2 * g1 + g)}{r}", z)
+        put(f"{get_column_letter(x1 + g)}{r}", x)
+        put(f"{get_column_letter(x1 + g1 + g)}{r}", y)
+        put(f"{get_column_letter(x1 + 2 * g1 + g)}{r}", z)
 
     def row() -> dict[int, object]:
         xs, ys, zs = ([_int(t[i]) for t in games] for i in range(3))
@@ -937,7 +930,7 @@ def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
     except FormulaErrorValue as exc:
         values = {c: str(exc) for c in range(n.C_N, n.C_RU + 1)}
     for c, v in values.items():
-        put(f"{_col(c)}{r}", v)
+        put(f"{get_column_letter(c)}{r}", v)
     _block(s, lay, r, state, B, values, sw)
 
 

@@ -290,6 +290,20 @@ def _register_styles(wb: Workbook) -> None:
         wb.add_named_style(NamedStyle(name=name, **spec))
 
 
+def _new_workbook(first_sheet: str) -> tuple[Workbook, Any]:
+    """A new workbook as xl-fide writes it (creator, fixed times for reproducible files,
+    the named styles) and its one sheet, titled ``first_sheet``."""
+    wb = Workbook()
+    wb.properties.creator = "xl-fide"
+    wb.properties.created = _FIXED_TIME
+    wb.properties.modified = _FIXED_TIME
+    _register_styles(wb)
+    ws = wb.active
+    assert ws is not None      # a new Workbook has its one sheet
+    ws.title = first_sheet
+    return wb, ws
+
+
 # =========================================================================== cell writing
 
 _FORMULA_STARTS = ("=", "+", "-", "@")

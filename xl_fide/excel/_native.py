@@ -34,6 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
+from openpyxl.utils import get_column_letter as _L
+
 from xl_fide.rules.adjustments import (
     ADJUST_2024_DATE, ADJUST_2024_LIMIT, ADJUST_2024_SHARE, OLD_FLOOR,
 )
@@ -84,14 +86,6 @@ def check_formulas(formulas: str) -> str:
 
 
 # ------------------------------------------------------------------------- references
-
-def _L(col: int) -> str:
-    out = ""
-    while col:
-        col, rem = divmod(col - 1, 26)
-        out = chr(65 + rem) + out
-    return out
-
 
 def _q(sheet: str) -> str:
     return sheet if sheet.isalnum() else "'" + sheet.replace("'", "''") + "'"

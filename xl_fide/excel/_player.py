@@ -41,14 +41,15 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.comments import Comment
 from openpyxl.styles import Alignment
+from openpyxl.utils import get_column_letter as _L
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from xl_fide.errors import InputError
 from xl_fide.excel import _native
 from xl_fide.excel._build import _build_tables
 from xl_fide.excel._layout import (
-    _CODES, _DP_VALUES, _FIXED_TIME, _PD_FROM, _PD_HIGH, CONF, HELP, TABLES, _apply, _define,
-    _page_setup, _register_styles, _text, _vocabulary,
+    _CODES, _DP_VALUES, _PD_FROM, _PD_HIGH, CONF, HELP, TABLES, _apply, _define,
+    _new_workbook, _page_setup, _text, _vocabulary,
 )
 from xl_fide.rules.editions import EDITIONS, Cap400
 from xl_fide.rules.initial import HALF_POINT_BONUS, HYPOTHETICAL_OPPONENT
@@ -174,10 +175,6 @@ _TC_WORDS = {1: ("", "standard", "classical", "std", "s"), 2: ("rapid", "r"), 3:
 _BELOW_LAST = 65536
 NAMES = tuple(n for _, _, _, n, _, _ in _INPUTS + _RESULTS) + tuple(
     c[2] for c in _EV_COLS + _G_COLS if c[2])
-
-
-def _L(col: int) -> str:
-    return _native._L(col)
 
 
 def _g(key: str) -> str:
@@ -528,14 +525,7 @@ def build_player_sheet(*, formulas: str = "native", games: Any = None,
     :class:`xl_fide.event.player_period.PlayerInputs` for the inputs block.
     """
     udf = _native.check_formulas(formulas) == "udf"
-    wb = Workbook()
-    wb.properties.creator = "xl-fide"
-    wb.properties.created = _FIXED_TIME
-    wb.properties.modified = _FIXED_TIME
-    _register_styles(wb)
-    ws = wb.active
-    assert ws is not None      # a new Workbook has its one sheet
-    ws.title = PLAYER
+    wb, ws = _new_workbook(PLAYER)
     tables = wb.create_sheet(TABLES)
     _build_tables(wb, tables, event_scoring=False)
     calc = wb.create_sheet(PCALC)

@@ -17,18 +17,8 @@ from openpyxl import Workbook
 
 from xl_fide.errors import InputError, WorkbookError, XlFideError
 from xl_fide.excel import _native as _native
-from xl_fide.excel._layout import (
-    _EVENT_INPUTS,
-    _L,
-    _SCORING_CODES,
-    _TOURNAMENT_FIELDS,
-    CROSS,
-    EVENT,
-    EVENT_ROW,
-    SCORING_FIRST_ROW,
-    _Geometry,
-    _text,
-)
+from xl_fide.excel import _layout
+from xl_fide.excel._layout import CROSS, EVENT, _Geometry, _text
 from xl_fide.lists._model import PlayerData
 from xl_fide.tournament import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
 
@@ -65,12 +55,12 @@ def _input_cells(geo: _Geometry) -> tuple[_Refs, _Refs]:
 @functools.lru_cache(maxsize=2)
 def _input_refs(first: int, last: int, block_last: int,
                 computed: frozenset[int]) -> tuple[_Refs, _Refs]:
-    letters = {c: _L(c) for c in range(1, block_last + 1) if c not in computed}
+    letters = {c: _layout._L(c) for c in range(1, block_last + 1) if c not in computed}
     cross = tuple((r, c, f"{letter}{r}") for r in range(first, last + 1)
                   for c, letter in letters.items())
-    event = [(EVENT_ROW[key], 2) for key, *_ in _EVENT_INPUTS if key != "rounds"]
-    event += [(SCORING_FIRST_ROW + i, 2) for i in range(len(_SCORING_CODES))]
-    return cross, tuple((r, c, f"{_L(c)}{r}") for r, c in event)
+    event = [(_layout.EVENT_ROW[key], 2) for key, *_ in _layout._EVENT_INPUTS if key != "rounds"]
+    event += [(_layout.SCORING_FIRST_ROW + i, 2) for i in range(len(_layout._SCORING_CODES))]
+    return cross, tuple((r, c, f"{_layout._L(c)}{r}") for r, c in event)
 
 
 _AS_IT_IS = frozenset({int, str, float})     # what _to_json gives back unchanged
@@ -295,7 +285,7 @@ def _edited_fields(t0: Tournament, pri: _Read, cur: _Read, rounds_written: int
                    ) -> dict[str, Any]:
     """The event fields (and scoring codes) edited in the sheet, as Tournament changes."""
     changes: dict[str, Any] = {}
-    for name in _TOURNAMENT_FIELDS:
+    for name in _layout._TOURNAMENT_FIELDS:
         if name == "rounds":
             now_rounds = cur.fields["rounds"]
             if now_rounds is not None and now_rounds != rounds_written:

@@ -126,9 +126,8 @@ def _scan_csv(stream, scan: _Scan) -> Iterator[dict[str, PlayerData]]:
                 player = _build(raw, fail, file, number)
                 _whole_row(row, raw, columns, fail)
             except PlayerFileError as exc:
-                if not scan.lenient or wanted is not None:
-                    raise
-                scan.skip(exc, raw.get("fide_id", ""), raw.get("name", ""))
+                scan.skip_or_raise(exc, raw.get("fide_id", ""), raw.get("name", ""),
+                                   some=wanted is not None)
                 continue
             yield {kind: player for kind in scan.kinds}
     except csv.Error as exc:

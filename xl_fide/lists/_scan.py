@@ -103,6 +103,14 @@ class _Scan:
     def read_bytes(self) -> int:
         return self.stream.total if self.stream is not None else 0
 
+    def skip_or_raise(self, error: PlayerFileError, fide_id: str = "", name: str = "", *,
+                      some: bool = False) -> None:
+        """:meth:`skip` the line when the read is lenient and reads the whole list; raise
+        ``error`` when it is strict or reads only ``some`` players (a look-up)."""
+        if not self.lenient or some:
+            raise error
+        self.skip(error, fide_id, name)
+
     def skip(self, error: PlayerFileError, fide_id: str = "", name: str = "") -> None:
         """Count a line not kept, and name it: ``error`` (file, line, column, field, why)
         and the id and name the line gives, kept in :attr:`shown` (the first

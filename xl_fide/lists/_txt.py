@@ -684,10 +684,8 @@ def _txt_lines(lines: list[bytes], number: int, state: _TxtState) -> Iterator[An
                 record = _txt_record(raw, number, state)
                 yield _row_of(record) if state.make_row is not None else record
             except PlayerFileError as exc:
-                if not scan.lenient:
-                    raise
-                scan.skip(exc, _decode(raw[:state.id_end]).strip(),
-                          _decode(raw[n0:n1]).strip())
+                scan.skip_or_raise(exc, _decode(raw[:state.id_end]).strip(),
+                                   _decode(raw[n0:n1]).strip())
             continue
         fid = raw[:state.id_end].strip()
         if fid in wanted.id_bytes:

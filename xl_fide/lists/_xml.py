@@ -193,9 +193,8 @@ def _xml_done(values, lines, player_line, scan: _Scan, wanted, found) -> None:
                   for kind in scan.kinds}
         _check_player(values, lines, player_line, scan)
     except PlayerFileError as exc:
-        if not scan.lenient or wanted is not None:
-            raise
-        scan.skip(exc, values.get("fideid", ""), values.get("name", ""))
+        scan.skip_or_raise(exc, values.get("fideid", ""), values.get("name", ""),
+                           some=wanted is not None)
         return
     found.append(record)
 
