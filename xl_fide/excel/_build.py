@@ -367,7 +367,8 @@ def _build_tables(wb: Workbook, ws: Any, *, event_scoring: bool = True) -> None:
     ws.freeze_panes = "A5"
     ws.protection.sheet = True
     ws.protection.formatColumns = False
-    _page_setup(ws, landscape=True, title_rows="4:4")
+    # a reference, printed on one page (the cross-table is what is pinned up, issue 34)
+    _page_setup(ws, landscape=True, title_rows="4:4", one_page=True)
 
 
 # table 8.1.2 as integer hundredths (column E of Tables) and table 8.1.1's dp column:
@@ -793,7 +794,7 @@ def _build_help(ws: Any, geo: _Geometry) -> None:
     for i, (style, text) in enumerate(lines, 1):
         _text(ws, i, 1, text, style)
     ws.column_dimensions["A"].width = 80
-    _page_setup(ws, landscape=False)
+    _page_setup(ws, landscape=False, one_page=True)
 
 
 # ================================================================================== fill

@@ -489,6 +489,7 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
         for note in notes + [f"warning: {w}" for w in report.warnings]:
             r += 1
             _text(ws, r, 1, note, "subtitle")
+    printed = r     # the results and notes; the months below are on the Crosstable's blocks
     for i, month in enumerate(report.months, 1):   # an event over 30 days: interim reports
         r += 2
         _text(ws, r, 1, f"Month {i} of {len(report.months)}: {month.event_name}   ·   "
@@ -499,6 +500,8 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
             _text(ws, r, 1, note, "subtitle")
     ws.freeze_panes = f"A{hr + 1}"
     _page_setup(ws, landscape=True, title_rows=f"{hr}:{hr}")
+    if report.months:   # on paper the month reports are the Crosstable's month blocks
+        ws.print_area = f"A1:{_L(len(_REPORT_HEADS))}{printed}"
 
 
 # ================================================================================== save

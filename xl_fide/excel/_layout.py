@@ -601,14 +601,16 @@ def _vocabulary() -> list[tuple[Any, Any]]:
 
 
 def _page_setup(ws: Any, *, landscape: bool, title_rows: str | None = None,
-                title_cols: str | None = None, fit_width: bool = True) -> None:
-    """Print set-up: A4; one page wide (``fit_width``) or, for the wide cross-table, at
-    100 % over as many pages as it takes, title rows and columns repeated on each."""
+                title_cols: str | None = None, fit_width: bool = True,
+                one_page: bool = False) -> None:
+    """Print set-up: A4; one page wide (``fit_width``; ``one_page``: and one page high,
+    for a reference sheet) or, for the wide cross-table, at 100 % over as many pages as
+    it takes, title rows and columns repeated on each."""
     ws.page_setup.orientation = "landscape" if landscape else "portrait"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
     if fit_width:
         ws.page_setup.fitToWidth = 1
-        ws.page_setup.fitToHeight = 0
+        ws.page_setup.fitToHeight = 1 if one_page else 0
         ws.sheet_properties.pageSetUpPr.fitToPage = True
     else:
         ws.page_setup.scale = 100
