@@ -1,7 +1,7 @@
 """Issue 32 item 5: every formula cell of the player sheet (both modes, blank or filled
 from a games CSV) is saved with its value, and those values are what LibreOffice and
 Gnumeric compute, cell by cell. The figures are the engine's (`xl-fide rate`); the helper
-cells are worked out once (xl_fide/excel/_player_values.py) and checked here.
+cells are worked out once (xl_fide/excel/_player.py, player_values) and checked here.
 """
 
 from __future__ import annotations

@@ -26,11 +26,9 @@ from xl_fide.trf import parse_date, parse_trf, read_trf, write_trf, write_trf_fi
 from xl_fide.tournament import DEFAULT_SCORING, Game, Tournament, TrfPlayer, TrfWarning
 
 DATA = Path(__file__).parents[1] / "data" / "trf"
-GROS = DATA / "gros_2010_swiss_after_round4.trf"
-SAN_VIATOR = DATA / "san_viator_2018_swiss.trf"
-ONLINE = DATA / "online_swiss_2020_unrated.trf"
-CR_FILE = DATA / "synthetic_cr_line_endings.trf"
-MINI_2026 = DATA / "mini_trf2026.trf"
+GROS, SAN_VIATOR, ONLINE, CR_FILE, MINI_2026 = (DATA / f"{name}.trf" for name in (
+    "gros_2010_swiss_after_round4", "san_viator_2018_swiss", "online_swiss_2020_unrated",
+    "synthetic_cr_line_endings", "mini_trf2026"))
 SHARED = [GROS, SAN_VIATOR, ONLINE, CR_FILE]
 ALL_FILES = sorted(DATA.glob("*.trf"))
 

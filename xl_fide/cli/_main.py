@@ -212,7 +212,7 @@ def _report(args: argparse.Namespace) -> int:
     report = build_report(event.tournament, event.rules, players=event.players,
                           inputs=event.inputs)
     if rank is not None:
-        from xl_fide.cli._presenters import format_player
+        from xl_fide.cli._rate import format_player
         text = format_player(report, rank, fmt)
     else:
         text = format_report(report, fmt)

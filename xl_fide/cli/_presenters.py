@@ -313,61 +313,6 @@ def _table(report: Report, rows: tuple[ReportRow, ...], notes_in: tuple[str, ...
     return "\n".join(lines) + "\n"
 
 
-def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
-    """One player's games and calculation (``xl-fide report FILE --player N``), ``fmt``
-    ``table`` or ``json``: per rating period (each month of an event over 30 days) the
-    card ``xl-fide rate`` prints (:func:`xl_fide.cli._rate.to_table` / ``to_dict``, of
-    :func:`xl_fide.event.card.player_periods`): round, opponent (No, name), rating,
-    result, D, PD, ΔR or why the game is not rated; ΣΔR, K, K×ΣΔR, the rounding
-    (FIDE B.02 §8.3.4) and the new rating. Over 30 days the JSON has ``months`` (each
-    with its ``month``) and the result: ``new_rating``, ``rating_change``."""
-    from xl_fide.cli import _rate
-    from xl_fide.event.card import player_periods
-    periods = player_periods(report, start_rank)
-    row = next(r for r in report.rows if r.result.start_rank == start_rank)
-    res = row.result
-    if fmt == "json":
-        import json
-        doc: dict[str, Any] = {"start_rank": res.start_rank, "name": res.name,
-                               "fide_id": row.fide_id, "event": report.event_name}
-        if report.months:
-            initial = res.initial.Ru if res.initial is not None else None
-            # as for one period (``rate``'s card): the new rating the next list shows (an
-            # unrated player's initial rating over the months; null where not published)
-            # and the one computed
-            computed = row.new_rating if res.calc is not None else initial
-            doc.update({"new_rating": computed if res.published else None,
-                        "computed_rating": computed,
-                        "rating_change": row.rating_change,
-                        "published": res.published,
-                        "initial_rating": initial,
-                        "months": [{"month": m.strftime("%Y-%m") if m else None,
-                                    **_rate.to_dict(p)} for m, p in periods]})
-        else:
-            doc.update(_rate.to_dict(periods[0][1]))
-        return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-    head = f"Player {res.start_rank}: {res.name}" + (
-        f" (FIDE id {row.fide_id})" if row.fide_id else "")
-    lines = [head + f", {report.event_name or '(unnamed event)'}"]
-    for month, p in periods:
-        if month is not None:
-            lines.append(f"Month {month:%Y-%m}, its own rating period (FIDE B.02 §8.3):")
-        lines.append(_rate.to_table(p))
-    if report.months:
-        if res.calc is not None:
-            steps = " ".join(f"{p.rating_change:+d}" for _, p in periods
-                             if p.rating_change is not None)
-            lines.append(f"Month by month: {steps} = {res.rating_change:+d}, each rounded in "
-                         f"its month (FIDE B.02 §8.3.4): new rating {res.new_rating}"
-                         + (f" ({res.publication})" if res.publication else ""))
-        elif res.initial is not None:
-            lines.append("Over the months: initial rating "
-                         + (str(res.initial.Ru) if res.initial.Ru is not None else
-                            f"not published ({res.initial.reason})")
-                         + " over the games against rated opponents (FIDE B.02 §8.2)")
-    return "\n".join(lines) + "\n"
-
-
 def format_report(report: Report, fmt: str = "table") -> str:
     """``fmt``: ``table``, ``csv`` or ``json``."""
     return {"table": to_table, "csv": to_csv, "json": to_json}[fmt](report)

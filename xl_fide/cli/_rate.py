@@ -18,6 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from xl_fide.event.report import Report
+
 from xl_fide.errors import XlFideError
 
 EXAMPLE_GAME = "2025:1"
@@ -281,16 +283,16 @@ def to_table(p: Any) -> str:
             lines.append(text)
         if ev.change is not None and ev.sum_delta_R is not None:
             lines.append(f"  ΣΔR {h(ev.sum_delta_R)} × K {ev.K} = {h(ev.change)}")
-    if p.change is not None:
-        lines.append(f"total K×ΣΔR {h(p.change)} -> {p.rating_change:+d} (rounded once, "
-                     f"§8.3.4): new rating {p.computed_rating}"
-                     + (f" ({p.publication})" if p.publication else ""))
+    i = p.initial
+    if p.change is not None:        # the period's one rounding (§8.3.4)
+        last = (f"total K×ΣΔR {h(p.change)} -> {p.rating_change:+d} (rounded once, "
+                f"§8.3.4): new rating {p.computed_rating}"
+                + (f" ({p.publication})" if p.publication else ""))
+    elif i is not None and i.Ru is not None:     # an unrated player's first rating (§8.2)
+        last = f"initial rating {i.Ru}" + (f" ({i.reason})" if i.reason else "")
     else:
-        i = p.initial
-        if i is not None and i.Ru is not None:
-            lines.append(f"initial rating {i.Ru}" + (f" ({i.reason})" if i.reason else ""))
-        else:
-            lines.append(p.publication or "no initial rating")
+        last = p.publication or "no initial rating"
+    lines.append(last)
     lines.extend(f"note: {n}" for n in p.notes)
     return "\n".join(lines) + "\n"
 
@@ -417,3 +419,57 @@ def _rate_player_sheet(args: argparse.Namespace, fmt: str) -> int:
     else:
         m._write_out(text)
     return m.EXIT_OK
+
+
+def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
+    """One player's games and calculation (``xl-fide report FILE --player N``), ``fmt``
+    ``table`` or ``json``: per rating period (each month of an event over 30 days) the
+    card ``xl-fide rate`` prints (:func:`to_table` / :func:`to_dict`, of
+    :func:`xl_fide.event.card.player_periods`): round, opponent (No, name), rating,
+    result, D, PD, ΔR or why the game is not rated; ΣΔR, K, K×ΣΔR, the rounding
+    (FIDE B.02 §8.3.4) and the new rating. Over 30 days the JSON has ``months`` (each
+    with its ``month``) and the result: ``new_rating``, ``rating_change``."""
+    from xl_fide.event.card import player_periods
+    periods = player_periods(report, start_rank)
+    row = next(r for r in report.rows if r.result.start_rank == start_rank)
+    res = row.result
+    if fmt == "json":
+        import json
+        doc: dict[str, Any] = {"start_rank": res.start_rank, "name": res.name,
+                               "fide_id": row.fide_id, "event": report.event_name}
+        if report.months:
+            initial = res.initial.Ru if res.initial is not None else None
+            # as for one period (``rate``'s card): the new rating the next list shows (an
+            # unrated player's initial rating over the months; null where not published)
+            # and the one computed
+            computed = row.new_rating if res.calc is not None else initial
+            doc.update({"new_rating": computed if res.published else None,
+                        "computed_rating": computed,
+                        "rating_change": row.rating_change,
+                        "published": res.published,
+                        "initial_rating": initial,
+                        "months": [{"month": m.strftime("%Y-%m") if m else None,
+                                    **to_dict(p)} for m, p in periods]})
+        else:
+            doc.update(to_dict(periods[0][1]))
+        return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    head = f"Player {res.start_rank}: {res.name}" + (
+        f" (FIDE id {row.fide_id})" if row.fide_id else "")
+    lines = [head + f", {report.event_name or '(unnamed event)'}"]
+    for month, p in periods:
+        if month is not None:
+            lines.append(f"Month {month:%Y-%m}, its own rating period (FIDE B.02 §8.3):")
+        lines.append(to_table(p))
+    if report.months:
+        if res.calc is not None:
+            steps = " ".join(f"{p.rating_change:+d}" for _, p in periods
+                             if p.rating_change is not None)
+            lines.append(f"Month by month: {steps} = {res.rating_change:+d}, each rounded in "
+                         f"its month (FIDE B.02 §8.3.4): new rating {res.new_rating}"
+                         + (f" ({res.publication})" if res.publication else ""))
+        elif res.initial is not None:
+            lines.append("Over the months: initial rating "
+                         + (str(res.initial.Ru) if res.initial.Ru is not None else
+                            f"not published ({res.initial.reason})")
+                         + " over the games against rated opponents (FIDE B.02 §8.2)")
+    return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+from operator import attrgetter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -156,9 +157,12 @@ class ListReader:
                           lenient, hint=_hint(self.file), name_month=month_of(os.path.basename(
                               self.file)), notes=[])
 
-    @property
-    def skipped(self) -> int:
-        return self.scan.skipped
+    # what the scan has found so far, read through (the class docstring says what each is)
+    skipped = property(attrgetter("scan.skipped"))
+    layout = property(attrgetter("scan.layout"))
+    hint = property(attrgetter("scan.hint"))
+    read_bytes = property(attrgetter("scan.read_bytes"))
+    size = property(attrgetter("scan.size"))
 
     @property
     def shown(self) -> list[str]:
@@ -178,24 +182,8 @@ class ListReader:
         return None
 
     @property
-    def layout(self) -> str:
-        return self.scan.layout
-
-    @property
-    def hint(self) -> str | None:
-        return self.scan.hint
-
-    @property
     def notes(self) -> list[str]:
         return list(self.scan.notes or ())
-
-    @property
-    def read_bytes(self) -> int:
-        return self.scan.read_bytes
-
-    @property
-    def size(self) -> int | None:
-        return self.scan.size
 
     def rows(self) -> Iterator[ListRow]:
         """The players as store rows ``(fide_id, name, federation, sex, title,
