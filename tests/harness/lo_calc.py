@@ -720,9 +720,12 @@ class Office:
                     if sheet not in names:
                         raise KeyError(f"no sheet {sheet!r} (sheets: {names})")
                     sheets.getByName(sheet).IsVisible = True
-                    for n in names:       # hidden sheets are not exported
+                    for n in names:       # hidden sheets are not exported...
                         if n != sheet:
-                            sheets.getByName(n).IsVisible = False
+                            other = sheets.getByName(n)
+                            other.IsVisible = False
+                            other.setPrintAreas(())   # ...but a hidden print range is
+                            # (LibreOffice exports the print area of a hidden sheet)
                 if fit_width:
                     styles = doc.StyleFamilies.getByName("PageStyles")
                     for n in names:

@@ -259,7 +259,9 @@ def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequenc
                    players: Sequence[Any]) -> dict[str, Any]:
     """Cell -> value of the month blocks, from the report's monthly reports."""
     out: dict[str, Any] = {}
-    rules_date = wb[EVENT].cell(EVENT_ROW["rules_date"], 2).value
+    # every month by the event's rules: "Rules as on", else the start date (the report's)
+    rules_date = wb[EVENT].cell(EVENT_ROW["rules_date"], 2).value or wb[EVENT].cell(
+        EVENT_ROW["start"], 2).value
     for m, month in zip(months, report.months):
         c0 = _m.month_col(geo, m.index, "m_ro")
         out[f"{_L(c0)}2"] = rules_date or m.first_day

@@ -109,7 +109,8 @@ def _span(rounds: Sequence[int]) -> str:
     return ("round " if len(rounds) == 1 else "rounds ") + text
 
 
-def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int) -> str:
+def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int,
+                date: str = "") -> str:
     """Month ``m``'s Ro of row ``r``: see the module's docstring (integers only; the
     1 Mar 2024 raise 0.4 x (2000 - R) is a multiple of 0.2, never a tie: rounded as
     INT((4 (2000 - R) + 5) / 10)). A Ro that is not a number is passed on, so the
@@ -120,7 +121,11 @@ def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int) -> str
     new = f"{_L(month_col(geo, previous.index, 'new'))}{r}"
     value = new
     if previous.first_day < ADJUST_2024_DATE <= m.first_day:
-        value = (f"IF(AND({new}>={OLD_FLOOR},{new}<{ADJUST_2024_LIMIT}),"
+        # once: not where Ro used adjusted the file's ratings already (rules as on a date
+        # from 1 Mar 2024, ``date`` the month's rules date)
+        d = ADJUST_2024_DATE
+        once = f"{date}<DATE({d.year},{d.month},{d.day})," if date else ""
+        value = (f"IF(AND({once}{new}>={OLD_FLOOR},{new}<{ADJUST_2024_LIMIT}),"
                  f"{new}+INT((4*({ADJUST_2024_LIMIT}-{new})+5)/10),{new})")
     return f'=IF({ro}="","",IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},""),{ro}))'
 
@@ -142,23 +147,27 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
                                f"({_span(m.rounds)}), as FIDE rates it (B.02 §8.3)")
         for spec in MONTH_COLS:
             _header(ws, geo, month_col(geo, m.index, spec.key), spec)
-        # row 2: the month's date and rule edition (the one-period block's come from Event)
+        # row 2: the month's rules date and edition: the event's (as on the Event sheet:
+        # "Rules as on", else the start date), as the report rates every month
         date_cell, ed_cell = f"{_L(c0)}2", f"{_L(c0 + 2)}2"
         _text(ws, 2, c0 + 1, "date", "subtitle")
         day = (f"DATE({m.first_day.year},{m.first_day.month},{m.first_day.day})")
-        ws[date_cell] = f"=IF(ISNUMBER({rules_date}),{rules_date},{day})"
+        start = _event_ref("start")
+        ws[date_cell] = (f"=IF(ISNUMBER({rules_date}),{rules_date},"
+                         f"IF(ISNUMBER({start}),{start},{day}))")
         _apply(ws[date_cell], "calc_date")
         ws.column_dimensions[_L(c0)].width = 11
         ws[ed_cell] = ArrayFormula(ed_cell, "=" + edition_of.format(d=_abs_cell(c0, 2)))
         _apply(ws[ed_cell], "calc_text")
         ws.cell(2, c0 + 2).comment = Comment(
-            "The rule edition of this month (from its date, as on the Event sheet).",
+            "The rule edition of this month: the event's (rules as on the Event sheet's "
+            "date, else its start date).",
             "xl-fide", width=220, height=60)
         styles = [(month_col(geo, m.index, s.key), s.style) for s in MONTH_COLS]
         for r in range(geo.first, geo.last + 1):
             for c, style in styles:
                 _apply(ws.cell(r, c), style)
-            ws.cell(r, c0).value = _ro_formula(geo, m, previous, r)
+            ws.cell(r, c0).value = _ro_formula(geo, m, previous, r, _abs_cell(c0, 2))
         if geo.formulas == "native":
             helpers.append(_native_month(wb, geo, m, _abs_cell(c0, 2), _abs_cell(c0 + 2, 2)))
         else:
