@@ -1341,7 +1341,20 @@ def _wrong_kind(exc: TrfError, data: bytes, source: str) -> TrfError:
     if not exc.message.startswith(("no player records", "empty file")):
         return exc
     message = wrong_kind_of_bytes(data, "trf")
+    if message is None and _games_csv_header(data):
+        message = ("this is a games CSV (a player's games, one a line), not a TRF; rate it "
+                   "with xl-fide rate FILE")
     return exc if message is None else TrfError(message, source)
+
+
+def _games_csv_header(data: bytes) -> bool:
+    """Whether the first line that is not blank names the games CSV's columns
+    (:data:`xl_fide._games.REQUIRED`: ``event`` and ``opponent_rating`` among others)."""
+    for line in data[:4096].decode("utf-8", "replace").lstrip("\ufeff").splitlines():
+        if line.strip():
+            cells = {c.strip().strip('"').lower() for c in re.split("[,;\t]", line)}
+            return {"event", "opponent_rating", "result"} <= cells
+    return False
 
 
 def read_trf(path_or_file: str | os.PathLike[str] | Any, *, strict: bool = False,

@@ -405,7 +405,7 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
                 entry = table[key] = _new(_Entry)
                 entry.name, entry.fide_id, entry.birth_year, entry.events = (
                     p.name, p.fide_id, p.birth_year, [])
-            # the rated games (_seam.rated_games: played, within the rounds) against
+            # the rated games (resolve.rated_games: played, within the rounds) against
             # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
             games = [pairs[half] for g in p.games
                      if (half := _PLAYED_HALF.get(g.code)) is not None
