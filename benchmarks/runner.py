@@ -6,7 +6,6 @@ it imports none of them."""
 from __future__ import annotations
 
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -33,31 +32,45 @@ def swiss_file(folder: Path, players: int, rounds: int = 11) -> Path:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run(cmd: list[str]) -> tuple[float, float, str]:
-    """CPU seconds (user + system) and wall seconds of one child process, its stdout."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+class Run(tuple):
+    """One child's CPU seconds, wall seconds, stdout and peak resident memory (MB).
+    Indexes 0-2 are what ``run`` has always returned; ``peak_mb`` is the fourth."""
+
+    @property
+    def peak_mb(self) -> float:
+        return self[3]
+
+
+def run(cmd: list[str]) -> Run:
+    """CPU seconds (user + system), wall seconds, stdout and peak memory (``ru_maxrss``
+    of that one child, through ``os.wait4``) of one child process."""
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", env=ENV)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV) as p:
+        out = p.stdout.read() if p.stdout else b""
+        _, _, usage = os.wait4(p.pid, 0)
+        p.returncode = 0
     wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, done.stdout
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run((cpu, wall, out.decode("utf-8"), usage.ru_maxrss / 1024))
 
 
 def paired(name: str, cmd: list[str], floor: list[str], repeat: int) -> tuple[float, float]:
-    """Run ``floor`` and ``cmd`` alternately; print and return their median CPU times.
-    One untimed run of each first (bytecode written, files in the page cache)."""
+    """Run ``floor`` and ``cmd`` alternately; print and return their median CPU times,
+    and print their median peak memory. One untimed run of each first (bytecode written,
+    files in the page cache)."""
     run(floor)
     run(cmd)
     ours, theirs = [], []
     for _ in range(repeat):
-        theirs.append(run(floor)[0])
-        ours.append(run(cmd)[0])
-    a, b = statistics.median(ours), statistics.median(theirs)
-    pairs = statistics.median(x / y for x, y in zip(ours, theirs))
+        theirs.append(run(floor))
+        ours.append(run(cmd))
+    a, b = statistics.median(r[0] for r in ours), statistics.median(r[0] for r in theirs)
+    pa, pb = (statistics.median(r.peak_mb for r in rs) for rs in (ours, theirs))
+    pairs = statistics.median(x[0] / y[0] for x, y in zip(ours, theirs))
     print(f"{name:<28} xl-fide {a:7.3f} s   floor {b:7.3f} s   ratio {a / b:5.2f}   "
-          f"paired {pairs:5.2f}   (runs: {' '.join(f'{t:.2f}' for t in ours)} / "
-          f"{' '.join(f'{t:.2f}' for t in theirs)})", flush=True)
+          f"paired {pairs:5.2f}   peak {pa:6.1f} / {pb:6.1f} MB = {pa / pb:5.2f}   "
+          f"(runs: {' '.join(f'{r[0]:.2f}' for r in ours)} / "
+          f"{' '.join(f'{r[0]:.2f}' for r in theirs)})", flush=True)
     return a, b
 
 
