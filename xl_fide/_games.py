@@ -231,11 +231,10 @@ def _parse(f: io.TextIOBase, source: str, date_order: str | None) -> GamesFile:
         delimiter, head = first.strip()[4], []
     reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter)
     header: list[str] | None = None
-    cols: dict[str, int] = {}
     ignored: list[str] = []
     dates = _Dates(date_order, source)
-    rows: list[_Game] = []
-    tc: tuple[TimeControl, int] | None = None
+    rows: list[tuple] = []
+    read: _RowReader | None = None
     while True:
         lines.record = 0
         try:
@@ -245,28 +244,23 @@ def _parse(f: io.TextIOBase, source: str, date_order: str | None) -> GamesFile:
         except csv.Error as e:
             raise PlayerFileError(f"not a CSV line: {e}", source, lines.count) from None
         line = lines.count
-        if not any(c.strip() for c in cells):
+        if not "".join(cells).strip():      # blank: no cell holds more than spaces
             continue
-        if header is None:
+        if read is None:
             header = [c.strip() for c in cells]
             cols, ignored = _columns(header, source, line)
+            read = _RowReader(cols, header, source, delimiter, dates)
             continue
         if len(rows) >= MAX_ROWS:
             raise PlayerFileError(f"more than {MAX_ROWS} games", source, line)
-        row = _Row(cells, cols, header, source, line, delimiter)
-        row.check_extra()
-        tc = _time_control(row, tc)
-        rows.append(_game(row, dates))
-    if not rows:
+        rows.append(read.row(cells, line))
+    if read is None or not rows:
         raise PlayerFileError("no games: one game a line after the header", source,
                               lines.count + 1)
     dates.settle()
-    events: dict[str, dict] = {}
-    for game in rows:
-        _add(events, game, dates)
-    out = tuple(GamesEvent(e["name"], e["start"], e["end"], e["Ro"], e["K"], tuple(e["games"]))
-                for e in events.values())
-    return GamesFile(source, out, tc[0] if tc else None, tuple(ignored))
+    tc = read.tc
+    return GamesFile(source, _events(rows, dates, read), tc[0] if tc else None,
+                     tuple(ignored))
 
 
 def _columns(header: list[str], source: str, line: int) -> tuple[dict[str, int], list[str]]:
@@ -473,6 +467,8 @@ def _whole_text(text: str) -> str:
 def _rating_or_unrated(text: str) -> int | None:
     if text.lower() in UNRATED_WORDS:
         return None
+    if len(text) <= 9 and text.isascii() and text.isdigit():   # digits only: an int as it is
+        return as_rating(int(text), "opponent_rating (blank or unrated for an unrated opponent)")
     return as_rating(_whole_text(text),
                      "opponent_rating (blank or unrated for an unrated opponent)")
 
@@ -483,6 +479,7 @@ def _optional(convert, name: str):
     return inner
 
 
+_RO, _K = _optional(as_rating, "Ro"), _optional(as_k, "K")
 _DECIMAL = re.compile(r"[01]?[.,][0-9]{1,4}")
 _SCORES = frozenset((Decimal(0), Decimal("0.5"), Decimal(1)))
 
@@ -510,67 +507,159 @@ def _time_control(row: _Row, seen: tuple[TimeControl, int] | None
     return seen or (tc, row.line)
 
 
-@dataclass(frozen=True)
-class _Game:
-    """A data line read, its dates not yet settled (:class:`_Dates`)."""
-
-    row: _Row
-    name: str
-    key: str
-    start: _DateCell | None
-    end: _DateCell | None
-    date: _DateCell | None
-    opponent: str
-    R_opp: int | None
-    result: GameResult
-    result_text: str
-    Ro: int | None
-    K: int | None
+_MISS = object()
+_new = object.__new__
+_set = object.__setattr__
 
 
-def _game(row: _Row, dates: _Dates) -> _Game:
-    name = row.kept("event")
-    if not name:
-        raise row.error("event", "the event's name is missing")
-    key = " ".join(name.split()).casefold()
-    start, end = dates.read(row, "event_start"), dates.read(row, "event_end")
-    Ro = row.checked("ro", _optional(as_rating, "Ro"))
-    K = row.checked("k", _optional(as_k, "K"))
-    date = dates.read(row, "date")
-    game = _Game(row, name, key, start, end, date, row.kept("opponent"),
-                 row.checked("opponent_rating", _rating_or_unrated),
-                 row.checked("result", _result), row.text("result"), Ro, K)
-    row.cells = []           # read: only what the game needs is kept
-    return game
+class _RowReader:
+    """Reads the data lines of one file: the columns' places found once, and each
+    distinct text of a column converted once (a file repeats its event names, dates,
+    ratings and results line after line; the conversions are pure functions of the
+    text). A line's :class:`_Row` (the file, line, column and header of an error) is
+    made only for a text not seen before or a line that is refused; the checks and
+    their order are :class:`_Row`'s, so every message is the same."""
+
+    def __init__(self, cols: dict[str, int], header: list[str], source: str, delimiter: str,
+                 dates: _Dates) -> None:
+        self.cols, self.header, self.source, self.delimiter = cols, header, source, delimiter
+        self.dates = dates
+        self.width = len(header)
+        self.blank = any(not name for name in header)     # a column with no name
+        at = cols.get
+        self.i_event, self.i_start, self.i_end = at("event"), at("event_start"), at("event_end")
+        self.i_rating, self.i_result = at("opponent_rating"), at("result")
+        self.i_date, self.i_opp, self.i_ro, self.i_k = at("date"), at("opponent"), at("ro"), at("k")
+        self.i_tc = at("time_control")
+        self.tc: tuple[TimeControl, int] | None = None     # the time control and its line
+        # text -> value, per column (dates: one cache for every date column)
+        self.names: dict[str, str] = {}
+        self.date_cells: dict[str, _DateCell] = {}
+        self.ratings: dict[str, int | None] = {}
+        self.results: dict[str, GameResult] = {}
+        self.Ros: dict[str, int | None] = {}
+        self.Ks: dict[str, int | None] = {}
+        self.tcs: dict[str, TimeControl] = {}
+
+    def _row(self, cells: list[str], line: int) -> _Row:
+        return _Row(cells, self.cols, self.header, self.source, line, self.delimiter)
+
+    def row(self, cells: list[str], line: int) -> tuple:
+        """``(line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro,
+        K)`` of a data line (dates as :class:`_DateCell`, settled later); the checks of
+        :meth:`_Row.check_extra`, :func:`_time_control` and then each cell in this order:
+        event, event_start, event_end, Ro, K, date, opponent, opponent_rating, result."""
+        n = len(cells)
+        if n > self.width or self.blank:
+            self._row(cells, line).check_extra()
+        i = self.i_tc
+        if i is not None and i < n and cells[i].strip():
+            tc = self.tcs.get(cells[i].strip())
+            if tc is None or self.tc is None or self.tc[0] is not tc:
+                row = self._row(cells, line)
+                self.tc = _time_control(row, self.tc)
+                self.tcs[row.text("time_control")] = row.checked("time_control",
+                                                                 TimeControl.parse)
+        name = cells[self.i_event].strip() if self.i_event < n else ""
+        key = self.names.get(name)
+        if key is None:
+            row = self._row(cells, line)
+            name = row.kept("event")
+            if not name:
+                raise row.error("event", "the event's name is missing")
+            key = self.names[name] = " ".join(name.split()).casefold()
+        start = self._date(cells, n, line, self.i_start, "event_start")
+        end = self._date(cells, n, line, self.i_end, "event_end")
+        Ro = self._value(cells, n, line, self.i_ro, "ro", self.Ros, _RO)
+        K = self._value(cells, n, line, self.i_k, "k", self.Ks, _K)
+        date = self._date(cells, n, line, self.i_date, "date")
+        i = self.i_opp
+        opponent = cells[i].strip() if i is not None and i < n else ""
+        if len(opponent) > MAX_TEXT:
+            self._row(cells, line).kept("opponent")
+        R_opp = self._value(cells, n, line, self.i_rating, "opponent_rating", self.ratings,
+                            _rating_or_unrated)
+        i = self.i_result
+        result_text = cells[i].strip() if i < n else ""
+        result = self.results.get(result_text)
+        if result is None:
+            result = self.results[result_text] = self._row(cells, line).checked("result", _result)
+        return (line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro, K)
+
+    def _date(self, cells: list[str], n: int, line: int, i: int | None,
+              key: str) -> _DateCell | None:
+        text = cells[i].strip() if i is not None and i < n else ""
+        if not text:
+            return None
+        cell = self.date_cells.get(text)
+        if cell is None:
+            # read once per text: a text that reads one way only is registered (its
+            # order) by its first cell, one whose day and month could swap is pending
+            # from its first cell; a repeat of either adds nothing
+            cell = self.dates.read(self._row(cells, line), key)
+            assert cell is not None
+            self.date_cells[text] = cell
+        return cell
+
+    def _value(self, cells: list[str], n: int, line: int, i: int | None, key: str,
+               cache: dict, convert) -> object:
+        text = cells[i].strip() if i is not None and i < n else ""
+        value = cache.get(text, _MISS)
+        if value is _MISS:
+            value = cache[text] = self._row(cells, line).checked(key, convert)
+        return value
 
 
-def _add(events: dict[str, dict], g: _Game, dates: _Dates) -> None:
-    row = g.row
-    ev = events.get(g.key)
-    # an event's dates, Ro and K: on its first line (dates required there); a later line
-    # may leave them blank or repeat them, never contradict them
-    if ev is None:
-        for key, cell in (("event_start", g.start), ("event_end", g.end)):
-            if cell is None:
-                raise row.error(key, "a date is needed, e.g. 2025-10-04")
-    start, end = dates.value(g.start), dates.value(g.end)
-    game = GameRow(row.line, g.name, dates.value(g.date), g.opponent, g.R_opp, g.result,
-                   g.result_text)
-    if ev is None:
-        assert start is not None and end is not None
-        if end < start:
-            raise row.error("event_end", f"{end.isoformat()} is before event_start "
-                                         f"{start.isoformat()}")
-        events[g.key] = {"name": g.name, "start": start, "end": end, "Ro": g.Ro, "K": g.K,
-                         "games": [game], "line": row.line}
-        return
-    for col, field, mine in (("event_start", "start", start), ("event_end", "end", end),
-                             ("ro", "Ro", g.Ro), ("k", "K", g.K)):
-        if mine is None:
+def _game_row(line: int, event: str, date: _dt.date | None, opponent: str, R_opp: int | None,
+              result: GameResult, result_text: str) -> GameRow:
+    """A :class:`GameRow` of values already checked, in one step (the dataclass's own
+    ``__init__`` sets its seven frozen fields one at a time)."""
+    g = _new(GameRow)
+    _set(g, "__dict__", {"line": line, "event": event, "date": date, "opponent": opponent,
+                         "R_opp": R_opp, "result": result, "result_text": result_text})
+    return g
+
+
+def _events(rows: list[tuple], dates: _Dates, read: _RowReader) -> tuple[GamesEvent, ...]:
+    """The lines grouped by event, in the order of each event's first line. An event's
+    dates, Ro and K: on its first line (dates required there); a later line may leave
+    them blank or repeat them, never contradict them."""
+    def error(line: int, key: str, message: str) -> PlayerFileError:
+        return _Row([], read.cols, read.header, read.source, line).error(key, message)
+
+    def value(cell: _DateCell | None) -> _dt.date | None:
+        return None if cell is None else cell.value or dates.value(cell)
+
+    events: dict[str, dict] = {}
+    for line, name, key, start_cell, end_cell, date_cell, opponent, R_opp, result, \
+            result_text, Ro, K in rows:
+        ev = events.get(key)
+        if ev is None:
+            for col, cell in (("event_start", start_cell), ("event_end", end_cell)):
+                if cell is None:
+                    raise error(line, col, "a date is needed, e.g. 2025-10-04")
+        start, end = value(start_cell), value(end_cell)
+        game = _game_row(line, name, value(date_cell), opponent, R_opp, result, result_text)
+        if ev is None:
+            assert start is not None and end is not None
+            if end < start:
+                raise error(line, "event_end", f"{end.isoformat()} is before event_start "
+                                               f"{start.isoformat()}")
+            events[key] = {"name": name, "start": start, "end": end, "Ro": Ro, "K": K,
+                           "games": [game], "line": line}
             continue
-        if ev[field] is None:
-            ev[field] = mine
-        elif mine != ev[field]:
-            raise row.error(col, f"{mine} but line {ev['line']} of the same event "
-                                 f"{ev['name']!r} says {ev[field]}")
-    ev["games"].append(game)
+        if not ((start is None or start == ev["start"]) and (end is None or end == ev["end"])
+                and (Ro is None or Ro == ev["Ro"]) and (K is None or K == ev["K"])):
+            for col, field, mine in (("event_start", "start", start),
+                                     ("event_end", "end", end), ("ro", "Ro", Ro),
+                                     ("k", "K", K)):
+                if mine is None:
+                    continue
+                if ev[field] is None:
+                    ev[field] = mine
+                elif mine != ev[field]:
+                    raise error(line, col, f"{mine} but line {ev['line']} of the same event "
+                                           f"{ev['name']!r} says {ev[field]}")
+        ev["games"].append(game)
+    return tuple(GamesEvent(e["name"], e["start"], e["end"], e["Ro"], e["K"], tuple(e["games"]))
+                 for e in events.values())
