@@ -94,8 +94,9 @@ def player_options(sp: argparse.ArgumentParser, career: str = "--games-so-far") 
                     help="default: the CSV's time_control column, else standard")
 
 
-def add_parser(sub: Any) -> None:
-    """Register ``xl-fide rate``."""
+def add_parser(sub: Any, run: Any = None) -> None:
+    """Register ``xl-fide rate``, run by ``run`` (default :func:`cmd_rate`; the command
+    line's entry runs it in its rating phase)."""
     m = _cli()
     r = sub.add_parser("rate", help="your own rating period: several events, one rounding, "
                        "the new rating (games CSV or --game)")
@@ -115,7 +116,7 @@ def add_parser(sub: Any) -> None:
     r.add_argument("-o", "--output", help="write to this file instead of the screen")
     r.add_argument("--force", action="store_true", help="overwrite --output if it exists")
     r.add_argument("--quiet", "-q", action="store_true", help="do not print warnings")
-    r.set_defaults(func=cmd_rate)
+    r.set_defaults(func=run or cmd_rate)
 
 
 # ------------------------------------------------------------------------------ inputs
@@ -330,7 +331,9 @@ def format_rate(p: Any, fmt: str) -> str:
 
 # ---------------------------------------------------------------------------- commands
 
-def cmd_rate(args: argparse.Namespace) -> int:
+def cmd_rate(args: argparse.Namespace, keep: Any = None) -> int:
+    """``xl-fide rate``; ``keep`` (if given) is handed what was built (the games, the
+    period, the text), kept until the process ends."""
     from xl_fide.event.player_period import rate_player
     m = _cli()
     fmt = m._report_format(args)
@@ -348,6 +351,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
         m._say(f"wrote {args.output}")
     else:
         m._write_out(text)
+    if keep is not None:
+        keep(games, period, text)
     return m.EXIT_OK
 
 
