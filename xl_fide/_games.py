@@ -568,17 +568,34 @@ class _RowReader:
             if not name:
                 raise row.error("event", "the event's name is missing")
             key = self.names[name] = " ".join(name.split()).casefold()
-        start = self._date(cells, n, line, self.i_start, "event_start")
-        end = self._date(cells, n, line, self.i_end, "event_end")
+        dates = self.date_cells
+        i = self.i_start
+        text = cells[i].strip() if i < n else ""
+        start = dates.get(text) if text else None
+        if start is None and text:
+            start = self._date(cells, line, "event_start")
+        i = self.i_end
+        text = cells[i].strip() if i < n else ""
+        end = dates.get(text) if text else None
+        if end is None and text:
+            end = self._date(cells, line, "event_end")
         Ro = self._value(cells, n, line, self.i_ro, "ro", self.Ros, _RO)
         K = self._value(cells, n, line, self.i_k, "k", self.Ks, _K)
-        date = self._date(cells, n, line, self.i_date, "date")
+        i = self.i_date
+        text = cells[i].strip() if i is not None and i < n else ""
+        date = dates.get(text) if text else None
+        if date is None and text:
+            date = self._date(cells, line, "date")
         i = self.i_opp
         opponent = cells[i].strip() if i is not None and i < n else ""
         if len(opponent) > MAX_TEXT:
             self._row(cells, line).kept("opponent")
-        R_opp = self._value(cells, n, line, self.i_rating, "opponent_rating", self.ratings,
-                            _rating_or_unrated)
+        i = self.i_rating
+        text = cells[i].strip() if i < n else ""
+        R_opp = self.ratings.get(text, _MISS)
+        if R_opp is _MISS:
+            R_opp = self.ratings[text] = self._row(cells, line).checked("opponent_rating",
+                                                                        _rating_or_unrated)
         i = self.i_result
         result_text = cells[i].strip() if i < n else ""
         result = self.results.get(result_text)
@@ -586,19 +603,14 @@ class _RowReader:
             result = self.results[result_text] = self._row(cells, line).checked("result", _result)
         return (line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro, K)
 
-    def _date(self, cells: list[str], n: int, line: int, i: int | None,
-              key: str) -> _DateCell | None:
-        text = cells[i].strip() if i is not None and i < n else ""
-        if not text:
-            return None
-        cell = self.date_cells.get(text)
-        if cell is None:
-            # read once per text: a text that reads one way only is registered (its
-            # order) by its first cell, one whose day and month could swap is pending
-            # from its first cell; a repeat of either adds nothing
-            cell = self.dates.read(self._row(cells, line), key)
-            assert cell is not None
-            self.date_cells[text] = cell
+    def _date(self, cells: list[str], line: int, key: str) -> _DateCell:
+        """The date of ``key``'s cell, a text not seen before: read once per text (a text
+        that reads one way only registers its order by its first cell, one whose day and
+        month could swap is pending from its first cell; a repeat of either adds nothing)."""
+        row = self._row(cells, line)
+        cell = self.dates.read(row, key)
+        assert cell is not None
+        self.date_cells[row.text(key)] = cell
         return cell
 
     def _value(self, cells: list[str], n: int, line: int, i: int | None, key: str,
@@ -610,16 +622,6 @@ class _RowReader:
         return value
 
 
-def _game_row(line: int, event: str, date: _dt.date | None, opponent: str, R_opp: int | None,
-              result: GameResult, result_text: str) -> GameRow:
-    """A :class:`GameRow` of values already checked, in one step (the dataclass's own
-    ``__init__`` sets its seven frozen fields one at a time)."""
-    g = _new(GameRow)
-    _set(g, "__dict__", {"line": line, "event": event, "date": date, "opponent": opponent,
-                         "R_opp": R_opp, "result": result, "result_text": result_text})
-    return g
-
-
 def _events(rows: list[tuple], dates: _Dates, read: _RowReader) -> tuple[GamesEvent, ...]:
     """The lines grouped by event, in the order of each event's first line. An event's
     dates, Ro and K: on its first line (dates required there); a later line may leave
@@ -627,9 +629,7 @@ def _events(rows: list[tuple], dates: _Dates, read: _RowReader) -> tuple[GamesEv
     def error(line: int, key: str, message: str) -> PlayerFileError:
         return _Row([], read.cols, read.header, read.source, line).error(key, message)
 
-    def value(cell: _DateCell | None) -> _dt.date | None:
-        return None if cell is None else cell.value or dates.value(cell)
-
+    value = dates.value
     events: dict[str, dict] = {}
     for line, name, key, start_cell, end_cell, date_cell, opponent, R_opp, result, \
             result_text, Ro, K in rows:
@@ -638,8 +638,15 @@ def _events(rows: list[tuple], dates: _Dates, read: _RowReader) -> tuple[GamesEv
             for col, cell in (("event_start", start_cell), ("event_end", end_cell)):
                 if cell is None:
                     raise error(line, col, "a date is needed, e.g. 2025-10-04")
-        start, end = value(start_cell), value(end_cell)
-        game = _game_row(line, name, value(date_cell), opponent, R_opp, result, result_text)
+        # a date cell's value, or (None: day and month could swap) in the file's order
+        start = start_cell and (start_cell.value or value(start_cell))
+        end = end_cell and (end_cell.value or value(end_cell))
+        date = date_cell and (date_cell.value or value(date_cell))
+        game = _new(GameRow)    # GameRow(...) of checked values in one step (its own
+        # __init__ sets the seven frozen fields one at a time)
+        _set(game, "__dict__", {"line": line, "event": name, "date": date,
+                                "opponent": opponent, "R_opp": R_opp, "result": result,
+                                "result_text": result_text})
         if ev is None:
             assert start is not None and end is not None
             if end < start:

@@ -270,6 +270,7 @@ def to_table(p: Any) -> str:
     else:
         lines.append(f"unrated: initial rating over {p.N} games against rated opponents "
                      f"(FIDE B.02 §8.2), {p.time_control.value}")
+    shown: dict[int, str] = {}        # hundredths -> text, each value formatted once
     for ev in p.events:
         head = f"{ev.name} ({ev.start.isoformat()} - {ev.end.isoformat()}, {ev.edition_id})"
         if ev.Ro is not None:
@@ -277,8 +278,14 @@ def to_table(p: Any) -> str:
         lines.append(head)
         for g in ev.games:
             text = "  " + _game_text(g.row)
-            if g.rated and g.calc is not None:
-                text += f": D {g.calc.D:+d}, PD {h(g.calc.PD)}, ΔR {h(g.calc.delta_R)}"
+            c = g.calc
+            if c is not None and c.rated:
+                PD, dR = shown.get(c.PD), shown.get(c.delta_R)
+                if PD is None:
+                    PD = shown[c.PD] = h(c.PD)
+                if dR is None:
+                    dR = shown[c.delta_R] = h(c.delta_R)
+                text += f": D {c.D:+d}, PD {PD}, ΔR {dR}"
             elif g.note:
                 text += f": {g.note}"
             lines.append(text)
