@@ -508,6 +508,7 @@ def _time_control(row: _Row, seen: tuple[TimeControl, int] | None
 
 
 _MISS = object()
+_BLANK = object()
 _new = object.__new__
 _set = object.__setattr__
 
@@ -533,13 +534,13 @@ class _RowReader:
         self.i_tc = at("time_control")
         self.tc: tuple[TimeControl, int] | None = None     # the time control and its line
         # text -> value, per column (dates: one cache for every date column)
-        self.names: dict[str, str] = {}
-        self.date_cells: dict[str, _DateCell] = {}
+        self.names: dict[str, tuple[str, str]] = {}       # -> (name, key)
+        self.date_cells: dict[str, _DateCell | None] = {}
         self.ratings: dict[str, int | None] = {}
-        self.results: dict[str, GameResult] = {}
+        self.results: dict[str, tuple[GameResult, str]] = {}   # -> (result, its text)
         self.Ros: dict[str, int | None] = {}
         self.Ks: dict[str, int | None] = {}
-        self.tcs: dict[str, TimeControl] = {}
+        self.tcs: dict[str, object] = {}        # -> TimeControl, or _BLANK
 
     def _row(self, cells: list[str], line: int) -> _Row:
         return _Row(cells, self.cols, self.header, self.source, line, self.delimiter)
@@ -548,78 +549,93 @@ class _RowReader:
         """``(line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro,
         K)`` of a data line (dates as :class:`_DateCell`, settled later); the checks of
         :meth:`_Row.check_extra`, :func:`_time_control` and then each cell in this order:
-        event, event_start, event_end, Ro, K, date, opponent, opponent_rating, result."""
+        event, event_start, event_end, Ro, K, date, opponent, opponent_rating, result.
+        Each cache is keyed by the cell as written (spaces and all): a text seen before
+        was checked then."""
         n = len(cells)
         if n > self.width or self.blank:
             self._row(cells, line).check_extra()
+        if n < self.width:                      # a short line: its missing cells are blank
+            cells = cells + [""] * (self.width - n)
         i = self.i_tc
-        if i is not None and i < n and cells[i].strip():
-            tc = self.tcs.get(cells[i].strip())
-            if tc is None or self.tc is None or self.tc[0] is not tc:
-                row = self._row(cells, line)
-                self.tc = _time_control(row, self.tc)
-                self.tcs[row.text("time_control")] = row.checked("time_control",
-                                                                 TimeControl.parse)
-        name = cells[self.i_event].strip() if self.i_event < n else ""
-        key = self.names.get(name)
-        if key is None:
-            row = self._row(cells, line)
-            name = row.kept("event")
-            if not name:
-                raise row.error("event", "the event's name is missing")
-            key = self.names[name] = " ".join(name.split()).casefold()
+        if i is not None:
+            tc = self.tcs.get(cells[i])
+            if tc is not _BLANK and (tc is None or self.tc is None or self.tc[0] is not tc):
+                self._time_control(cells, line)
+        got = self.names.get(cells[self.i_event])
+        if got is None:
+            got = self._name(cells, line)
+        name, key = got
         dates = self.date_cells
-        i = self.i_start
-        text = cells[i].strip() if i < n else ""
-        start = dates.get(text) if text else None
-        if start is None and text:
+        start = dates.get(cells[self.i_start], _MISS)
+        if start is _MISS:
             start = self._date(cells, line, "event_start")
-        i = self.i_end
-        text = cells[i].strip() if i < n else ""
-        end = dates.get(text) if text else None
-        if end is None and text:
+        end = dates.get(cells[self.i_end], _MISS)
+        if end is _MISS:
             end = self._date(cells, line, "event_end")
-        Ro = self._value(cells, n, line, self.i_ro, "ro", self.Ros, _RO)
-        K = self._value(cells, n, line, self.i_k, "k", self.Ks, _K)
-        i = self.i_date
-        text = cells[i].strip() if i is not None and i < n else ""
-        date = dates.get(text) if text else None
-        if date is None and text:
-            date = self._date(cells, line, "date")
-        i = self.i_opp
-        opponent = cells[i].strip() if i is not None and i < n else ""
-        if len(opponent) > MAX_TEXT:
-            self._row(cells, line).kept("opponent")
-        i = self.i_rating
-        text = cells[i].strip() if i < n else ""
-        R_opp = self.ratings.get(text, _MISS)
+        Ro = K = date = None
+        opponent = ""
+        if self.i_ro is not None:
+            Ro = self.Ros.get(cells[self.i_ro], _MISS)
+            if Ro is _MISS:
+                Ro = self._value(cells, line, "ro", self.Ros, _RO)
+        if self.i_k is not None:
+            K = self.Ks.get(cells[self.i_k], _MISS)
+            if K is _MISS:
+                K = self._value(cells, line, "k", self.Ks, _K)
+        if self.i_date is not None:
+            date = dates.get(cells[self.i_date], _MISS)
+            if date is _MISS:
+                date = self._date(cells, line, "date")
+        if self.i_opp is not None:
+            opponent = cells[self.i_opp].strip()
+            if len(opponent) > MAX_TEXT:
+                self._row(cells, line).kept("opponent")
+        R_opp = self.ratings.get(cells[self.i_rating], _MISS)
         if R_opp is _MISS:
-            R_opp = self.ratings[text] = self._row(cells, line).checked("opponent_rating",
-                                                                        _rating_or_unrated)
-        i = self.i_result
-        result_text = cells[i].strip() if i < n else ""
-        result = self.results.get(result_text)
-        if result is None:
-            result = self.results[result_text] = self._row(cells, line).checked("result", _result)
+            R_opp = self._value(cells, line, "opponent_rating", self.ratings, _rating_or_unrated)
+        got = self.results.get(cells[self.i_result])
+        if got is None:
+            got = self._result(cells, line)
+        result, result_text = got
         return (line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro, K)
 
-    def _date(self, cells: list[str], line: int, key: str) -> _DateCell:
-        """The date of ``key``'s cell, a text not seen before: read once per text (a text
-        that reads one way only registers its order by its first cell, one whose day and
-        month could swap is pending from its first cell; a repeat of either adds nothing)."""
+    # A text not seen before: checked as _Row checks it (a refusal is its message), then
+    # kept for the next line that writes it.
+
+    def _time_control(self, cells: list[str], line: int) -> None:
         row = self._row(cells, line)
-        cell = self.dates.read(row, key)
-        assert cell is not None
-        self.date_cells[row.text(key)] = cell
+        if not row.text("time_control"):
+            self.tcs[cells[self.cols["time_control"]]] = _BLANK
+            return
+        self.tc = _time_control(row, self.tc)     # refused: not a time control, or another
+        self.tcs[cells[self.cols["time_control"]]] = self.tc[0]
+
+    def _name(self, cells: list[str], line: int) -> tuple[str, str]:
+        row = self._row(cells, line)
+        name = row.kept("event")
+        if not name:
+            raise row.error("event", "the event's name is missing")
+        got = self.names[cells[self.i_event]] = (name, " ".join(name.split()).casefold())
+        return got
+
+    def _date(self, cells: list[str], line: int, key: str) -> _DateCell | None:
+        """A date text read once (one that reads one way only registers its order by its
+        first cell, one whose day and month could swap is pending from its first cell; a
+        repeat of either adds nothing)."""
+        cell = self.dates.read(self._row(cells, line), key)
+        self.date_cells[cells[self.cols[key]]] = cell
         return cell
 
-    def _value(self, cells: list[str], n: int, line: int, i: int | None, key: str,
-               cache: dict, convert) -> object:
-        text = cells[i].strip() if i is not None and i < n else ""
-        value = cache.get(text, _MISS)
-        if value is _MISS:
-            value = cache[text] = self._row(cells, line).checked(key, convert)
+    def _value(self, cells: list[str], line: int, key: str, cache: dict, convert) -> object:
+        value = cache[cells[self.cols[key]]] = self._row(cells, line).checked(key, convert)
         return value
+
+    def _result(self, cells: list[str], line: int) -> tuple[GameResult, str]:
+        row = self._row(cells, line)
+        got = self.results[cells[self.i_result]] = (row.checked("result", _result),
+                                                    row.text("result"))
+        return got
 
 
 def _events(rows: list[tuple], dates: _Dates, read: _RowReader) -> tuple[GamesEvent, ...]:
