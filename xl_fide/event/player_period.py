@@ -204,12 +204,19 @@ def _rated(games: GamesFile, tc: TimeControl, listed: RuleEdition, Ro: int, K: i
     plain = type(Ro) is int and 0 <= Ro <= RATING_MAX and type(K) is int   # checked already
     for ev in games.events:
         Ro_e = ev.Ro if ev.Ro is not None else Ro
-        why = [_not_rated(g) for g in ev.games]
-        pairs = [(g.R_opp, g.result.half_points) for g, w in zip(ev.games, why) if not w]
+        why = []
+        pairs = []
+        for g in ev.games:
+            w = _not_rated(g)
+            why.append(w)
+            if not w:
+                r, h = g.R_opp, g.result.half_points
+                pairs.append((r, h))
+                if plain and not (type(r) is int and 0 <= r <= RATING_MAX and type(h) is int
+                                  and 0 <= h <= 2):
+                    plain = False
         whys.append(why)
-        plain = plain and type(Ro_e) is int and 0 <= Ro_e <= RATING_MAX and all(
-            type(r) is int and 0 <= r <= RATING_MAX and type(h) is int and 0 <= h <= 2
-            for r, h in pairs)
+        plain = plain and type(Ro_e) is int and 0 <= Ro_e <= RATING_MAX
         specs.append((ev.name, Ro_e, _edition(ev, tc), pairs))
     if plain:                       # the engine: lines, n and the cap
         period = rate_period_checked(Ro, [(str(name), Ro_e, ed, pairs)
@@ -225,13 +232,15 @@ def _rated(games: GamesFile, tc: TimeControl, listed: RuleEdition, Ro: int, K: i
         played = []
         W = 0
         for g, w in zip(ev.games, why):
+            game = _new(PlayerGame)     # PlayerGame(g, calc, note), in one step
             if w:
-                played.append(_player_game(g, None, w))
-                continue
-            calc = next(lines)
-            played.append(_player_game(g, calc, calc.note))
-            if calc.rated:
-                W += calc.score_half
+                _set(game, "__dict__", {"row": g, "calc": None, "note": w})
+            else:
+                calc = next(lines)
+                _set(game, "__dict__", {"row": g, "calc": calc, "note": calc.note})
+                if calc.rated:
+                    W += calc.score_half
+            played.append(game)
         K_e = ev.K if ev.K is not None else K
         K_used = cap_k(K_e, n)                  # K x n <= 700 over the period (§8.3.3)
         change = K_used * pe.sum_delta_R
