@@ -527,9 +527,10 @@ class _RowReader:
         self.dates = dates
         self.width = len(header)
         self.blank = any(not name for name in header)     # a column with no name
+        # the required columns' places (``_columns`` refused a header without one)
+        self.i_event, self.i_start, self.i_end = cols["event"], cols["event_start"], cols["event_end"]
+        self.i_rating, self.i_result = cols["opponent_rating"], cols["result"]
         at = cols.get
-        self.i_event, self.i_start, self.i_end = at("event"), at("event_start"), at("event_end")
-        self.i_rating, self.i_result = at("opponent_rating"), at("result")
         self.i_date, self.i_opp, self.i_ro, self.i_k = at("date"), at("opponent"), at("ro"), at("k")
         self.i_tc = at("time_control")
         self.tc: tuple[TimeControl, int] | None = None     # the time control and its line
@@ -594,10 +595,10 @@ class _RowReader:
         R_opp = self.ratings.get(cells[self.i_rating], _MISS)
         if R_opp is _MISS:
             R_opp = self._value(cells, line, "opponent_rating", self.ratings, _rating_or_unrated)
-        got = self.results.get(cells[self.i_result])
-        if got is None:
-            got = self._result(cells, line)
-        result, result_text = got
+        checked = self.results.get(cells[self.i_result])
+        if checked is None:
+            checked = self._result(cells, line)
+        result, result_text = checked
         return (line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro, K)
 
     # A text not seen before: checked as _Row checks it (a refusal is its message), then
@@ -608,8 +609,10 @@ class _RowReader:
         if not row.text("time_control"):
             self.tcs[cells[self.cols["time_control"]]] = _BLANK
             return
-        self.tc = _time_control(row, self.tc)     # refused: not a time control, or another
-        self.tcs[cells[self.cols["time_control"]]] = self.tc[0]
+        tc = _time_control(row, self.tc)     # refused: not a time control, or another
+        assert tc is not None
+        self.tc = tc
+        self.tcs[cells[self.cols["time_control"]]] = tc[0]
 
     def _name(self, cells: list[str], line: int) -> tuple[str, str]:
         row = self._row(cells, line)

@@ -199,7 +199,7 @@ def _time_control(games: GamesFile, player: PlayerInputs) -> TimeControl:
 
 def _rated(games: GamesFile, tc: TimeControl, listed: RuleEdition, Ro: int, K: int,
            source: str, notes: list[str], year: int) -> PlayerPeriod:
-    specs = []
+    specs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = []
     whys = []                     # per event, per game: why it is not rated ("" rated)
     plain = type(Ro) is int and 0 <= Ro <= RATING_MAX and type(K) is int   # checked already
     for ev in games.events:
@@ -211,6 +211,7 @@ def _rated(games: GamesFile, tc: TimeControl, listed: RuleEdition, Ro: int, K: i
             why.append(w)
             if not w:
                 r, h = g.R_opp, g.result.half_points
+                assert r is not None          # a rated opponent (_not_rated)
                 pairs.append((r, h))
                 if plain and not (type(r) is int and 0 <= r <= RATING_MAX and type(h) is int
                                   and 0 <= h <= 2):
