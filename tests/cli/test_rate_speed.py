@@ -114,3 +114,23 @@ def test_rate_runs_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, tmp_pa
     assert "new rating 2000" in capsys.readouterr().out      # 30 draws against 2000: +0
     assert seen == [False]
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("doc", [
+    {}, [], {"a": [], "b": {}, "c": [[], {}]}, "½ é \u2028 \" \\ \x00", 0, -0.0, 1e300, 5e-324,
+    0.1 + 0.2, None, True, [1, 2.5, None, False, "x", {"k": (1, "y")}],
+    {"nan": float("nan")}, {1: "a key that is no text"}, [float("inf")],
+])
+def test_rates_json_is_the_standard_encoders_text(doc):
+    # json_text writes what json.dumps(indent=2) writes, in one pass; what it does not
+    # handle itself (NaN, infinities, keys that are no text) it leaves to json.dumps
+    from xl_fide.cli._rate import json_text
+    assert json_text(doc) == json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def test_rates_json_reads_back_to_the_same_text(tmp_path, capsys):
+    f = _csv(tmp_path, ["Cup,2025-11-01,2025-11-02,2025-11-01,2000,1",
+                        "Cup,,,2025-11-02,unrated,½", "Open,2025-11-20,2025-11-22,,2150,+"])
+    assert main(["rate", str(f), "--rating", "2000", "--k", "20", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert out == json.dumps(json.loads(out), ensure_ascii=False, indent=2) + "\n"
