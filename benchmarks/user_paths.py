@@ -39,7 +39,8 @@ inputs are synthetic and seeded (not timed):
   (from :func:`xl_fide.rules.tables.pd_for_difference`, D capped at 400, FIDE B.02
   §8.3.1), ΣΔR per event, K capped over the period's games (§8.3.3), one rating change
   per event and the period's total rounded once (§8.3.4). The run checks that both give
-  every event the same ΣΔR and the same new rating (xl-fide's ``--format csv``).
+  every event the same ΣΔR and the same new rating (xl-fide's ``--format csv``). A
+  second line times the same command with ``--format json`` against the same floor.
 * ``crosstable refused``: ``xl-fide crosstable`` of the 9,999-player file, refused for
   the workbook's 2,000-player limit, against ``python -c pass``.
 """
@@ -312,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
             floor_cmd = py + [str(floor_script), str(csv_path), str(RATE_RO), str(RATE_K)]
             paired("rate 10,000 games", xl + ["rate", str(csv_path), *player], floor_cmd,
                    a.repeat)
+            paired("rate 10,000 games, JSON", xl + ["rate", str(csv_path), *player, "--format",
+                                                    "json"], floor_cmd, a.repeat)
             ours = run(xl + ["rate", str(csv_path), *player, "--format", "csv"])[2]
             print(f"{'':<28} {check_rate(ours, run(floor_cmd)[2])}")
         if "crosstable" in rows:

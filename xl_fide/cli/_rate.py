@@ -347,75 +347,74 @@ def json_text(doc: Any) -> str:
     value of another kind (not a dict with text keys, list, tuple, str, int, finite float,
     bool or None) leaves the whole document to :func:`json.dumps`."""
     import json
-    string = json.JSONEncoder(ensure_ascii=False).encode     # a str: the C encoder
-    out: list[str] = []
-    add = out.append
-    keys: dict[str, str] = {}
-    words = {None: "null", True: "true", False: "false"}
-    inf = float("inf")
+    writer = _JsonWriter(json.JSONEncoder(ensure_ascii=False).encode)
+    try:
+        writer.value(doc, 0, "")
+    except _Unusual:
+        return json.dumps(doc, ensure_ascii=False, indent=2)
+    return "".join(writer.out)
 
-    def scalar(v: Any) -> str | None:
-        """The text of a value that is no container; None for a dict, list or tuple."""
+
+class _JsonWriter:
+    """The pieces of :func:`json_text`: ``value`` appends a value's text after ``head``
+    (the separator, indent and key before it), at nesting ``level``."""
+
+    WORDS = {None: "null", True: "true", False: "false"}
+
+    def __init__(self, string: Any) -> None:
+        self.string = string            # a str's JSON text (the C encoder)
+        self.out: list[str] = []
+        self.keys: dict[str, str] = {}  # a key's JSON text and ": "
+
+    def value(self, v: Any, level: int, head: str) -> None:
         kind = type(v)
         if kind is str:
-            return string(v)
-        if kind is int:
-            return int.__repr__(v)
-        if kind is float:
-            if v != v or v == inf or v == -inf:
+            self.out.append(head + self.string(v))
+        elif kind is int:
+            self.out.append(head + int.__repr__(v))
+        elif v is None or kind is bool:
+            self.out.append(head + self.WORDS[v])
+        elif kind is float:
+            if v - v != 0:              # NaN or an infinity: json.dumps's own words
                 raise _Unusual
-            return float.__repr__(v)
-        if v is None or kind is bool:
-            return words[v]
-        if kind is dict or kind is list or kind is tuple:
-            return None
-        raise _Unusual
+            self.out.append(head + float.__repr__(v))
+        elif kind is dict:
+            self.mapping(v, level, head)
+        elif kind is list or kind is tuple:
+            self.sequence(v, level, head)
+        else:
+            raise _Unusual
 
-    def container(v: Any, level: int) -> None:
+    def mapping(self, v: dict, level: int, head: str) -> None:
         if not v:
-            add("{}" if type(v) is dict else "[]")
+            self.out.append(head + "{}")
             return
         inner = "\n" + "  " * (level + 1)
+        sep = head + "{" + inner
         between = "," + inner
-        if type(v) is dict:
-            add("{")
-            sep = inner
-            for k, item in v.items():
-                text = keys.get(k) if type(k) is str else None
-                if text is None:
-                    if type(k) is not str:
-                        raise _Unusual
-                    text = keys[k] = string(k) + ": "
-                add(sep)
-                add(text)
-                sep = between
-                shown = scalar(item)
-                if shown is None:
-                    container(item, level + 1)
-                else:
-                    add(shown)
-            add("\n" + "  " * level + "}")
-            return
-        add("[")
-        sep = inner
-        for item in v:
-            add(sep)
+        keys, value = self.keys, self.value
+        for k, item in v.items():
+            text = keys.get(k)
+            if text is None:
+                if type(k) is not str:
+                    raise _Unusual
+                text = keys[k] = self.string(k) + ": "
+            value(item, level + 1, sep + text)
             sep = between
-            shown = scalar(item)
-            if shown is None:
-                container(item, level + 1)
-            else:
-                add(shown)
-        add("\n" + "  " * level + "]")
+        self.out.append("\n" + "  " * level + "}")
 
-    try:
-        shown = scalar(doc)
-        if shown is None:
-            container(doc, 0)
-            shown = "".join(out)
-    except _Unusual:
-        shown = None
-    return json.dumps(doc, ensure_ascii=False, indent=2) if shown is None else shown
+    def sequence(self, v: list | tuple, level: int, head: str) -> None:
+        if not v:
+            self.out.append(head + "[]")
+            return
+        inner = "\n" + "  " * (level + 1)
+        sep = head + "[" + inner
+        between = "," + inner
+        value = self.value
+        for item in v:
+            value(item, level + 1, sep)
+            sep = between
+        self.out.append("\n" + "  " * level + "]")
 
 
 # ---------------------------------------------------------------------------- commands
