@@ -211,15 +211,15 @@ def to_dict(p: Any) -> dict[str, Any]:
     for ev in p.events:
         games = []
         for g in ev.games:
-            c = g.calc
-            games.append({
-                **_round_keys(g.row),
-                "line": g.row.line, "date": g.row.date.isoformat() if g.row.date else None,
-                "opponent": g.row.opponent, "opponent_rating": g.row.R_opp,
-                "result": g.row.result_text, "rated": g.rated,
-                "D": c.D if c and g.rated else None, "PD": _points(c.PD) if c and g.rated else None,
-                "delta_R": _points(c.delta_R) if c and g.rated else None,
-                "note": g.note or None})
+            c, row = g.calc, g.row
+            rated = c is not None and c.rated          # g.rated
+            game = {"line": row.line, "date": row.date.isoformat() if row.date else None,
+                    "opponent": row.opponent, "opponent_rating": row.R_opp,
+                    "result": row.result_text, "rated": rated,
+                    "D": c.D if rated else None, "PD": c.PD / 100 if rated else None,
+                    "delta_R": c.delta_R / 100 if rated else None, "note": g.note or None}
+            first = _round_keys(row)
+            games.append({**first, **game} if first else game)
         events.append({
             "event": ev.name, "change": _points(ev.change), "event_start": ev.start.isoformat(),
             "event_end": ev.end.isoformat(), "rules": ev.edition_id, "Ro": ev.Ro,
