@@ -392,14 +392,22 @@ class _JsonWriter:
         inner = "\n" + "  " * (level + 1)
         sep = head + "{" + inner
         between = "," + inner
-        keys, value = self.keys, self.value
+        keys, value, add, string = self.keys, self.value, self.out.append, self.string
         for k, item in v.items():
             text = keys.get(k)
             if text is None:
                 if type(k) is not str:
                     raise _Unusual
-                text = keys[k] = self.string(k) + ": "
-            value(item, level + 1, sep + text)
+                text = keys[k] = string(k) + ": "
+            kind = type(item)           # the usual values here, the others by value()
+            if kind is str:
+                add(sep + text + string(item))
+            elif kind is int:
+                add(sep + text + int.__repr__(item))
+            elif item is None:
+                add(sep + text + "null")
+            else:
+                value(item, level + 1, sep + text)
             sep = between
         self.out.append("\n" + "  " * level + "}")
 
