@@ -335,10 +335,6 @@ def format_rate(p: Any, fmt: str) -> str:
     return {"table": to_table, "csv": to_csv}[fmt](p)
 
 
-class _Unusual(Exception):
-    """A value :func:`json_text` leaves to :func:`json.dumps`."""
-
-
 def json_text(doc: Any) -> str:
     """``json.dumps(doc, ensure_ascii=False, indent=2)``, the same text, made in one
     pass: the standard encoder writes indented JSON in Python, one generator step per
@@ -350,9 +346,13 @@ def json_text(doc: Any) -> str:
     writer = _JsonWriter(json.JSONEncoder(ensure_ascii=False).encode)
     try:
         writer.value(doc, 0, "")
-    except _Unusual:
+    except ValueError:      # a value it leaves to json.dumps (which may refuse it)
         return json.dumps(doc, ensure_ascii=False, indent=2)
     return "".join(writer.out)
+
+
+#: Why :class:`_JsonWriter` stops (a ValueError :func:`json_text` catches).
+_UNUSUAL = "a value left to json.dumps"
 
 
 class _JsonWriter:
@@ -376,14 +376,14 @@ class _JsonWriter:
             self.out.append(head + self.WORDS[v])
         elif kind is float:
             if v - v != 0:              # NaN or an infinity: json.dumps's own words
-                raise _Unusual
+                raise ValueError(_UNUSUAL)
             self.out.append(head + float.__repr__(v))
         elif kind is dict:
             self.mapping(v, level, head)
         elif kind is list or kind is tuple:
             self.sequence(v, level, head)
         else:
-            raise _Unusual
+            raise ValueError(_UNUSUAL)
 
     def mapping(self, v: dict, level: int, head: str) -> None:
         if not v:
@@ -397,7 +397,7 @@ class _JsonWriter:
             text = keys.get(k)
             if text is None:
                 if type(k) is not str:
-                    raise _Unusual
+                    raise ValueError(_UNUSUAL)
                 text = keys[k] = string(k) + ": "
             kind = type(item)           # the usual values here, the others by value()
             if kind is str:
