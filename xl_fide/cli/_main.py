@@ -342,34 +342,34 @@ def cmd_period(args: argparse.Namespace) -> int:
 
 def _period(args: argparse.Namespace) -> int:
     from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
-    from xl_fide.event.period import build_period
+    from xl_fide.event.period import PeriodBuilder
     from xl_fide.cli._presenters import format_period
     fmt = _report_format(args)          # --format / -o as `report` takes them
     if args.output:     # before the work: an input or an existing file is refused at once
         _check_output(Path(args.output), [Path(name) for name in args.files], args.force)
-    tournaments = []
-    # each file by its bytes (a dict hashes them in C; less memory than the tournaments)
-    seen: dict[bytes, Path] = {}
+    options = _options(args)
+    # each file read, added to the period and dropped (PeriodBuilder: the period keeps
+    # what its output needs of each event, not the tournaments)
+    builder = PeriodBuilder(options, span=args.span)
+    seen = _SeenFiles()
     for name in args.files:
         p = _regular_file(Path(name))
         with open(p, "rb", buffering=0) as fh:      # p.read_bytes() without its buffer
             data = fh.read()
-        if data in seen:
-            raise CliError(f"{p}: the same event as {seen[data]} (given twice)")
-        seen[data] = p
+        seen.check(p, data)
         t = _load_tournament(p, args.strict, args.encoding, data)
+        del data
         _print_warnings(t, args.quiet)
-        tournaments.append(t)
+        builder.add(t)
+        del t
     try:
-        from xl_fide.event.resolve import event_rules
-        options = _options(args)
-        # each event's rules, for the player data only (build_period works them out too)
+        events = builder.events
+        # each event's rules, for the player data only (the builder resolved them)
         wanted = getattr(args, "lists", False) or getattr(args, "player_data", None)
-        rules = [event_rules(t, options) for t in tournaments] if wanted else []
+        rules = [e.rules for e in events] if wanted else []
         if getattr(args, "lists", False):
-            rules = _list_before_period(tournaments, rules)
-        report = build_period(tournaments, options, players=_players(args, tournaments, rules),
-                              span=args.span)
+            rules = _list_before_period(events, rules)
+        report = builder.build(_players(args, events, rules) if wanted else None)
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
     except PeriodTimeControlError as exc:
@@ -381,8 +381,25 @@ def _period(args: argparse.Namespace) -> int:
         _say(f"wrote {args.output}")
     else:
         _write_out(text)
-    _keep_to_exit(tournaments, report, text)
+    _keep_to_exit(builder, report, text)
     return EXIT_OK
+
+
+class _SeenFiles:
+    """The period's files by their bytes' SHA-256 (not the bytes: a period reads a
+    thousand files): the same bytes twice are refused (:meth:`check`), compared in
+    full with the earlier file's before it is named."""
+
+    def __init__(self) -> None:
+        self.paths: dict[bytes, Path] = {}
+
+    def check(self, path: Path, data: bytes) -> None:
+        import hashlib
+        digest = hashlib.sha256(data).digest()
+        first = self.paths.get(digest)
+        if first is not None and first.read_bytes() == data:
+            raise CliError(f"{path}: the same event as {first} (given twice)")
+        self.paths.setdefault(digest, path)
 
 
 def _list_before_period(tournaments: Sequence[Any], rules: Sequence[EventRules]

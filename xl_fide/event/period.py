@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, Union
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
 from xl_fide.event.resolve import EventRules, choose_k, event_rules, period_base
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
     from xl_fide.tournament import Tournament, TrfPlayer
 
-__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
+__all__ = ["PeriodBuilder", "PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
 
 
@@ -84,19 +84,71 @@ class _Entry:
                                 _dt.date | None]] = []
 
 
+class _PlayerFacts:
+    """What the period keeps of one player of one event (the TrfPlayer's fields it reads:
+    start rank, name, FIDE id, rating, birth year, and the round cells as the reader
+    made them, shared, not copied); the rest of the player (its line, title, sex,
+    federation...) is left to be freed with the event."""
+
+    __slots__ = ("start_rank", "name", "fide_id", "rating", "birth_year", "games")
+
+
+class _EventFacts:
+    """What the period keeps of one event (:meth:`PeriodBuilder.add`): its name, source,
+    dates, rounds, players (:class:`_PlayerFacts`), the time control its file states,
+    its rules, and, only for a standard event over 30 days (rated month by month,
+    :mod:`xl_fide.event.months`), the tournament itself (``whole``, else ``None``).
+    Read where the period read the tournament (same attribute names)."""
+
+    __slots__ = ("name", "source", "start_date", "end_date", "rounds", "players", "stated",
+                 "rules", "whole")
+
+    name: str
+    source: str
+    start_date: _dt.date | None
+    end_date: _dt.date | None
+    rounds: int
+    players: tuple[_PlayerFacts, ...]
+    stated: TimeControl | None
+    rules: EventRules
+    whole: Tournament | None
+
+
+def _facts(t: Tournament, rules: EventRules) -> _EventFacts:
+    """:class:`_EventFacts` of ``t`` under ``rules``."""
+    from xl_fide.event.resolve import event_time_control
+    e = _new(_EventFacts)
+    e.name, e.source, e.start_date, e.end_date, e.rounds = (
+        t.name, t.source, t.start_date, t.end_date, t.rounds)
+    e.stated = event_time_control(t)[0]
+    e.rules = rules
+    e.whole = t if rated_by_month(t, rules.time_control) else None
+    people = []
+    for p in t.players:
+        f = _new(_PlayerFacts)
+        f.start_rank, f.name, f.fide_id, f.rating, f.birth_year, f.games = (
+            p.start_rank, p.name, p.fide_id, p.rating, p.birth_year, p.games)
+        people.append(f)
+    e.players = tuple(people)
+    return e
+
+
+# an event as the period reads it: a tournament, or what the period kept of one
+_Event = Union["Tournament", _EventFacts]
 
 
 
 
-def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
+
+
+def _check_time_controls(events: Sequence[_EventFacts], options: EventOptions,
                          notes: list[str]) -> None:
     """Refuse events of different time controls (:class:`PeriodTimeControlError`);
     with ``options.time_control`` given, every event is rated under it, and an event
     whose file states another time control gets a note."""
-    from xl_fide.event.resolve import event_time_control
     if options.time_control is not None:
         for t in events:
-            stated, _ = event_time_control(t)
+            stated = t.stated
             if stated is not None and stated is not options.time_control:
                 notes.append(f"{t.name or t.source}: the file states {stated.value}, rated as "
                              f"{options.time_control.value} as asked (one time control for "
@@ -104,7 +156,7 @@ def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
         return
     kinds: dict[TimeControl, list[str]] = {}
     for t in events:
-        stated, _ = event_time_control(t)
+        stated = t.stated
         shown = t.source or t.name or "an event"
         kinds.setdefault(stated or TimeControl.STANDARD, []).append(
             shown if stated is not None else f"{shown} (not stated: standard)")
@@ -283,16 +335,18 @@ class _RulesOf:
         self.options = options
         self.memo: dict[int, tuple[Tournament, EventRules]] = {}
 
-    def __call__(self, t: Tournament) -> EventRules:
+    def __call__(self, t: _Event) -> EventRules:
+        if isinstance(t, _EventFacts):      # resolved when the period read it
+            return t.rules
         found = self.memo.get(id(t))
         if found is None or found[0] is not t:
             found = self.memo[id(t)] = (t, event_rules(t, self.options))
         return found[1]
 
 
-def _monthly(events: Sequence[Tournament], options: EventOptions,
+def _monthly(events: Sequence[_EventFacts], options: EventOptions,
              players: PlayerDirectory | None, span: bool, notes: list[str],
-             rules_of: _RulesOf) -> list[Tournament]:
+             rules_of: _RulesOf) -> list[_Event]:
     """The events with each standard event over 30 days split by month (interim
     reports, :mod:`xl_fide.event.months`); a month that is not this period's (the latest
     month of all) is left out with a note, unless ``span``."""
@@ -302,17 +356,19 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
         return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
                       if r.result.calc is not None and r.result.calc.published}
 
-    out: list[tuple[Tournament, bool]] = []
+    out: list[tuple[_Event, bool]] = []
     for t in events:
         tc = rules_of(t).time_control
-        if not rated_by_month(t, tc):       # nothing to split (interim_parts) or note
+        # the tournament kept of an event rated month by month (_EventFacts.whole)
+        whole = t.whole if isinstance(t, _EventFacts) else t
+        if whole is None or not rated_by_month(whole, tc):   # nothing to split or note
             out.append((t, False))
             continue
-        parts = interim_parts(t, tc, rate)
+        parts = interim_parts(whole, tc, rate)
         if parts:
             out.extend((part, True) for part in parts)
             continue
-        note = split_note(t, tc)
+        note = split_note(whole, tc)
         if note:
             notes.append(f"{t.name or t.source}: {note}")
         out.append((t, False))
@@ -449,15 +505,64 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     (:func:`games_identity`); other games, or another name on other dates, are another
     event.
     """
-    order = sorted(range(len(tournaments)),
-                   key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
+    builder = PeriodBuilder(options, period_year=period_year, span=span)
+    for t in tournaments:
+        builder.add(t)
+    return builder.build(players)
+
+
+class PeriodBuilder:
+    """A rating period read one event at a time (:func:`build_period` of every event
+    added): the CLI reads, adds and drops each file, so the period holds only what its
+    output needs of each event (:class:`_EventFacts`: its dates, rules and players with
+    their round cells), not the tournaments read (a standard event over 30 days, rated
+    month by month, is kept whole until :meth:`build`).
+
+    ``options``, ``period_year`` and ``span`` as for :func:`build_period`. :meth:`add`
+    takes a :class:`~xl_fide.tournament.Tournament` (any order) and resolves its rules
+    (:func:`~xl_fide.event.resolve.event_rules`; raises its errors);
+    :meth:`build` rates the period and raises what :func:`build_period` raises.
+    """
+
+    def __init__(self, options: EventOptions | None = None, *, period_year: int | None = None,
+                 span: bool = False) -> None:
+        self.options = options or EventOptions()
+        self.period_year = period_year
+        self.span = span
+        self._events: list[_EventFacts] = []
+
+    def add(self, t: Tournament) -> None:
+        """Read ``t`` into the period (its rules resolved with the period's options);
+        ``t`` itself is not kept (unless rated month by month)."""
+        self._events.append(_facts(t, event_rules(t, self.options)))
+
+    @property
+    def events(self) -> tuple[_EventFacts, ...]:
+        """The events added, in order, each as the period keeps it: ``name``, ``source``,
+        ``start_date``, ``end_date``, ``rounds``, ``rules`` (resolved with the period's
+        options) and ``players`` (``start_rank``, ``name``, ``fide_id``, ``rating``,
+        ``birth_year``, ``games``): what the player data of the period's players is
+        looked up from (:func:`xl_fide.lists.event_list_data`)."""
+        return tuple(self._events)
+
+    def build(self, players: PlayerDirectory | None = None) -> PeriodReport:
+        """The period of the events added (:func:`build_period`); ``players`` the
+        optional player data."""
+        return _build_period(self._events, self.options, players, self.period_year,
+                             self.span)
+
+
+def _build_period(added: Sequence[_EventFacts], options: EventOptions,
+                  players: PlayerDirectory | None, period_year: int | None,
+                  span: bool) -> PeriodReport:
+    order = [added[i] for i in sorted(range(len(added)),
+                                      key=lambda i: (added[i].start_date or _dt.date.min, i))]
     notes: list[str] = []
-    options = options or EventOptions()
-    _check_events([tournaments[i] for i in order], span, notes, months=False)
-    _check_time_controls([tournaments[i] for i in order], options, notes)
+    _check_events(order, span, notes, months=False)
+    _check_time_controls(order, options, notes)
     k, today = options.k, options.today
     rules_of = _RulesOf(options)
-    events = _monthly([tournaments[i] for i in order], options, players, span, notes, rules_of)
+    events = _monthly(order, options, players, span, notes, rules_of)
     _check_events(events, span, notes, identity=False)
     table, event_info = _collect(events, rules_of, players, notes)
     if any(t.start_date is None for t in events):
