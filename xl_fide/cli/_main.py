@@ -343,7 +343,7 @@ def cmd_period(args: argparse.Namespace) -> int:
 def _period(args: argparse.Namespace) -> int:
     from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
     from xl_fide.event.period import PeriodBuilder
-    from xl_fide.cli._presenters import format_period
+    from xl_fide.cli._presenters import format_period, period_table_parts
     fmt = _report_format(args)          # --format / -o as `report` takes them
     if args.output:     # before the work: an input or an existing file is refused at once
         _check_output(Path(args.output), [Path(name) for name in args.files], args.force)
@@ -369,19 +369,28 @@ def _period(args: argparse.Namespace) -> int:
         rules = [e.rules for e in events] if wanted else []
         if getattr(args, "lists", False):
             rules = _list_before_period(events, rules)
-        report = builder.build(_players(args, events, rules) if wanted else None)
+        directory = _players(args, events, rules) if wanted else None
+        del events
+        if fmt == "table":
+            # each player rated, written into its text and dropped (PeriodParts): the
+            # text is held, not the period's results; every player before any output
+            parts = builder.parts(directory)
+            texts: list[str] = list(period_table_parts(parts.events, parts.players,
+                                                       parts.notes))
+        else:
+            texts = [format_period(builder.build(directory), fmt)]
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
     except PeriodTimeControlError as exc:
         raise CliError(f"{exc} (--time-control)") from None
-    text = format_period(report, fmt)
     if args.output:
-        write_text_atomic(Path(args.output), text, force=args.force,
+        write_text_atomic(Path(args.output), "".join(texts), force=args.force,
                           inputs=[Path(name) for name in args.files])
         _say(f"wrote {args.output}")
     else:
-        _write_out(text)
-    _keep_to_exit(builder, report, text)
+        for text in texts:
+            _write_out(text)
+    _keep_to_exit(texts)
     return EXIT_OK
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from xl_fide.rules.rounding import hundredths_to_str
 
@@ -356,11 +356,22 @@ def format_period(report: PeriodReport, fmt: str = "table") -> str:
 def period_table(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
     chg (ΣΔR), K, K·chg; then the total and its single rounding."""
-    lines = ["Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
-                                           for n, d, e in report.events)]
+    return "".join(period_table_parts(report.events, report.players, report.notes))
+
+
+def period_table_parts(events: Sequence[tuple[str, Any, str]], players: Iterable[PeriodPlayer],
+                       notes: Sequence[str]) -> Iterator[str]:
+    """:func:`period_table` in parts, each ending in a line break: the events' line, one
+    part per player (read from ``players`` as it is reached: a
+    :class:`~xl_fide.event.period.PeriodParts`' players, each rated then), then the
+    notes (read last: complete once the players are). Joined, they are
+    :func:`period_table`."""
+    yield "Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
+                                        for n, d, e in events) + "\n"
     game_text = _GAME_TEXTS.__getitem__
     h = _HUNDREDTHS_TEXTS.__getitem__
-    for p in report.players:
+    for p in players:
+        lines = []
         head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
         if p.change is not None:
             c = p.change
@@ -383,8 +394,10 @@ def period_table(report: PeriodReport) -> str:
             else:
                 lines.append(f"{head}: unrated, no initial rating"
                              + (f" ({init.reason})" if init is not None else ""))
-    lines.extend(f"note: {n}" for n in report.notes)
-    return "\n".join(lines) + "\n"
+        lines.append("")
+        yield "\n".join(lines)
+    if notes:
+        yield "".join(f"note: {n}\n" for n in notes)
 
 
 PERIOD_COLUMNS = ("Name", "FIDE id", "Event", "Ro", "K", "K given", "N", "ΣΔR", "K×ΣΔR",

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
 from xl_fide.event.resolve import EventRules, choose_k, event_rules, period_base
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
     from xl_fide.tournament import Tournament, TrfPlayer
 
-__all__ = ["PeriodBuilder", "PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
+__all__ = ["PeriodBuilder", "PeriodParts", "PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
 
 
@@ -547,14 +547,41 @@ class PeriodBuilder:
 
     def build(self, players: PlayerDirectory | None = None) -> PeriodReport:
         """The period of the events added (:func:`build_period`); ``players`` the
-        optional player data."""
-        return _build_period(self._events, self.options, players, self.period_year,
-                             self.span)
+        optional player data. The builder hands its events over: it is empty after."""
+        parts = self.parts(players)
+        found = tuple(parts.players)
+        return PeriodReport(parts.events, found, tuple(parts.notes))
+
+    def parts(self, players: PlayerDirectory | None = None) -> PeriodParts:
+        """The period of the events added as :class:`PeriodParts`: checked (raises what
+        :func:`build_period` raises) and collected now, each player rated as
+        ``players`` is read and not kept, so that a caller writing each player as it
+        comes holds one player's result at a time. The builder hands its events over:
+        it is empty after."""
+        added, self._events = self._events, []
+        return _period_parts(added, self.options, players, self.period_year, self.span)
 
 
-def _build_period(added: Sequence[_EventFacts], options: EventOptions,
+class PeriodParts:
+    """A rating period as it is rated (:meth:`PeriodBuilder.parts`): ``events`` as
+    :attr:`PeriodReport.events`; ``players`` an iterator of :class:`PeriodPlayer`,
+    each rated when it is reached (in :attr:`PeriodReport.players` order) and not
+    kept; ``notes`` the period's notes, complete once ``players`` is exhausted."""
+
+    __slots__ = ("events", "players", "notes")
+
+    def __init__(self, events: tuple[tuple[str, _dt.date | None, str], ...],
+                 players: Iterator[PeriodPlayer], notes: list[str]) -> None:
+        self.events = events
+        self.players = players
+        self.notes = notes
+
+
+def _period_parts(added: Sequence[_EventFacts], options: EventOptions,
                   players: PlayerDirectory | None, period_year: int | None,
-                  span: bool) -> PeriodReport:
+                  span: bool) -> PeriodParts:
+    """The checks and each event's players collected at once; the players rated one
+    by one as :attr:`PeriodParts.players` is read (see :func:`build_period`)."""
     order = [added[i] for i in sorted(range(len(added)),
                                       key=lambda i: (added[i].start_date or _dt.date.min, i))]
     notes: list[str] = []
@@ -581,7 +608,6 @@ def _build_period(added: Sequence[_EventFacts], options: EventOptions,
     by_value: dict[tuple[object, ...], tuple[EventRules, bool, str | None]] = {}
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     period_start = _dt.date(month[0], month[1], 1) if month is not None else None
-    out = []
     # Ro of the period without the list (period_base): from an event that does not start
     # in the period's (first) month / from the latest of events showing other ratings
     # (one note each, below)
@@ -590,69 +616,77 @@ def _build_period(added: Sequence[_EventFacts], options: EventOptions,
                  if first is not None else None)
     outside: list[str] = []
     latest: list[str] = []
-    for key, entry in table.items():
-        data = players.get(entry.fide_id, entry.name) if players is not None else None
-        on_list = data.rating if data is not None else None     # the list before the period
-        listed = on_list is not None
-        # the event whose own rating is the list before the period (period_base): the
-        # latest-starting event where the player is rated, of those that start in the
-        # period's first month or before
-        evs_of = entry.events
-        if len(evs_of) == 1:
-            base = evs_of[0] if evs_of[0][1] is not None else None
-        else:
-            at = period_base([(e[4], e[1]) for e in evs_of], first_start)
-            base = evs_of[at] if at is not None else None
-        Ro = on_list if on_list is not None else (base[1] if base is not None else None)
-        if base is not None and not listed and first_start is not None and first_end:
-            start = base[4]
-            if start is None or not first_start <= start < first_end:
-                outside.append(entry.name)
-            elif len(evs_of) > 1 and any(e[1] is not None and e[1] != Ro for e in evs_of):
-                latest.append(entry.name)
-        names = tuple(map(_EVENT_NAME, entry.events))
-        if Ro is None:
-            init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
-                                  entry.events[-1][2].edition if entry.events else None)
-            out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
-            continue
-        rules = (base or entry.events[0])[2]
-        of_rules = with_year.get(id(rules))
-        if of_rules is None:
-            # events of the same rules (each event has its own) share what the period
-            # takes of them: worked out once
-            same = _same_rules(rules)
-            of_rules = by_value.get(same)
+    entries: list[tuple[str, _Entry] | None] = list(table.items())
+    table.clear()       # each player's events freed once the player is rated
+
+    def rated() -> Iterator[PeriodPlayer]:
+        for i, item in enumerate(entries):
+            entries[i] = None
+            assert item is not None
+            key, entry = item
+            data = players.get(entry.fide_id, entry.name) if players is not None else None
+            on_list = data.rating if data is not None else None     # the list before the period
+            listed = on_list is not None
+            # the event whose own rating is the list before the period (period_base): the
+            # latest-starting event where the player is rated, of those that start in the
+            # period's first month or before
+            evs_of = entry.events
+            if len(evs_of) == 1:
+                base = evs_of[0] if evs_of[0][1] is not None else None
+            else:
+                at = period_base([(e[4], e[1]) for e in evs_of], first_start)
+                base = evs_of[at] if at is not None else None
+            Ro = on_list if on_list is not None else (base[1] if base is not None else None)
+            if base is not None and not listed and first_start is not None and first_end:
+                start = base[4]
+                if start is None or not first_start <= start < first_end:
+                    outside.append(entry.name)
+                elif len(evs_of) > 1 and any(e[1] is not None and e[1] != Ro for e in evs_of):
+                    latest.append(entry.name)
+            names = tuple(map(_EVENT_NAME, entry.events))
+            if Ro is None:
+                init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
+                                      entry.events[-1][2].edition if entry.events else None)
+                yield PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names)
+                continue
+            rules = (base or entry.events[0])[2]
+            of_rules = with_year.get(id(rules))
             if of_rules is None:
-                of_rules = by_value[same] = _period_rules(rules, year, period_start,
-                                                          listed_ids)
-            with_year[id(rules)] = of_rules
-        year_rules, may_adjust, listed_id = of_rules
-        if may_adjust and base is not None and not listed:
-            # Ro is the list before the period: a file from before a one-off adjustment
-            # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
-            Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
-            if adjusted:
-                notes.append(f"{entry.name}: Ro {adjusted}")
-            assert Ro is not None
-        pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
-        if pk.note:
-            notes.append(f"{entry.name}: {pk.note}")
-        # the ratings and games were checked by the reader (and the player data's): the
-        # engine computes on them without checking each game again (the usual int
-        # rating and K pass at once; anything else is checked in full)
-        evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
-            (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
-             else _checked_rating(R if R is not None else Ro, name), r.edition, games)
-            for name, R, r, games, _ in entry.events]
-        K = pk.K
-        change = rate_period_checked(
-            Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
-            evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
-            edition_id=listed_id)
-        out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
-    notes.extend(_base_notes(outside, latest, first))
-    return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
+                # events of the same rules (each event has its own) share what the period
+                # takes of them: worked out once
+                same = _same_rules(rules)
+                of_rules = by_value.get(same)
+                if of_rules is None:
+                    of_rules = by_value[same] = _period_rules(rules, year, period_start,
+                                                              listed_ids)
+                with_year[id(rules)] = of_rules
+            year_rules, may_adjust, listed_id = of_rules
+            if may_adjust and base is not None and not listed:
+                # Ro is the list before the period: a file from before a one-off adjustment
+                # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
+                Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
+                if adjusted:
+                    notes.append(f"{entry.name}: Ro {adjusted}")
+                assert Ro is not None
+            pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
+            if pk.note:
+                notes.append(f"{entry.name}: {pk.note}")
+            # the ratings and games were checked by the reader (and the player data's): the
+            # engine computes on them without checking each game again (the usual int
+            # rating and K pass at once; anything else is checked in full)
+            evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
+                (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
+                 else _checked_rating(R if R is not None else Ro, name), r.edition, games)
+                for name, R, r, games, _ in entry.events]
+            K = pk.K
+            change = rate_period_checked(
+                Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
+                evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
+                edition_id=listed_id)
+            yield _period_player(key, entry.name, entry.fide_id, Ro, change, names)
+        notes.extend(_base_notes(outside, latest, first))
+
+    return PeriodParts(tuple(event_info), rated(), notes)
 
 
 def _base_notes(outside: Sequence[str], latest: Sequence[str],
