@@ -31,7 +31,7 @@ from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
-    from xl_fide.tournament import Tournament, TrfPlayer
+    from xl_fide.tournament import Game, Tournament, TrfPlayer
 
 __all__ = ["PeriodBuilder", "PeriodParts", "PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
@@ -91,6 +91,13 @@ class _PlayerFacts:
     federation...) is left to be freed with the event."""
 
     __slots__ = ("start_rank", "name", "fide_id", "rating", "birth_year", "games")
+
+    start_rank: int
+    name: str
+    fide_id: int | None
+    rating: int | None
+    birth_year: int | None
+    games: Sequence[Game]
 
 
 class _EventFacts:
@@ -169,7 +176,7 @@ def _check_time_controls(events: Sequence[_EventFacts], options: EventOptions,
             "control for all of them on purpose")
 
 
-def event_identity(t: Tournament) -> tuple[object, ...]:
+def event_identity(t: _Event) -> tuple[object, ...]:
     """What makes two files the same event, whatever their format or bytes: the
     normalised name, the start and end dates, and the players (FIDE id, else the
     normalised name, with the rating)."""
@@ -178,7 +185,7 @@ def event_identity(t: Tournament) -> tuple[object, ...]:
     return (normalise_name(t.name or ""), t.start_date, t.end_date, tuple(people))
 
 
-def games_identity(t: Tournament) -> tuple[object, ...]:
+def games_identity(t: _Event) -> tuple[object, ...]:
     """The games of an event, whatever else a corrected export changed: every player's
     round cells (round, opponent, colour, result code; unpaired ``Z`` cells left out),
     each player known by FIDE id, else by normalised name. Two files that agree here,
@@ -190,13 +197,13 @@ def games_identity(t: Tournament) -> tuple[object, ...]:
     return _games(t, who)
 
 
-def _games_by_rank(t: Tournament) -> tuple[object, ...]:
+def _games_by_rank(t: _Event) -> tuple[object, ...]:
     """:func:`games_identity` with each player known by start rank and FIDE id: a
     player without an id whose name was corrected is still the same player."""
     return _games(t, {p.start_rank: (p.start_rank, p.fide_id or 0) for p in t.players})
 
 
-def _games(t: Tournament, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
+def _games(t: _Event, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
     # sorted by text: an opponent that is no player (None) never meets a tuple in a compare
     games = sorted(((who[p.start_rank],
                      tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
@@ -205,10 +212,10 @@ def _games(t: Tournament, who: Mapping[int, tuple[object, ...]]) -> tuple[object
     return (len(t.players), tuple(games))
 
 
-def _differences(a: Tournament, b: Tournament) -> str:
+def _differences(a: _Event, b: _Event) -> str:
     """What differs between two files of the same games, in words ("the event name and
     the dates")."""
-    def people(t: Tournament, what: str) -> list[tuple[object, ...]]:
+    def people(t: _Event, what: str) -> list[tuple[object, ...]]:
         return sorted((p.fide_id or 0, p.start_rank if not p.fide_id else 0,
                        normalise_name(p.name or "") if what == "name" else (p.rating or 0))
                       for p in t.players)
@@ -225,32 +232,32 @@ def _differences(a: Tournament, b: Tournament) -> str:
                                         else " differs"))
 
 
-def _code_counts(t: Tournament) -> list[tuple[str, int]]:
+def _code_counts(t: _Event) -> list[tuple[str, int]]:
     """How many round cells of ``t`` hold each result code but ``Z``, by code."""
     codes = Counter(map(_CODE, chain.from_iterable(map(_GAMES, t.players))))
     codes.pop("Z", None)
     return sorted(codes.items())
 
 
-def rating_month(t: Tournament) -> tuple[int, int] | None:
+def rating_month(t: _Event) -> tuple[int, int] | None:
     """The rating period of an event: the calendar month of its end date (else its
     start date); ``None`` when the file has no date (FIDE B.02 §8.3)."""
     day = t.end_date or t.start_date
     return (day.year, day.month) if day is not None else None
 
 
-def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
+def _check_events(events: Sequence[_EventFacts], span: bool, notes: list[str], *,
                   identity: bool = True, months: bool = True) -> None:
     """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
     and events of different rating periods unless ``span`` (then a note; ``months``)."""
     # Each identity is worked out only for events that could share it: the same event
     # has the same name, dates and number of players; the same games the same number
     # of players and of cells of each result (under the same name, or on the same dates)
-    seen: dict[tuple[object, ...], list[Tournament]] = {}
-    same_games: dict[tuple[object, ...], list[Tournament]] = {}
+    seen: dict[tuple[object, ...], list[_EventFacts]] = {}
+    same_games: dict[tuple[object, ...], list[_EventFacts]] = {}
     games_of: dict[tuple[int, int], tuple[object, ...]] = {}
 
-    def games_key(t: Tournament, which: int) -> tuple[object, ...]:
+    def games_key(t: _EventFacts, which: int) -> tuple[object, ...]:
         found = games_of.get((id(t), which))
         if found is None:
             found = games_of[id(t), which] = (games_identity if which == 0
@@ -346,7 +353,7 @@ class _RulesOf:
 
 def _monthly(events: Sequence[_EventFacts], options: EventOptions,
              players: PlayerDirectory | None, span: bool, notes: list[str],
-             rules_of: _RulesOf) -> list[_Event]:
+             rules_of: _RulesOf) -> list[_EventFacts]:
     """The events with each standard event over 30 days split by month (interim
     reports, :mod:`xl_fide.event.months`); a month that is not this period's (the latest
     month of all) is left out with a note, unless ``span``."""
@@ -356,7 +363,7 @@ def _monthly(events: Sequence[_EventFacts], options: EventOptions,
         return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
                       if r.result.calc is not None and r.result.calc.published}
 
-    out: list[tuple[_Event, bool]] = []
+    out: list[tuple[_EventFacts, bool]] = []
     for t in events:
         tc = rules_of(t).time_control
         # the tournament kept of an event rated month by month (_EventFacts.whole)
@@ -366,7 +373,8 @@ def _monthly(events: Sequence[_EventFacts], options: EventOptions,
             continue
         parts = interim_parts(whole, tc, rate)
         if parts:
-            out.extend((part, True) for part in parts)
+            # each month an event of its own, kept as the period keeps an event
+            out.extend((_facts(part, rules_of(part)), True) for part in parts)
             continue
         note = split_note(whole, tc)
         if note:
@@ -387,7 +395,7 @@ def _monthly(events: Sequence[_EventFacts], options: EventOptions,
     return kept
 
 
-def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) -> int | None:
+def _standard(players: PlayerDirectory | None, p: _PlayerFacts, rules: EventRules) -> int | None:
     """The standard rating a rapid/blitz player without an R&B rating counts with."""
     if players is None or rules.time_control is _STANDARD:
         return None
@@ -395,7 +403,7 @@ def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) 
     return data.standard_rating if data is not None else None
 
 
-def _event_ratings(t: Tournament, rules: EventRules, players: PlayerDirectory | None
+def _event_ratings(t: _EventFacts, rules: EventRules, players: PlayerDirectory | None
                    ) -> list[int | None]:
     """The rating each player of ``t`` counts with (:func:`effective_ratings`), in order."""
     return effective_ratings(
@@ -403,7 +411,7 @@ def _event_ratings(t: Tournament, rules: EventRules, players: PlayerDirectory | 
         None if players is None else [_standard(players, p, rules) for p in t.players])
 
 
-def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
+def _unrated_at_start(events: Sequence[_EventFacts], players: PlayerDirectory | None,
                       keys: Sequence[Sequence[str]],
                       ratings: Sequence[Sequence[int | None]]) -> dict[str, str]:
     """Players unrated when the period starts (no rating in the first file they appear
@@ -426,7 +434,7 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     return out
 
 
-def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
+def _collect(events: Sequence[_EventFacts], rules_of: _RulesOf,
              players: PlayerDirectory | None, notes: list[str]
              ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
     table: dict[str, _Entry] = {}
