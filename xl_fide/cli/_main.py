@@ -343,7 +343,7 @@ def cmd_period(args: argparse.Namespace) -> int:
 def _period(args: argparse.Namespace) -> int:
     from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
     from xl_fide.event.period import PeriodBuilder
-    from xl_fide.cli._presenters import format_period, period_table_parts
+    from xl_fide.cli._presenters import PERIOD_PARTS
     fmt = _report_format(args)          # --format / -o as `report` takes them
     if args.output:     # before the work: an input or an existing file is refused at once
         _check_output(Path(args.output), [Path(name) for name in args.files], args.force)
@@ -371,14 +371,10 @@ def _period(args: argparse.Namespace) -> int:
             rules = _list_before_period(events, rules)
         directory = _players(args, events, rules) if wanted else None
         del events
-        if fmt == "table":
-            # each player rated, written into its text and dropped (PeriodParts): the
-            # text is held, not the period's results; every player before any output
-            parts = builder.parts(directory)
-            texts: list[str] = list(period_table_parts(parts.events, parts.players,
-                                                       parts.notes))
-        else:
-            texts = [format_period(builder.build(directory), fmt)]
+        # each player rated, written into its text and dropped (PeriodParts): the text
+        # is held, not the period's results; every player rated before any output
+        parts = builder.parts(directory)
+        texts = list(PERIOD_PARTS[fmt](parts.events, parts.players, parts.notes))
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
     except PeriodTimeControlError as exc:
@@ -388,27 +384,41 @@ def _period(args: argparse.Namespace) -> int:
                           inputs=[Path(name) for name in args.files])
         _say(f"wrote {args.output}")
     else:
-        for text in texts:
-            _write_out(text)
+        _write_parts(texts)
     _keep_to_exit(texts)
     return EXIT_OK
 
 
+def _write_parts(texts: Sequence[str], size: int = 1 << 20) -> None:
+    """Write ``texts`` to the screen as :func:`_write_out` writes their join, a piece
+    of about ``size`` characters at a time (not one copy of a period's whole output
+    per step of the writing)."""
+    piece: list[str] = []
+    length = 0
+    for text in texts:
+        piece.append(text)
+        length += len(text)
+        if length >= size:
+            _write_out("".join(piece))
+            piece, length = [], 0
+    if piece:
+        _write_out("".join(piece))
+
+
 class _SeenFiles:
-    """The period's files by their bytes' SHA-256 (not the bytes: a period reads a
+    """The period's files by the hash of their bytes (not the bytes: a period reads a
     thousand files): the same bytes twice are refused (:meth:`check`), compared in
-    full with the earlier file's before it is named."""
+    full with the earlier file's (read again) before it is named."""
 
     def __init__(self) -> None:
-        self.paths: dict[bytes, Path] = {}
+        self.paths: dict[int, list[Path]] = {}
 
     def check(self, path: Path, data: bytes) -> None:
-        import hashlib
-        digest = hashlib.sha256(data).digest()
-        first = self.paths.get(digest)
-        if first is not None and first.read_bytes() == data:
-            raise CliError(f"{path}: the same event as {first} (given twice)")
-        self.paths.setdefault(digest, path)
+        earlier = self.paths.setdefault(hash(data), [])
+        for first in earlier:
+            if first.read_bytes() == data:
+                raise CliError(f"{path}: the same event as {first} (given twice)")
+        earlier.append(path)
 
 
 def _list_before_period(tournaments: Sequence[Any], rules: Sequence[EventRules]

@@ -404,10 +404,10 @@ PERIOD_COLUMNS = ("Name", "FIDE id", "Event", "Ro", "K", "K given", "N", "ΣΔR"
                   "Chg", "New", "Ru", "note")
 
 
-def _period_csv_rows(report: PeriodReport) -> list[list[str]]:
+def _period_csv_rows(players: Iterable[PeriodPlayer]) -> list[list[str]]:
     h = _HUNDREDTHS_TEXTS.__getitem__
     rows: list[list[str]] = []
-    for p in report.players:
+    for p in players:
         who = [_csv_text(p.name), str(p.fide_id) if p.fide_id else ""]
         c = p.change
         if c is not None:
@@ -434,13 +434,25 @@ def period_csv(report: PeriodReport) -> str:
     B.02 §8.3.4, ``New``, ``note`` why it is not published); for an unrated player one
     line: ``Ro`` ``unrated``, N, ``Ru`` (``-`` when none) and why not in ``note``.
     Texts starting with ``= + - @`` get a leading ``'`` (never run as a formula)."""
+    return "".join(period_csv_parts(report.events, report.players, report.notes))
+
+
+def period_csv_parts(events: Sequence[tuple[str, Any, str]], players: Iterable[PeriodPlayer],
+                     notes: Sequence[str]) -> Iterator[str]:
+    """:func:`period_csv` in parts (as :func:`period_table_parts`): the header, then
+    each player's rows (``events`` and ``notes`` are not in the CSV)."""
     import csv          # here: the table needs no csv
     import io
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(PERIOD_COLUMNS)
-    w.writerows(_period_csv_rows(report))
-    return out.getvalue()
+    for p in players:
+        w.writerows(_period_csv_rows((p,)))
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    if out.tell():      # no player: the header alone
+        yield out.getvalue()
 
 
 def _period_player_dict(p: PeriodPlayer) -> dict[str, Any]:
@@ -478,11 +490,32 @@ def period_json(report: PeriodReport) -> str:
     §8.3.4), ``new_rating``, ``published``, ``publication``; an unrated player's
     ``initial_rating`` and its reason; per event its own ``rating``, ``games``
     (``opponent_rating``, ``score``), ``sum_delta_R`` and ``change``), and ``notes``."""
+    return "".join(period_json_parts(report.events, report.players, report.notes))
+
+
+def period_json_parts(events: Sequence[tuple[str, Any, str]], players: Iterable[PeriodPlayer],
+                      notes: Sequence[str]) -> Iterator[str]:
+    """:func:`period_json` in parts (as :func:`period_table_parts`): the document
+    ``json.dumps(doc, ensure_ascii=False, indent=2)`` would write, each player's
+    object written on its own at its depth (a JSON text has no line break inside a
+    string: each of its lines is indented by the depth's spaces)."""
     import json         # here: the table needs no json
-    doc = {
-        "events": [{"event": name, "event_date": day.isoformat() if day else None,
-                    "rule_edition": edition} for name, day, edition in report.events],
-        "players": [_period_player_dict(p) for p in report.players],
-        "notes": list(report.notes),
-    }
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+    def at(depth: int, value: object) -> str:
+        text = json.dumps(value, ensure_ascii=False, indent=2)
+        return text.replace("\n", "\n" + "  " * depth)
+
+    head = [{"event": name, "event_date": day.isoformat() if day else None,
+             "rule_edition": edition} for name, day, edition in events]
+    yield '{\n  "events": ' + at(1, head) + ',\n  "players": ['
+    sep = "\n    "
+    for p in players:
+        yield sep + at(2, _period_player_dict(p))
+        sep = ",\n    "
+    yield ("\n  ]" if sep != "\n    " else "]") + ',\n  "notes": ' + at(1, list(notes)) + "\n}"
+
+
+#: the period's formats in parts, by ``--format`` (each as ``(events, players, notes)``,
+#: the players read once: :class:`~xl_fide.event.period.PeriodParts`)
+PERIOD_PARTS = {"table": period_table_parts, "csv": period_csv_parts,
+                "json": period_json_parts}
