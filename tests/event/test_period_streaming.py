@@ -79,3 +79,18 @@ def test_the_table_in_parts_is_the_table():
     assert all(piece.endswith("\n") for piece in pieces)
     assert "".join(pieces) == period_table(report)
     assert "  total: K·chg 95.00 -> +95, new rating 1695" in pieces[1]
+
+
+def test_the_json_in_parts_is_what_json_dumps_writes():
+    import json
+    from xl_fide.cli._presenters import period_csv, period_json
+    report = build_period([first_event(), second_event()])
+    text = period_json(report)
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2)
+    assert len(json.loads(text)["players"]) == 10
+    # no event at all: the empty lists as json.dumps writes them
+    empty = PeriodBuilder().build()
+    text = period_json(empty)
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2)
+    assert json.loads(text) == {"events": [], "players": [], "notes": []}
+    assert period_csv(empty).count("\n") == 1      # the header alone
