@@ -30,6 +30,7 @@ from xl_fide.rules.editions import (
 from xl_fide.rules.event import Entrant, effective_rating
 from xl_fide.rules.rating import birth_year_problem, k_factor
 from xl_fide.rules.results import GameResult
+from xl_fide.tournament import counted_cells
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerData, PlayerDirectory
@@ -176,6 +177,15 @@ def game_cells(games: Iterable[Game]) -> tuple[tuple[int | None, GameResult], ..
     return tuple([(g.opponent, played)
                   if (played := _PLAYED.get(g.code)) is not None and g.opponent is not None
                   else (None, _UNPLAYED.get(g.code) or _unplayed(g.code)) for g in games])
+
+
+def _cells_of_codes(opponents: Iterable[int | None], codes: str
+                    ) -> tuple[tuple[int | None, GameResult], ...]:
+    """:func:`game_cells` of games given compact (:func:`~xl_fide.tournament.counted_cells`)."""
+    return tuple([(opp, played)
+                  if (played := _PLAYED.get(code)) is not None and opp is not None
+                  else (None, _UNPLAYED.get(code) or _unplayed(code))
+                  for opp, code in zip(opponents, codes)])
 
 
 def _unplayed(code: str) -> GameResult:
@@ -327,11 +337,11 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
         sheet_k.append(pk if pk is not None or before_floor is None else choose_k(
             before_floor, rules, k=k, sheet=inputs.get(p.start_rank) if inputs else None,
             data=data, birth_year=p.birth_year))
-        games = counted_games(tournament, p)
+        opponents, codes, colours = counted_cells(p, tournament.rounds)   # no Game made
         entrants.append(Entrant.of(p.start_rank, rating, pk.K if pk else None,
-                                   game_cells(games), p.name))
+                                   _cells_of_codes(opponents, codes), p.name))
         ks.append(pk)
-        points.append(tournament.points_of(games))
+        points.append(tournament.points_of_cells(codes, colours))
     if players is not None:
         notes.append(f"player data: {matched} of {len(tournament.players)} players found")
     if k is None and inputs is None and any(pk is not None and pk.source is _K_RULE
