@@ -179,11 +179,16 @@ def game_cells(games: Iterable[Game]) -> tuple[tuple[int | None, GameResult], ..
                   else (None, _UNPLAYED.get(g.code) or _unplayed(g.code)) for g in games])
 
 
-def _cells_of_codes(opponents: Iterable[int | None], codes: str
+def _cells_of_codes(opponents: Iterable[int | None], codes: str,
+                    shared: dict[tuple[int, str], tuple[int | None, GameResult]]
                     ) -> tuple[tuple[int | None, GameResult], ...]:
-    """:func:`game_cells` of games given compact (:func:`~xl_fide.tournament.counted_cells`)."""
-    return tuple([(opp, played)
+    """:func:`game_cells` of games given compact (:func:`~xl_fide.tournament.counted_cells`),
+    each played cell the one tuple in ``shared`` of its opponent and code (an event's
+    players meet the same opponents with the same few results)."""
+    share = shared.setdefault
+    return tuple([share(cell, (opp, played))
                   if (played := _PLAYED.get(code)) is not None and opp is not None
+                  and (cell := (opp, code)) is not None
                   else (None, _UNPLAYED.get(code) or _unplayed(code))
                   for opp, code in zip(opponents, codes)])
 
@@ -244,7 +249,10 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     # PlayerK(K, KSource.RULE, birth, note) in one step (one per rated player: the frozen
     # dataclass's __init__ sets its fields one at a time)
     pk = _new(PlayerK)
-    _set(pk, "__dict__", {"K": K, "source": _K_RULE, "birth_year": birth, "note": note})
+    _set(pk, "K", K)            # each field on its own: the values kept in the object
+    _set(pk, "source", _K_RULE)
+    _set(pk, "birth_year", birth)
+    _set(pk, "note", note)
     return pk
 
 
@@ -308,6 +316,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
     sheet_k: list[PlayerK | None] = []
     points: list[Decimal] = []
     matched = 0
+    shared: dict[tuple[int, str], tuple[int | None, GameResult]] = {}   # _cells_of_codes
     for p in tournament.players:
         data = players.get(p.fide_id, p.name) if players is not None else None
         matched += data is not None
@@ -339,7 +348,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
             data=data, birth_year=p.birth_year))
         opponents, codes, colours = counted_cells(p, tournament.rounds)   # no Game made
         entrants.append(Entrant.of(p.start_rank, rating, pk.K if pk else None,
-                                   _cells_of_codes(opponents, codes), p.name))
+                                   _cells_of_codes(opponents, codes, shared), p.name))
         ks.append(pk)
         points.append(tournament.points_of_cells(codes, colours))
     if players is not None:
