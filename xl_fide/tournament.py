@@ -505,7 +505,14 @@ class Tournament:
         """:meth:`points_of` of games given compact (:attr:`TrfPlayer.round_codes`,
         :attr:`TrfPlayer.round_colours`, or :func:`counted_cells`)."""
         table = self._cell_points
-        return sum(map(table.__getitem__, map(operator.add, codes, colours)), Decimal(0))
+        total = sum(map(table.__getitem__, map(operator.add, codes, colours)), Decimal(0))
+        # one Decimal per sum as written (5.5, 6.0): a large event repeats a few dozen
+        return self._point_sums.setdefault(total.as_tuple(), total)
+
+    @cached_property
+    def _point_sums(self) -> dict[tuple[Any, ...], Decimal]:
+        """The sums :meth:`points_of_cells` gave, by their digits and exponent."""
+        return {}
 
     @cached_property
     def time_control_code(self) -> str:
