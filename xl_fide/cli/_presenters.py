@@ -175,11 +175,30 @@ def _half_points_text(half: int) -> str:
     return _fmt_points(Decimal(half) / 2)
 
 
+class _IntTexts(dict[int, str]):
+    """An int's text (``format(value, spec)``), each made once: a report's columns repeat
+    the same ratings, K, N and changes (a large event's table holds one text per value,
+    not one per cell)."""
+
+    def __init__(self, spec: str = "") -> None:
+        super().__init__()
+        self.spec = spec
+
+    def __missing__(self, value: int) -> str:
+        text = self[value] = format(value, self.spec)
+        return text
+
+
+_TEXT = _IntTexts()
+_SIGNED = _IntTexts("+d")
+
+
 def _cells(row: ReportRow) -> list[str]:
     r = row.result
     blank = ""
+    text = _TEXT
     if r.initial is not None:
-        ru = str(r.initial.Ru) if r.initial.Ru is not None else "-"
+        ru = text[r.initial.Ru] if r.initial.Ru is not None else "-"
     else:
         ru = blank
     calc = r.calc      # the rated player's numbers (PlayerResult.K ... read it too)
@@ -191,15 +210,15 @@ def _cells(row: ReportRow) -> list[str]:
     Rc = r.Rc
     return [
         str(r.start_rank), r.name, str(row.fide_id) if row.fide_id else blank,
-        str(r.rating) if r.rating is not None else "unrated",
-        str(K) if K is not None else blank, _fmt_points(row.points),
-        str(r.N), _half_points_text(r.W_half), str(Rc) if Rc is not None else blank,
+        text[r.rating] if r.rating is not None else "unrated",
+        text[K] if K is not None else blank, _fmt_points(row.points),
+        text[r.N], _half_points_text(r.W_half), text[Rc] if Rc is not None else blank,
         hundredths_to_str(sum_PD) if sum_PD is not None else blank,
         ("+" if change and change > 0 else "") + hundredths_to_str(change)
         if change is not None else blank,
-        (f"{rating_change:+d}" if rating_change else "0") if rating_change is not None else blank,
-        str(new_rating) if new_rating is not None else blank,
-        str(r.Rp) if r.Rp is not None else blank,
+        (_SIGNED[rating_change] if rating_change else "0") if rating_change is not None else blank,
+        text[new_rating] if new_rating is not None else blank,
+        text[r.Rp] if r.Rp is not None else blank,
         ru,
     ]
 
