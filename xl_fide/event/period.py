@@ -28,17 +28,16 @@ from xl_fide.event.months import interim_parts, rated_by_month, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
 from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_rating
+from xl_fide.tournament import counted_cells
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
-    from xl_fide.tournament import Game, Tournament, TrfPlayer
+    from xl_fide.tournament import Tournament, TrfPlayer
 
 __all__ = ["PeriodBuilder", "PeriodParts", "PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
 
 
-_CODE = attrgetter("code")          # a Game's result code
-_GAMES = attrgetter("games")        # a player's Games
 _EVENT_NAME = itemgetter(0)         # the name of an event of an _Entry
 
 
@@ -85,19 +84,28 @@ class _Entry:
 
 
 class _PlayerFacts:
-    """What the period keeps of one player of one event (the TrfPlayer's fields it reads:
-    start rank, name, FIDE id, rating, birth year, and the round cells as the reader
-    made them, shared, not copied); the rest of the player (its line, title, sex,
-    federation...) is left to be freed with the event."""
+    """What the period keeps of one player of one event: the TrfPlayer's fields it
+    reads (start rank, name, FIDE id, rating, birth year) and its round cells as the
+    model keeps them, compact and not copied (``opponents``, ``codes``, ``colours``:
+    :attr:`~xl_fide.tournament.TrfPlayer.round_opponents` and the others, one per game
+    in the order of its games; ``counted_opponents`` and ``counted_codes`` those of
+    the rounds the event counts, :func:`~xl_fide.tournament.counted_cells`). No Game
+    is made; the rest of the player (its line, title, federation...) is freed with the
+    event."""
 
-    __slots__ = ("start_rank", "name", "fide_id", "rating", "birth_year", "games")
+    __slots__ = ("start_rank", "name", "fide_id", "rating", "birth_year", "opponents",
+                 "codes", "colours", "counted_opponents", "counted_codes")
 
     start_rank: int
     name: str
     fide_id: int | None
     rating: int | None
     birth_year: int | None
-    games: Sequence[Game]
+    opponents: Sequence[int | None]
+    codes: str
+    colours: str
+    counted_opponents: Sequence[int | None]
+    counted_codes: str
 
 
 class _EventFacts:
@@ -131,10 +139,13 @@ def _facts(t: Tournament, rules: EventRules) -> _EventFacts:
     e.rules = rules
     e.whole = t if rated_by_month(t, rules.time_control) else None
     people = []
+    rounds = t.rounds
     for p in t.players:
         f = _new(_PlayerFacts)
-        f.start_rank, f.name, f.fide_id, f.rating, f.birth_year, f.games = (
-            p.start_rank, p.name, p.fide_id, p.rating, p.birth_year, p.games)
+        f.start_rank, f.name, f.fide_id, f.rating, f.birth_year = (
+            p.start_rank, p.name, p.fide_id, p.rating, p.birth_year)
+        f.opponents, f.codes, f.colours = p.round_opponents, p.round_codes, p.round_colours
+        f.counted_opponents, f.counted_codes, _ = counted_cells(p, rounds)
         people.append(f)
     e.players = tuple(people)
     return e
@@ -206,10 +217,24 @@ def _games_by_rank(t: _Event) -> tuple[object, ...]:
 def _games(t: _Event, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
     # sorted by text: an opponent that is no player (None) never meets a tuple in a compare
     games = sorted(((who[p.start_rank],
-                     tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
-                            g.colour or "", g.code) for g in p.games if g.code != "Z"))
+                     tuple((r, who.get(opp) if opp is not None else None, colour, code)
+                           for r, opp, colour, code in _cells(p) if code != "Z"))
                     for p in t.players), key=repr)
     return (len(t.players), tuple(games))
+
+
+def _cells(p: TrfPlayer | _PlayerFacts) -> Iterator[tuple[int, int | None, str, str]]:
+    """``(round, opponent, colour, code)`` of each of the player's games, the colour
+    ``w``, ``b`` or ``""``: a TrfPlayer's from its Games; a :class:`_PlayerFacts`' from
+    its compact cells, game ``i`` of round ``i`` (a reader's player holds rounds 1..n
+    in order), so that two events the period kept compare alike."""
+    if isinstance(p, _PlayerFacts):
+        return zip(range(1, len(p.codes) + 1), p.opponents,
+                   map(_COLOUR_TEXT.__getitem__, p.colours), p.codes)
+    return ((g.round, g.opponent, g.colour or "", g.code) for g in p.games)
+
+
+_COLOUR_TEXT = {"w": "w", "b": "b", "-": ""}     # a compact colour as a Game's (None: "")
 
 
 def _differences(a: _Event, b: _Event) -> str:
@@ -232,9 +257,9 @@ def _differences(a: _Event, b: _Event) -> str:
                                         else " differs"))
 
 
-def _code_counts(t: _Event) -> list[tuple[str, int]]:
+def _code_counts(t: _EventFacts) -> list[tuple[str, int]]:
     """How many round cells of ``t`` hold each result code but ``Z``, by code."""
-    codes = Counter(map(_CODE, chain.from_iterable(map(_GAMES, t.players))))
+    codes = Counter(chain.from_iterable(p.codes for p in t.players))
     codes.pop("Z", None)
     return sorted(codes.items())
 
@@ -282,7 +307,7 @@ def _check_events(events: Sequence[_EventFacts], span: bool, notes: list[str], *
         # identities hold every player's FIDE id: events are compared only within a
         # group of the same number and sum of ids, or, without an id, of the same count
         # of each result code (a walk over the games)
-        if any(g.code != "Z" for p in t.players for g in p.games):   # else nothing to count twice
+        if any(p.codes.strip("Z") for p in t.players):      # else nothing to count twice
             heads = (("name", event_name), ("dates", t.start_date, t.end_date))
             cells = (size, len(ids), sum(ids)) if ids else (size, *_code_counts(t))
             groups = [same_games.setdefault(head + cells, []) for head in heads]
@@ -331,7 +356,6 @@ def _pairs(R: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
     return pairs
 
 
-_NO_ROUND_LIMIT = 1 << 62                 # an event of 0 rounds (not known) rates every round
 
 
 class _RulesOf:
@@ -434,15 +458,22 @@ def _unrated_at_start(events: Sequence[_EventFacts], players: PlayerDirectory | 
     return out
 
 
-def _collect(events: Sequence[_EventFacts], rules_of: _RulesOf,
+def _collect(events: list[_EventFacts], rules_of: _RulesOf,
              players: PlayerDirectory | None, notes: list[str]
              ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
+    """Each player's events (:class:`_Entry`, by :func:`player_key`, in the order met)
+    and each event's ``(name, start date, edition id)``. ``events`` is emptied, each
+    event let go once its players are collected."""
     table: dict[str, _Entry] = {}
     event_info = []
     keys_of = [[player_key(p.fide_id, p.name) for p in t.players] for t in events]
     ratings_of = [_event_ratings(t, rules_of(t), players) for t in events]
     unrated = _unrated_at_start(events, players, keys_of, ratings_of)
-    for t, keys, event_ratings in zip(events, keys_of, ratings_of):
+    events.reverse()            # popped from the end: the first event first
+    keys_of.reverse()
+    ratings_of.reverse()
+    while events:
+        t, keys, event_ratings = events.pop(), keys_of.pop(), ratings_of.pop()
         rules = rules_of(t)
         name = t.name or t.source
         start = t.start_date
@@ -455,7 +486,6 @@ def _collect(events: Sequence[_EventFacts], rules_of: _RulesOf,
                              "(FIDE B.02 §8.2.4)")
                 R = None
             ratings[p.start_rank] = R
-        rounds = t.rounds or _NO_ROUND_LIMIT
         # a rated player's games as (R_opp, score_half), by score: one tuple each, shared
         # by every event (the page then finds each one's text by identity)
         pairs_of = {sr: _PAIRS.get(R) or _pairs(R) for sr, R in ratings.items()
@@ -471,9 +501,9 @@ def _collect(events: Sequence[_EventFacts], rules_of: _RulesOf,
                     p.name, p.fide_id, p.birth_year, [])
             # the rated games (resolve.rated_games: played, within the rounds) against
             # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
-            games = [pairs[half] for g in p.games
-                     if (half := _PLAYED_HALF.get(g.code)) is not None
-                     and (pairs := pair_of(g.opponent)) is not None and g.round <= rounds]
+            games = [pairs[half] for opp, code in zip(p.counted_opponents, p.counted_codes)
+                     if (half := _PLAYED_HALF.get(code)) is not None
+                     and (pairs := pair_of(opp)) is not None]
             entry.events.append((name, ratings[p.start_rank], rules, games, start))
     return table, event_info
 
@@ -585,28 +615,32 @@ class PeriodParts:
         self.notes = notes
 
 
-def _period_parts(added: Sequence[_EventFacts], options: EventOptions,
+def _period_parts(added: list[_EventFacts], options: EventOptions,
                   players: PlayerDirectory | None, period_year: int | None,
                   span: bool) -> PeriodParts:
     """The checks and each event's players collected at once; the players rated one
-    by one as :attr:`PeriodParts.players` is read (see :func:`build_period`)."""
+    by one as :attr:`PeriodParts.players` is read (see :func:`build_period`). ``added``
+    is emptied: each event is freed once its players are collected."""
     order = [added[i] for i in sorted(range(len(added)),
                                       key=lambda i: (added[i].start_date or _dt.date.min, i))]
+    added.clear()
     notes: list[str] = []
     _check_events(order, span, notes, months=False)
     _check_time_controls(order, options, notes)
     k, today = options.k, options.today
     rules_of = _RulesOf(options)
     events = _monthly(order, options, players, span, notes, rules_of)
+    del order
     _check_events(events, span, notes, identity=False)
-    table, event_info = _collect(events, rules_of, players, notes)
-    if any(t.start_date is None for t in events):
+    undated = any(t.start_date is None for t in events)
+    months = [m for m in (rating_month(t) for t in events) if m is not None]
+    last = events[-1].start_date if events else None
+    table, event_info = _collect(events, rules_of, players, notes)     # empties events
+    if undated:
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
-    months = [m for m in (rating_month(t) for t in events) if m is not None]
     month = max(months, default=None)
     first = min(months, default=None)   # the list before it is Ro (pooled months: the first)
-    last = events[-1].start_date if events else None
     if options.event_date is not None:   # the rules, K and list as on the given date
         month = first = (options.event_date.year, options.event_date.month)
         last = options.event_date
