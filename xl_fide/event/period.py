@@ -553,8 +553,11 @@ class PeriodBuilder:
     """A rating period read one event at a time (:func:`build_period` of every event
     added): the CLI reads, adds and drops each file, so the period holds only what its
     output needs of each event (:class:`_EventFacts`: its dates, rules and players with
-    their round cells), not the tournaments read (a standard event over 30 days, rated
-    month by month, is kept whole until :meth:`build`).
+    their round cells, compact: no Game is made), not the tournaments read (a standard
+    event over 30 days, rated month by month, is kept whole until :meth:`build`); each
+    event is let go once its players are collected, and :meth:`parts` rates each player
+    as it is read. Memory grows with the players and games of the period, not with the
+    files read (issue 35).
 
     ``options``, ``period_year`` and ``span`` as for :func:`build_period`. :meth:`add`
     takes a :class:`~xl_fide.tournament.Tournament` (any order) and resolves its rules
@@ -579,8 +582,10 @@ class PeriodBuilder:
         """The events added, in order, each as the period keeps it: ``name``, ``source``,
         ``start_date``, ``end_date``, ``rounds``, ``rules`` (resolved with the period's
         options) and ``players`` (``start_rank``, ``name``, ``fide_id``, ``rating``,
-        ``birth_year``, ``games``): what the player data of the period's players is
-        looked up from (:func:`xl_fide.lists.event_list_data`)."""
+        ``birth_year``, and the round cells compact: ``opponents``, ``codes``,
+        ``colours``): what the player data of the period's players is looked up from
+        (:func:`xl_fide.lists.event_list_data`). Empty once built (:meth:`build`,
+        :meth:`parts`)."""
         return tuple(self._events)
 
     def build(self, players: PlayerDirectory | None = None) -> PeriodReport:
