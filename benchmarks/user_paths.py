@@ -25,8 +25,8 @@ inputs are synthetic and seeded (not timed):
   5.0 times).
 * ``period 1,000 TRFs``: ``xl-fide period`` over 1,000 events of one month (10-30
   players, or ``--period-players 10-120`` as issue 35's check; 5/7/9 rounds, drawn
-  from a pool of 18,000 players with FIDE ids, 8 % unrated) against its floor: a plain parse of the same files (fixed columns only)
-  and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
+  from a pool of 18,000 players with FIDE ids, 8 % unrated) against its floor: a
+  plain parse of the same files (fixed columns only) and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
   rating and birth year (FIDE B.02 §8.3.3). The run checks that both give every rated
   player the same new rating.
 * ``crosstable refused``: ``xl-fide crosstable`` of the 9,999-player file, refused for
@@ -123,15 +123,15 @@ sys.stdout.write("\n".join(f"{ids[i]} {new}" for i, new in enumerate(result.new_
 
 
 def period_files(folder: Path, events: int = 1000, pool: int = 18_000, seed: int = 7,
-                 players: tuple[int, int] = (10, 30)) -> list[Path]:
+                 sizes: tuple[int, int] = (10, 30)) -> list[Path]:
     """``events`` TRFs of November 2025 whose players come from one pool (FIDE ids),
-    ``players`` the least and most players of an event."""
+    ``sizes`` the least and most players of an event."""
     rng = random.Random(seed)
     rating = [None if rng.random() < 0.08 else rng.randint(1400, 2750) for _ in range(pool)]
     born = [rng.randint(1950, 2016) for _ in range(pool)]
     paths = []
     for e in range(events):
-        n = rng.randint(*players)
+        n = rng.randint(*sizes)
         ids = rng.sample(range(pool), n)
         rounds = rng.choice((5, 7, 9))
         games: dict[int, list[Game]] = {i: [] for i in range(1, n + 1)}
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{times[9999][1] / times[2000][1]:.2f})")
         if "period" in rows:
             low, high = map(int, a.period_players.split("-"))
-            files = [str(p) for p in period_files(folder, players=(low, high))]
+            files = [str(p) for p in period_files(folder, sizes=(low, high))]
             batch = folder / "batch_floor.py"
             batch.write_text(BATCH_SCRIPT, encoding="utf-8")
             env_py = py + [str(batch)]
