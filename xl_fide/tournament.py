@@ -307,19 +307,19 @@ class TrfPlayer:
     @property
     def round_opponents(self) -> tuple[int | None, ...]:
         """Each game's opponent (start rank, None for none), in the order of ``games``."""
-        return self._opponents  # type: ignore[attr-defined, no-any-return]
+        return self._opponents  # type: ignore[attr-defined]
 
     @property
     def round_codes(self) -> str:
         """Each game's result code (:data:`RESULT_CODES`), one character a game, in the
         order of ``games``."""
-        return self._codes  # type: ignore[attr-defined, no-any-return]
+        return self._codes  # type: ignore[attr-defined]
 
     @property
     def round_colours(self) -> str:
         """Each game's colour, one character a game (``w``, ``b``, ``-`` for none), in
         the order of ``games``."""
-        return self._colours  # type: ignore[attr-defined, no-any-return]
+        return self._colours  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
