@@ -166,15 +166,30 @@ _COLOUR_CHAR = {"w": "w", "b": "b", None: "-"}
 
 def _games_of(opponents: Sequence[int | None], codes: str, colours: str,
               flips: Sequence[int]) -> tuple[Game, ...]:
-    """The Games of rounds 1..n of compact cells (:class:`_GamesField`)."""
+    """The Games of rounds 1..n of compact cells (:class:`_GamesField`). A Game is an
+    immutable value: the same cell in the same round is one shared object (a period's
+    thousand small events repeat their cells), up to :data:`_SHARED_GAMES_MAX` of them
+    (a large event's cells all differ: then each gets its own)."""
     colour_of = _COLOUR_OF
+    shared = _SHARED_GAMES
     games = []
     for i, (opp, code, c) in enumerate(zip(opponents, codes, colours)):
-        colour = colour_of[c]
-        explicit = not (code == "Z" and opp is None and colour is None)
-        games.append(make_game(i + 1, opp, colour, code, explicit if i not in flips
-                               else not explicit))
+        flip = i in flips
+        key = (i, opp, code, c, flip)
+        g = shared.get(key)
+        if g is None:
+            colour = colour_of[c]
+            explicit = not (code == "Z" and opp is None and colour is None)
+            g = make_game(i + 1, opp, colour, code, explicit is not flip)
+            if len(shared) < _SHARED_GAMES_MAX:
+                shared[key] = g
+        games.append(g)
     return tuple(games)
+
+
+#: The Games :func:`_games_of` shares, by round index, opponent, code, colour and flip
+_SHARED_GAMES: dict[tuple[int, int | None, str, str, bool], Game] = {}
+_SHARED_GAMES_MAX = 16384
 
 
 _NO_FLIPS: tuple[int, ...] = ()
