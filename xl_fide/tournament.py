@@ -8,7 +8,11 @@ hands it what it read (:func:`records_on_read`), the writer reads its fields.
 * :class:`Tournament` the event: header fields (TRF16 012-132 meaning), ``rounds``,
   ``players`` (by start rank), ``scoring``; :meth:`Tournament.build` makes one in code.
 * :class:`TrfPlayer` one player (the fields of a TRF16 ``001`` line), :class:`Game`
-  one round cell (opponent, colour, result code).
+  one round cell (opponent, colour, result code). A player keeps its cells compact
+  (:func:`compact_games`: per round the opponent, the code and the colour); the Games
+  of ``games`` are made when first read. :func:`counted_cells` gives the cells an
+  event counts without making a Game; a reader fills a player's cells with
+  :func:`set_compact_games` and makes a checked cell's Game with :func:`make_game`.
 * :data:`RESULT_CODES` / :data:`PLAYED_CODES` the result codes (TRF16 result table),
   :data:`DEFAULT_SCORING` the points per code.
 * :class:`TrfWarning` a problem found while reading, :class:`Record`,
