@@ -8,7 +8,11 @@ hands it what it read (:func:`records_on_read`), the writer reads its fields.
 * :class:`Tournament` the event: header fields (TRF16 012-132 meaning), ``rounds``,
   ``players`` (by start rank), ``scoring``; :meth:`Tournament.build` makes one in code.
 * :class:`TrfPlayer` one player (the fields of a TRF16 ``001`` line), :class:`Game`
-  one round cell (opponent, colour, result code).
+  one round cell (opponent, colour, result code). A player keeps its cells compact
+  (:func:`compact_games`: per round the opponent, the code and the colour); the Games
+  of ``games`` are made when first read. :func:`counted_cells` gives the cells an
+  event counts without making a Game; a reader fills a player's cells with
+  :func:`set_compact_games` and makes a checked cell's Game with :func:`make_game`.
 * :data:`RESULT_CODES` / :data:`PLAYED_CODES` the result codes (TRF16 result table),
   :data:`DEFAULT_SCORING` the points per code.
 * :class:`TrfWarning` a problem found while reading, :class:`Record`,
@@ -166,15 +170,30 @@ _COLOUR_CHAR = {"w": "w", "b": "b", None: "-"}
 
 def _games_of(opponents: Sequence[int | None], codes: str, colours: str,
               flips: Sequence[int]) -> tuple[Game, ...]:
-    """The Games of rounds 1..n of compact cells (:class:`_GamesField`)."""
+    """The Games of rounds 1..n of compact cells (:class:`_GamesField`). A Game is an
+    immutable value: the same cell in the same round is one shared object (a period's
+    thousand small events repeat their cells), up to :data:`_SHARED_GAMES_MAX` of them
+    (a large event's cells all differ: then each gets its own)."""
     colour_of = _COLOUR_OF
+    shared = _SHARED_GAMES
     games = []
     for i, (opp, code, c) in enumerate(zip(opponents, codes, colours)):
-        colour = colour_of[c]
-        explicit = not (code == "Z" and opp is None and colour is None)
-        games.append(make_game(i + 1, opp, colour, code, explicit if i not in flips
-                               else not explicit))
+        flip = i in flips
+        key = (i, opp, code, c, flip)
+        g = shared.get(key)
+        if g is None:
+            colour = colour_of[c]
+            explicit = not (code == "Z" and opp is None and colour is None)
+            g = make_game(i + 1, opp, colour, code, explicit is not flip)
+            if len(shared) < _SHARED_GAMES_MAX:
+                shared[key] = g
+        games.append(g)
     return tuple(games)
+
+
+#: The Games :func:`_games_of` shares, by round index, opponent, code, colour and flip
+_SHARED_GAMES: dict[tuple[int, int | None, str, str, bool], Game] = {}
+_SHARED_GAMES_MAX = 16384
 
 
 _NO_FLIPS: tuple[int, ...] = ()
@@ -307,19 +326,19 @@ class TrfPlayer:
     @property
     def round_opponents(self) -> tuple[int | None, ...]:
         """Each game's opponent (start rank, None for none), in the order of ``games``."""
-        return self._opponents  # type: ignore[attr-defined, no-any-return]
+        return self._opponents  # type: ignore[attr-defined]
 
     @property
     def round_codes(self) -> str:
         """Each game's result code (:data:`RESULT_CODES`), one character a game, in the
         order of ``games``."""
-        return self._codes  # type: ignore[attr-defined, no-any-return]
+        return self._codes  # type: ignore[attr-defined]
 
     @property
     def round_colours(self) -> str:
         """Each game's colour, one character a game (``w``, ``b``, ``-`` for none), in
         the order of ``games``."""
-        return self._colours  # type: ignore[attr-defined, no-any-return]
+        return self._colours  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)

@@ -363,17 +363,24 @@ _Cells = tuple[tuple[int | None, ...], str, str, tuple[int, ...]]
 _NO_CELLS: _Cells = ((), "", "", ())
 
 
-class _Opponents(dict[str, "int | None"]):
-    """A usual cell's opponent field (four columns, digits right-aligned or blank) ->
-    the start rank (None for ``0000`` or blank), each text read once: one int object
-    per start rank, shared by every cell naming it."""
-
-    def __missing__(self, text: str) -> int | None:
-        value = self[text] = (int(text) or None) if text.strip() else None
-        return value
+#: A usual cell's opponent field (four columns: ASCII digits right-aligned, or blank) ->
+#: the start rank (None for ``0000`` or blank), each text read once (:func:`_opponents`):
+#: one int object per start rank, shared by every cell naming it (11,110 texts at most)
+_OPPONENT_OF: dict[str, int | None] = {}
 
 
-_OPPONENT_OF = _Opponents()
+def _opponents(tail: str) -> tuple[int | None, ...]:
+    """The opponents of a 001 line's usual round cells (``tail``: from column 92,
+    :data:`_USUAL_CELLS` matched), through :data:`_OPPONENT_OF`."""
+    opponent_of = _OPPONENT_OF
+    try:
+        return tuple([opponent_of[tail[i:i + 4]] for i in range(0, len(tail), 10)])
+    except KeyError:                    # a text not read before: read each such text
+        for i in range(0, len(tail), 10):
+            text = tail[i:i + 4]
+            if text not in opponent_of:
+                opponent_of[text] = int(text) or None if text.strip() else None
+        return tuple([opponent_of[tail[i:i + 4]] for i in range(0, len(tail), 10)])
 
 
 def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> _Cells:
@@ -388,8 +395,7 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> _Cells:
         # every cell usual (checked at once, in C): each column of the cells a slice
         codes = tail[7::10].upper().replace(" ", "Z")
         colours = tail[5::10].lower().replace(" ", "-")
-        opponent_of = _OPPONENT_OF
-        opponents = tuple([opponent_of[tail[i:i + 4]] for i in range(0, len(tail), 10)])
+        opponents = _opponents(tail)
         flips = _NO_FLIPS
         if "Z" in codes:      # a cell without content written (0000 - Z) is explicit
             flips = tuple([i for i, (code, colour, opp) in enumerate(zip(codes, colours, opponents))

@@ -118,7 +118,7 @@ def test_reader_keeps_round_cells_compact_across_files():
     # 1,000 events of a period repeat the same round cells: the reader keeps each
     # player's cells compact (opponents, codes, colours round by round; one int object
     # per opponent number, shared by every cell that names it) and makes the Games of
-    # ``games`` only when they are read (issue 35)
+    # ``games`` only when they are read, each cell's Game shared (issue 35)
     lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
                          rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
              for i in range(1, 41)]
@@ -127,6 +127,8 @@ def test_reader_keeps_round_cells_compact_across_files():
     for pa, pb in zip(a.players, b.players):
         assert all(oa is ob for oa, ob in zip(pa.round_opponents, pb.round_opponents))
         assert (pa.round_codes, pa.round_colours) == (pb.round_codes, pb.round_colours)
+        # the Games, made when read, one immutable object per round cell across files
+        assert all(ga is gb for ga, gb in zip(pa.games, pb.games))
     # each the Game the cell means, round by round
     p3 = a.players[2]
     assert (p3.round_opponents, p3.round_codes, p3.round_colours) == ((4,) * 9, "=" * 9, "w" * 9)

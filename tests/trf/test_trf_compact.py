@@ -114,3 +114,4 @@ def test_a_report_makes_no_game_object(monkeypatch):
     assert (row.result.N, row.result.W_half, row.Rc, row.points) == (1, 2, 1820, 1)
     monkeypatch.undo()
     assert t.player(1).games == (Game(1, 2, "w", "1"),)
+

@@ -179,18 +179,25 @@ def game_cells(games: Iterable[Game]) -> tuple[tuple[int | None, GameResult], ..
                   else (None, _UNPLAYED.get(g.code) or _unplayed(g.code)) for g in games])
 
 
+_Cell = tuple[int | None, GameResult]
+
+
 def _cells_of_codes(opponents: Iterable[int | None], codes: str,
-                    shared: dict[tuple[int, str], tuple[int | None, GameResult]]
-                    ) -> tuple[tuple[int | None, GameResult], ...]:
-    """:func:`game_cells` of games given compact (:func:`~xl_fide.tournament.counted_cells`),
-    each played cell the one tuple in ``shared`` of its opponent and code (an event's
-    players meet the same opponents with the same few results)."""
-    share = shared.setdefault
-    return tuple([share(cell, (opp, played))
-                  if (played := _PLAYED.get(code)) is not None and opp is not None
-                  and (cell := (opp, code)) is not None
-                  else (None, _UNPLAYED.get(code) or _unplayed(code))
+                    shared: dict[str, dict[int, _Cell]]) -> tuple[_Cell, ...]:
+    """:func:`game_cells` of games given compact (:func:`~xl_fide.tournament.counted_cells`).
+    Each played cell is the one tuple of its opponent and code in ``shared`` (code ->
+    opponent -> cell; an event's players meet the same opponents with the same few
+    results), each other cell the one tuple of its code."""
+    by_code = shared.get
+    return tuple([(by_opp.get(opp) or by_opp.setdefault(opp, (opp, _PLAYED[code])))
+                  if opp is not None and (by_opp := by_code(code)) is not None
+                  else _UNPLAYED_CELLS.get(code) or _unplayed_cell(code)
                   for opp, code in zip(opponents, codes)])
+
+
+def _unplayed_cell(code: str) -> _Cell:
+    cell = _UNPLAYED_CELLS[code] = (None, _UNPLAYED.get(code) or _unplayed(code))
+    return cell
 
 
 def _unplayed(code: str) -> GameResult:
@@ -208,6 +215,7 @@ _set = object.__setattr__
 _PLAYED = {"1": GameResult(2, True, "1"), "=": GameResult(1, True, "="),
            "0": GameResult(0, True, "0")}
 _UNPLAYED: dict[str, GameResult] = {}
+_UNPLAYED_CELLS: dict[str, _Cell] = {}     # (None, its GameResult) of a code
 
 
 def _first(field: str, *sources: object) -> int | None:
@@ -316,7 +324,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
     sheet_k: list[PlayerK | None] = []
     points: list[Decimal] = []
     matched = 0
-    shared: dict[tuple[int, str], tuple[int | None, GameResult]] = {}   # _cells_of_codes
+    shared: dict[str, dict[int, _Cell]] = {code: {} for code in _PLAYED}  # _cells_of_codes
     for p in tournament.players:
         data = players.get(p.fide_id, p.name) if players is not None else None
         matched += data is not None
