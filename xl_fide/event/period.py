@@ -155,10 +155,6 @@ def _facts(t: Tournament, rules: EventRules) -> _EventFacts:
 _Event = Union["Tournament", _EventFacts]
 
 
-
-
-
-
 def _check_time_controls(events: Sequence[_EventFacts], options: EventOptions,
                          notes: list[str]) -> None:
     """Refuse events of different time controls (:class:`PeriodTimeControlError`);
@@ -390,8 +386,7 @@ def _monthly(events: Sequence[_EventFacts], options: EventOptions,
     out: list[tuple[_EventFacts, bool]] = []
     for t in events:
         tc = rules_of(t).time_control
-        # the tournament kept of an event rated month by month (_EventFacts.whole)
-        whole = t.whole if isinstance(t, _EventFacts) else t
+        whole = t.whole     # kept only for an event rated month by month (_facts)
         if whole is None or not rated_by_month(whole, tc):   # nothing to split or note
             out.append((t, False))
             continue
