@@ -41,17 +41,51 @@ class Run(tuple):
         return self[3]
 
 
+# The command is started by a small launcher that reports its CPU time and peak memory.
+# Linux carries the peak resident memory (ru_maxrss) of a process over an exec from the
+# memory it replaces: a child this (large) process starts directly would report at least
+# this process's size (a 150 MB parent made ``python -c pass`` show 165 MB). The launcher
+# is a fresh small process; the command it forks starts from the launcher's size (a bare
+# Python's, about what ``python -c pass`` uses itself).
+_LAUNCHER = r"""
+import os, sys
+fd = int(sys.argv[1])
+pid = os.fork()
+if pid == 0:
+    os.close(fd)
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, _, usage = os.wait4(pid, 0)
+os.write(fd, f"{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}".encode())
+"""
+
+
 def run(cmd: list[str]) -> Run:
-    """CPU seconds (user + system), wall seconds, stdout and peak memory (``ru_maxrss``
-    of that one child, through ``os.wait4``) of one child process."""
+    """CPU seconds (user + system), wall seconds, stdout and peak memory (``ru_maxrss``)
+    of one child process running ``cmd`` (measured by :data:`_LAUNCHER`, which is not
+    counted)."""
+    read_end, write_end = os.pipe()
     t0 = time.perf_counter()
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV) as p:
-        out = p.stdout.read() if p.stdout else b""
-        _, _, usage = os.wait4(p.pid, 0)
-        p.returncode = 0
-    wall = time.perf_counter() - t0
-    cpu = usage.ru_utime + usage.ru_stime
-    return Run((cpu, wall, out.decode("utf-8"), usage.ru_maxrss / 1024))
+    try:
+        with subprocess.Popen([sys.executable, "-c", _LAUNCHER, str(write_end), *cmd],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV,
+                              pass_fds=(write_end,)) as p:
+            os.close(write_end)
+            out = p.stdout.read() if p.stdout else b""
+            p.wait()
+        wall = time.perf_counter() - t0
+        with os.fdopen(read_end, "rb") as f:
+            cpu_text, maxrss_text = f.read().decode().split()
+    except BaseException:
+        for fd in (read_end, write_end):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        raise
+    return Run((float(cpu_text), wall, out.decode("utf-8"), int(maxrss_text) / 1024))
 
 
 def paired(name: str, cmd: list[str], floor: list[str], repeat: int) -> tuple[float, float]:

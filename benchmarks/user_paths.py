@@ -24,9 +24,9 @@ inputs are synthetic and seeded (not timed):
 * ``linear``: ``report`` at 9,999 players over ``report`` at 2,000 (the work grows
   5.0 times).
 * ``period 1,000 TRFs``: ``xl-fide period`` over 1,000 events of one month (10-30
-  players, 5/7/9 rounds, drawn from a pool of 18,000 players with FIDE ids, 8 %
-  unrated) against its floor: a plain parse of the same files (fixed columns only)
-  and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
+  players, or ``--period-players 10-120`` as issue 35's check; 5/7/9 rounds, drawn
+  from a pool of 18,000 players with FIDE ids, 8 % unrated) against its floor: a
+  plain parse of the same files (fixed columns only) and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
   rating and birth year (FIDE B.02 §8.3.3). The run checks that both give every rated
   player the same new rating.
 * ``rate 10,000 games``: ``xl-fide rate GAMES.csv --rating 2000 --k 20`` (table) of a
@@ -211,14 +211,16 @@ def check_rate(ours_csv: str, floor: str) -> str:
             f"new rating {new} (floor: {theirs[-1][3]})")
 
 
-def period_files(folder: Path, events: int = 1000, pool: int = 18_000, seed: int = 7) -> list[Path]:
-    """``events`` TRFs of November 2025 whose players come from one pool (FIDE ids)."""
+def period_files(folder: Path, events: int = 1000, pool: int = 18_000, seed: int = 7,
+                 sizes: tuple[int, int] = (10, 30)) -> list[Path]:
+    """``events`` TRFs of November 2025 whose players come from one pool (FIDE ids),
+    ``sizes`` the least and most players of an event."""
     rng = random.Random(seed)
     rating = [None if rng.random() < 0.08 else rng.randint(1400, 2750) for _ in range(pool)]
     born = [rng.randint(1950, 2016) for _ in range(pool)]
     paths = []
     for e in range(events):
-        n = rng.randint(10, 30)
+        n = rng.randint(*sizes)
         ids = rng.sample(range(pool), n)
         rounds = rng.choice((5, 7, 9))
         games: dict[int, list[Game]] = {i: [] for i in range(1, n + 1)}
@@ -269,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="help,report,period,rate,crosstable",
                     help="comma-separated rows: help, report, period, rate, crosstable")
+    ap.add_argument("--period-players", default="10-30", metavar="LOW-HIGH",
+                    help="players of each period event (issue 35's check: 10-120)")
     ap.add_argument("--all", action="store_true",
                     help="every row of issue 23 in one run: these, then the FIDE-list rows "
                          "(user_paths_lists.py) and the workbook rows (user_paths_excel.py)")
@@ -299,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{times[9999][0] / times[2000][0]:.2f} (the work: 5.0; floor "
                   f"{times[9999][1] / times[2000][1]:.2f})")
         if "period" in rows:
-            files = [str(p) for p in period_files(folder)]
+            low, high = map(int, a.period_players.split("-"))
+            files = [str(p) for p in period_files(folder, sizes=(low, high))]
             batch = folder / "batch_floor.py"
             batch.write_text(BATCH_SCRIPT, encoding="utf-8")
             env_py = py + [str(batch)]

@@ -10,7 +10,8 @@ Public surface (imported on first use, so ``import xl_fide`` stays cheap):
 
 * the main job: :func:`read_trf` (a :class:`Tournament`), :func:`event_rules`
   (:class:`EventOptions` in, :class:`EventRules` out), :func:`build_report`
-  (:class:`Report` of :class:`ReportRow`), :func:`build_period`
+  (:class:`Report` of :class:`ReportRow`), :func:`build_period` (:class:`PeriodBuilder`: one
+  event at a time)
 * tables: :func:`pd_for_difference`, :func:`dp_for_p` (B.02 §8.1)
 * rule editions: :func:`rules_for`, :class:`TimeControl` (B.02 §8.3)
 * ratings: :func:`expected_score`, :func:`rate_event`, :func:`rate_period`,
@@ -40,7 +41,7 @@ _BY_MODULE: dict[str, tuple[str, ...]] = {
         "rules_for",
     ),
     "xl_fide.event.report": ("build_report", "Report", "ReportRow"),
-    "xl_fide.event.period": ("build_period", "PeriodReport"),
+    "xl_fide.event.period": ("build_period", "PeriodBuilder", "PeriodReport"),
     "xl_fide.rules.adjustments": ("adjust_2024", "adjust_rb_2022"),
     "xl_fide.rules.batch": ("BatchResult", "rate_period_batch"),
     "xl_fide.errors": ("InputError", "RuleError", "TrfError", "WorkbookError", "XlFideError"),
@@ -73,7 +74,7 @@ if TYPE_CHECKING:
 
     from xl_fide.event.resolve import event_rules
     from xl_fide.errors import InputError, RuleError, TrfError, WorkbookError, XlFideError
-    from xl_fide.event.period import PeriodReport, build_period
+    from xl_fide.event.period import PeriodBuilder, PeriodReport, build_period
     from xl_fide.event.report import Report, ReportRow, build_report
     from xl_fide.rules.adjustments import adjust_2024, adjust_rb_2022
     from xl_fide.rules.batch import BatchResult, rate_period_batch

@@ -8,7 +8,11 @@ hands it what it read (:func:`records_on_read`), the writer reads its fields.
 * :class:`Tournament` the event: header fields (TRF16 012-132 meaning), ``rounds``,
   ``players`` (by start rank), ``scoring``; :meth:`Tournament.build` makes one in code.
 * :class:`TrfPlayer` one player (the fields of a TRF16 ``001`` line), :class:`Game`
-  one round cell (opponent, colour, result code).
+  one round cell (opponent, colour, result code). A player keeps its cells compact
+  (:func:`compact_games`: per round the opponent, the code and the colour); the Games
+  of ``games`` are made when first read. :func:`counted_cells` gives the cells an
+  event counts without making a Game; a reader fills a player's cells with
+  :func:`set_compact_games` and makes a checked cell's Game with :func:`make_game`.
 * :data:`RESULT_CODES` / :data:`PLAYED_CODES` the result codes (TRF16 result table),
   :data:`DEFAULT_SCORING` the points per code.
 * :class:`TrfWarning` a problem found while reading, :class:`Record`,
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import operator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
@@ -32,7 +37,8 @@ from xl_fide.rules.values import as_fide_id
 __all__ = [
     "RESULT_CODES", "PLAYED_CODES", "DEFAULT_SCORING", "MAX_ROUNDS",
     "Game", "TrfPlayer", "TrfWarning", "Record", "TeamRecord", "NationalRecord",
-    "Tournament", "birth_year_of", "records_on_read",
+    "Tournament", "birth_year_of", "records_on_read", "make_game", "compact_games",
+    "counted_cells", "set_compact_games",
 ]
 
 
@@ -142,6 +148,129 @@ def birth_year_of(birth_date: str) -> int | None:
     return int(year)
 
 
+def make_game(r: int, opponent: int | None, colour: str | None, code: str,
+              explicit: bool) -> Game:
+    """A :class:`Game` of values already checked (round >= 1, opponent 1-9999 or None,
+    colour ``w``/``b``/None, an upper-case code of :data:`RESULT_CODES`): the same
+    object ``Game(...)`` gives, without checking them a second time. Each field is set
+    on its own, in the order of Game's fields, as ``Game.__init__`` sets them (CPython
+    keeps the values in the object itself: a third of the memory of a dict)."""
+    g = _new(Game)
+    _set(g, "round", r)
+    _set(g, "opponent", opponent)
+    _set(g, "colour", colour)
+    _set(g, "code", code)
+    _set(g, "explicit", explicit)
+    return g
+
+
+_COLOUR_OF = {"w": "w", "b": "b", "-": None}
+_COLOUR_CHAR = {"w": "w", "b": "b", None: "-"}
+
+
+def _games_of(opponents: Sequence[int | None], codes: str, colours: str,
+              flips: Sequence[int]) -> tuple[Game, ...]:
+    """The Games of rounds 1..n of compact cells (:class:`_GamesField`). A Game is an
+    immutable value: the same cell in the same round is one shared object (a period's
+    thousand small events repeat their cells), up to :data:`_SHARED_GAMES_MAX` of them
+    (a large event's cells all differ: then each gets its own)."""
+    colour_of = _COLOUR_OF
+    shared = _SHARED_GAMES
+    games = []
+    for i, (opp, code, c) in enumerate(zip(opponents, codes, colours)):
+        flip = i in flips
+        key = (i, opp, code, c, flip)
+        g = shared.get(key)
+        if g is None:
+            colour = colour_of[c]
+            explicit = not (code == "Z" and opp is None and colour is None)
+            g = make_game(i + 1, opp, colour, code, explicit is not flip)
+            if len(shared) < _SHARED_GAMES_MAX:
+                shared[key] = g
+        games.append(g)
+    return tuple(games)
+
+
+#: The Games :func:`_games_of` shares, by round index, opponent, code, colour and flip
+_SHARED_GAMES: dict[tuple[int, int | None, str, str, bool], Game] = {}
+_SHARED_GAMES_MAX = 16384
+
+
+_NO_FLIPS: tuple[int, ...] = ()
+
+
+def compact_games(games: Sequence[Game]) -> tuple[tuple[int | None, ...], str, str, tuple[int, ...]]:
+    """``(opponents, codes, colours, flips)`` of ``games``, parallel to them: the opponents
+    (start rank or None), the codes and the colours (``w``/``b``/``-``) one character a
+    game, and the indexes of the games whose ``explicit`` is not its default (a cell
+    written without content, such as ``0000 - Z``)."""
+    opponents = tuple([g.opponent for g in games])
+    codes = "".join([g.code for g in games])
+    colours = "".join([_COLOUR_CHAR[g.colour] for g in games])
+    flips = tuple([i for i, g in enumerate(games)
+                   if bool(g.explicit) is (g.code == "Z" and g.opponent is None
+                                           and g.colour is None)]) or _NO_FLIPS
+    return opponents, codes, colours, flips
+
+
+class _GamesField:
+    """``TrfPlayer.games``: kept compact in the player (``_opponents``, ``_codes``,
+    ``_colours``, ``_flips``: :func:`compact_games`); ``_games`` the Game objects, made
+    on first read when the reader filled the compact values only (``None`` until then).
+    ``_numbered``: the games are rounds 1, 2, ... in order (always so for a reader's
+    player), so game ``r`` is at index ``r - 1``. A data descriptor: ``TrfPlayer(...,
+    games=...)`` sets it through :meth:`__set__`."""
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return ()                   # the field's default
+        games = obj._games
+        if games is None:
+            games = _games_of(obj._opponents, obj._codes, obj._colours, obj._flips)
+            _set(obj, "_games", games)
+        return games
+
+    def __set__(self, obj: Any, value: Iterable[Game]) -> None:
+        games = tuple(value)
+        opponents, codes, colours, flips = compact_games(games)
+        _set(obj, "_opponents", opponents)
+        _set(obj, "_codes", codes)
+        _set(obj, "_colours", colours)
+        _set(obj, "_flips", flips)
+        _set(obj, "_numbered", all([g.round == i for i, g in enumerate(games, 1)]))
+        _set(obj, "_games", games)
+
+
+def set_compact_games(player: TrfPlayer, opponents: tuple[int | None, ...], codes: str,
+                      colours: str, flips: tuple[int, ...] = _NO_FLIPS) -> None:
+    """Give a player a reader is building (nothing else holds it yet) the games of
+    rounds 1..n as compact values (see :func:`compact_games`; values already checked:
+    codes of :data:`RESULT_CODES`, colours ``w``/``b``/``-``, opponents 1-9999 or
+    None); its Games are made on first read of ``games``."""
+    _set(player, "_opponents", opponents)
+    _set(player, "_codes", codes)
+    _set(player, "_colours", colours)
+    _set(player, "_flips", flips)
+    _set(player, "_numbered", True)
+    _set(player, "_games", None)
+
+
+def counted_cells(player: TrfPlayer, rounds: int) -> tuple[Sequence[int | None], str, str]:
+    """``(opponents, codes, colours)`` of the player's games within ``rounds`` (all of
+    them when ``rounds`` is 0), as :func:`compact_games` gives them: the cells an event
+    counts, without making a Game."""
+    d = player
+    opponents, codes, colours = d._opponents, d._codes, d._colours  # type: ignore[attr-defined]
+    if not rounds or len(codes) <= rounds:
+        if d._numbered or not rounds:  # type: ignore[attr-defined]
+            return opponents, codes, colours
+    elif d._numbered:  # type: ignore[attr-defined]
+        return opponents[:rounds], codes[:rounds], colours[:rounds]
+    keep = [i for i, g in enumerate(player.games) if g.round <= rounds]
+    return ([opponents[i] for i in keep], "".join([codes[i] for i in keep]),
+            "".join([colours[i] for i in keep]))
+
+
 @dataclass(frozen=True)
 class TrfPlayer:
     """One ``001`` player record.
@@ -154,6 +283,10 @@ class TrfPlayer:
     the first four digits of ``birth_date`` (None when absent or ``0000``). ``games``
     has one :class:`Game` per round of the tournament. ``line`` (the line number in
     the file) and ``raw`` (the line as read) are not compared.
+
+    The games are kept compact, as parallel values per round (:attr:`round_opponents`,
+    :attr:`round_codes`, :attr:`round_colours`); the :class:`Game` objects of ``games``
+    are made on first read (a reader's player) or kept as given (a player built in code).
     """
 
     start_rank: int
@@ -167,14 +300,13 @@ class TrfPlayer:
     birth_year: int | None = None
     points: Decimal | None = None
     rank: int | None = None
-    games: tuple[Game, ...] = ()
+    games: tuple[Game, ...] = _GamesField()  # type: ignore[assignment]
     line: int = field(default=0, compare=False)
     raw: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.start_rank, int) and 0 < self.start_rank <= 9999):
             raise InputError(f"start rank must be a number 1-9999, got {self.start_rank!r}")
-        object.__setattr__(self, "games", tuple(self.games))
         if self.rating == 0:
             object.__setattr__(self, "rating", None)
         if self.fide_id is not None:   # 11 digits at most (never 2**63: SQLite's limit)
@@ -190,6 +322,23 @@ class TrfPlayer:
         if 1 <= round <= len(self.games):
             return self.games[round - 1]
         return None
+
+    @property
+    def round_opponents(self) -> tuple[int | None, ...]:
+        """Each game's opponent (start rank, None for none), in the order of ``games``."""
+        return self._opponents  # type: ignore[attr-defined]
+
+    @property
+    def round_codes(self) -> str:
+        """Each game's result code (:data:`RESULT_CODES`), one character a game, in the
+        order of ``games``."""
+        return self._codes  # type: ignore[attr-defined]
+
+    @property
+    def round_colours(self) -> str:
+        """Each game's colour, one character a game (``w``, ``b``, ``-`` for none), in
+        the order of ``games``."""
+        return self._colours  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -364,12 +513,25 @@ class Tournament:
         """Return the sum of :meth:`points_for` over the player's games (acceleration excluded)."""
         if isinstance(player, int):
             player = self.player(player)
-        return self.points_of(player.games)
+        return self.points_of_cells(player.round_codes, player.round_colours)
 
     def points_of(self, games: Iterable[Game]) -> Decimal:
         """Return the sum of :meth:`points_for` over ``games``, in their order."""
         table = self._points_table
         return sum([table[g.code, g.colour] for g in games], Decimal(0))
+
+    def points_of_cells(self, codes: str, colours: str) -> Decimal:
+        """:meth:`points_of` of games given compact (:attr:`TrfPlayer.round_codes`,
+        :attr:`TrfPlayer.round_colours`, or :func:`counted_cells`)."""
+        table = self._cell_points
+        total = sum(map(table.__getitem__, map(operator.add, codes, colours)), Decimal(0))
+        # one Decimal per sum as written (5.5, 6.0): a large event repeats a few dozen
+        return self._point_sums.setdefault(total.as_tuple(), total)
+
+    @cached_property
+    def _point_sums(self) -> dict[tuple[Any, ...], Decimal]:
+        """The sums :meth:`points_of_cells` gave, by their digits and exponent."""
+        return {}
 
     @cached_property
     def time_control_code(self) -> str:
@@ -389,14 +551,29 @@ class Tournament:
         return {(code, colour): self.points_for(Game(1, None, colour, code))
                 for code in RESULT_CODES for colour in (None, "w", "b")}
 
+    @cached_property
+    def _cell_points(self) -> Mapping[str, Decimal]:
+        """:attr:`_points_table` by code and colour character (``"1w"``, ``"=-"``)."""
+        return {code + _COLOUR_CHAR[colour]: points
+                for (code, colour), points in self._points_table.items()}
+
     @property
     def rounds_played(self) -> int:
         """Return the highest paired round (a real opponent with a result, or a ``U``); 0 if none."""
         last = 0
         for p in self.players:
-            for g in p.games:
-                if g.round > last and (g.code == "U" or (g.opponent is not None and g.code != "Z")):
-                    last = g.round
+            if not p._numbered:  # type: ignore[attr-defined]
+                for g in p.games:
+                    if g.round > last and (g.code == "U" or (g.opponent is not None
+                                                             and g.code != "Z")):
+                        last = g.round
+                continue
+            codes = p.round_codes
+            for i in range(len(codes) - 1, last - 1, -1):
+                code = codes[i]
+                if code == "U" or (code != "Z" and p.round_opponents[i] is not None):
+                    last = i + 1
+                    break
         return last
 
     # -- construction --------------------------------------------------------

@@ -124,7 +124,10 @@ from xl_fide.tournament import (
     TrfPlayer,
     TrfWarning,
     birth_year_of,
+    compact_games,
+    make_game,
     records_on_read,
+    set_compact_games,
 )
 
 _T = TypeVar("_T")
@@ -260,10 +263,11 @@ _PLAYER_BLANK_COLUMNS = (9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 
 def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None = None
-                       ) -> tuple[TrfPlayer, list[Game]]:
-    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (no games yet;
-    its ``line`` ``lineno`` and ``raw`` the line) and the round cells. ``controls``: whether the line holds a control character, when the
-    caller has looked (``None``: looked up here)."""
+                       ) -> tuple[TrfPlayer, _Cells]:
+    """Parse the fixed columns of a 001 line (TRF16 001 table): the player (its games
+    the round cells as read, compact; its ``line`` ``lineno`` and ``raw`` the line) and
+    those cells (:data:`_Cells`). ``controls``: whether the line holds a control
+    character, when the caller has looked (``None``: looked up here)."""
     if "\t" in line:
         ctx.warn("tab character in a 001 line; columns are counted as characters and may be shifted",
                  lineno, line.index("\t") + 1)
@@ -302,6 +306,7 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
     points = _points_field(line, lineno, ctx) if line[80:84].strip() else None
     rank = (_number_field(line, 86, 89, "rank must be a number or blank", lineno, ctx,
                           blank=None) if line[85:89].strip() else None)
+    cells = _parse_cells(line, lineno, ctx)
     # the fields as TrfPlayer(...) would hold them (every value checked and normalised
     # here), set in one step: a second check would cost as much as reading the line
     # (each field on its own, in field order: the values kept in the object, see _read_game)
@@ -317,10 +322,10 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
     _set(player, "birth_year", birth_year)
     _set(player, "points", points)
     _set(player, "rank", rank)
-    _set(player, "games", ())
+    set_compact_games(player, *cells)      # where TrfPlayer(...) sets games
     _set(player, "line", lineno)
     _set(player, "raw", line)
-    return player, _parse_cells(line, lineno, ctx)
+    return player, cells
 
 
 _SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
@@ -351,27 +356,52 @@ def _points_field(line: str, lineno: int, ctx: _Ctx) -> Decimal | None:
     return points
 
 
-def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
-    """Return the round cells of a 001 line as Games (``explicit``: the cell has text):
-    round r in columns 92+10(r-1) .. 101+10(r-1)."""
+#: A line's round cells, compact (:func:`xl_fide.tournament.compact_games`): the
+#: opponents, the codes and the colours (``w``/``b``/``-``) one character a round, the
+#: indexes of the cells written without content (``0000 - Z``: explicit, see Game)
+_Cells = tuple[tuple[int | None, ...], str, str, tuple[int, ...]]
+_NO_CELLS: _Cells = ((), "", "", ())
+
+
+#: A usual cell's opponent field (four columns: ASCII digits right-aligned, or blank) ->
+#: the start rank (None for ``0000`` or blank), each text read once (:func:`_opponents`):
+#: one int object per start rank, shared by every cell naming it (11,110 texts at most)
+_OPPONENT_OF: dict[str, int | None] = {}
+
+
+def _opponents(tail: str) -> tuple[int | None, ...]:
+    """The opponents of a 001 line's usual round cells (``tail``: from column 92,
+    :data:`_USUAL_CELLS` matched), through :data:`_OPPONENT_OF`."""
+    opponent_of = _OPPONENT_OF
+    try:
+        return tuple([opponent_of[tail[i:i + 4]] for i in range(0, len(tail), 10)])
+    except KeyError:                    # a text not read before: read each such text
+        for i in range(0, len(tail), 10):
+            text = tail[i:i + 4]
+            if text not in opponent_of:
+                opponent_of[text] = int(text) or None if text.strip() else None
+        return tuple([opponent_of[tail[i:i + 4]] for i in range(0, len(tail), 10)])
+
+
+def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> _Cells:
+    """Return the round cells of a 001 line, compact (:data:`_Cells`): round r in
+    columns 92+10(r-1) .. 101+10(r-1)."""
     if len(line) >= _FIRST_BEYOND:      # else no cell beyond MAX_ROUNDS (the usual line)
         _check_round_cells(line, lineno, ctx, "round cells")
     tail = line[91:]
-    sharing = len(_SHARED_TEXTS) < _SHARED_CELLS
-    if tail and sharing:
-        # every cell a text read before in that round: each was checked then (only usual
-        # cells are shared), the line needs no check
-        known = _shared_cells(tail, checked=False)
-        if known is not None:
-            return known
-    if tail and _USUAL_CELLS.fullmatch(tail):
-        # every cell usual (checked at once, in C): read them without a check each, each
-        # Game as _read_game builds it (here in the loop: a call per cell costs as much)
-        if sharing:
-            games = _shared_cells(tail)
-            assert games is not None          # checked: each cell is made when not known
-            return games
-        return [_usual_game(tail, i, r) for r, i in enumerate(range(0, len(tail), 10), 1)]
+    if not tail:
+        return _NO_CELLS
+    if _USUAL_CELLS.fullmatch(tail):
+        # every cell usual (checked at once, in C): each column of the cells a slice
+        codes = tail[7::10].upper().replace(" ", "Z")
+        colours = tail[5::10].lower().replace(" ", "-")
+        opponents = _opponents(tail)
+        flips = _NO_FLIPS
+        if "Z" in codes:      # a cell without content written (0000 - Z) is explicit
+            flips = tuple([i for i, (code, colour, opp) in enumerate(zip(codes, colours, opponents))
+                           if code == "Z" and colour == "-" and opp is None
+                           and tail[10 * i:10 * i + 10].strip()]) or _NO_FLIPS
+        return opponents, codes, colours, flips
     cells: list[Game] = []
     r = 1
     base, end = 92, len(line)
@@ -391,48 +421,10 @@ def _parse_cells(line: str, lineno: int, ctx: _Ctx) -> list[Game]:
             cells.append(_parse_cell(line, r, lineno, ctx))
         r += 1
         base += 10
-    return cells
+    return compact_games(cells)
 
 
-def _usual_game(tail: str, i: int, r: int) -> Game:
-    """The Game of round ``r``'s usual cell at ``tail[i:i + 10]`` (``_USUAL_CELLS``
-    checked it), as :func:`_read_game` builds it, without a check."""
-    g = _new(Game)
-    # each field set in the order of Game's fields (see _read_game)
-    _set(g, "round", r)
-    _set(g, "opponent", int(tail[i:i + 4]) or None if tail[i + 3] != " " else None)
-    _set(g, "colour", _CELL_COLOURS[tail[i + 5]])
-    _set(g, "code", _CELL_CODES[tail[i + 7]])
-    _set(g, "explicit", not (tail[i + 3] == tail[i + 5] == tail[i + 7] == " "))
-    return g
-
-
-def _shared_cells(tail: str, checked: bool = True) -> list[Game] | None:
-    """The Games of round cells that are all usual (``_USUAL_CELLS``), as :func:`_parse_cells`
-    builds them, each shared: a Game is an immutable value, and the same cell text in the
-    same round is an equal Game, so one object serves every line of every file that has
-    it (a period's 1,000 small events repeat their cells). Once :data:`_SHARED_TEXTS`
-    holds ``_SHARED_CELLS`` cell texts (a large event, whose cells all differ), the
-    reader builds a Game per cell again, without looking them up. With ``checked``
-    false the cells are not known to be usual: ``None`` as soon as one was never read
-    in its round (only usual cells are kept, so the others are usual)."""
-    games = []
-    # round r's cell text -> its Game in _SHARED_GAMES[r - 1], for rounds 1.._SHARED_ROUNDS
-    for shared, i in zip(_SHARED_GAMES, range(0, len(tail), 10)):
-        cell = tail[i:i + 10]
-        g = shared.get(cell)
-        if g is None:
-            if not checked:
-                return None
-            g = shared[cell] = _usual_game(tail, i, i // 10 + 1)
-            _SHARED_TEXTS.add(cell)
-        games.append(g)
-    if len(tail) > _SHARED_SPAN:            # rounds beyond _SHARED_ROUNDS: never shared
-        if not checked:
-            return None
-        games.extend([_usual_game(tail, i, i // 10 + 1)
-                      for i in range(_SHARED_SPAN, len(tail), 10)])
-    return games
+_NO_FLIPS: tuple[int, ...] = ()
 
 
 _FIRST_BEYOND = 92 + 10 * MAX_ROUNDS     # the first column after round MAX_ROUNDS's block
@@ -492,23 +484,11 @@ _OPP_FIELD = r"(?:    | {3}[0-9]| {2}[0-9]{2}| [0-9]{3}|[0-9]{4})"
 _CELL_TEXT = _OPP_FIELD + r" [wbWB\- ] [10=+\-WDLHFUZwdlhfuz ]"
 _USUAL_CELLS = re.compile(f"(?:{_CELL_TEXT}  )*{_CELL_TEXT} {{0,2}}")
 _SPACES = ("", " ", "  ")
-# The Games the reader shares (by round, then cell text; _shared_cells): about this many
-# cell texts (_SHARED_TEXTS), of rounds 1.._SHARED_ROUNDS (a bound on memory, and on the
-# look-ups of a large event whose cells all differ; then each cell gets a Game of its own)
-_SHARED_CELLS = 4096
-_SHARED_ROUNDS = 60
-_SHARED_SPAN = 10 * _SHARED_ROUNDS      # the characters of those rounds' cells in a line
-_SHARED_GAMES: list[dict[str, Game]] = [{} for _ in range(_SHARED_ROUNDS)]
-_SHARED_TEXTS: set[str] = set()
 # A round cell's colour and result characters that need no warning, as the cell holds them
 _CELL_COLOURS: dict[str, str | None] = {"w": "w", "b": "b", "W": "w", "B": "b", "-": None,
                                         " ": None, "": None}
 _CELL_CODES = {**{c: c for c in RESULT_CODES}, **{c.lower(): c for c in RESULT_CODES},
                " ": "Z", "": "Z"}
-
-
-def _cell_has_content(cell: Game) -> bool:
-    return cell.opponent is not None or cell.code != "Z"
 
 
 _new = object.__new__
@@ -519,35 +499,33 @@ def _read_game(r: int, opponent: int | None, colour: str | None, code: str,
                explicit: bool) -> Game:
     """A :class:`Game` of a cell the reader has checked (round >= 1, opponent 1-9999 or
     None, colour ``w``/``b``/None, an upper-case code of :data:`RESULT_CODES`): the
-    same object ``Game(...)`` gives, without checking the cell a second time.
-
-    Each field is set on its own, in the order of Game's fields, as ``Game.__init__``
-    sets them: every Game then keeps its values in the object itself (CPython's
-    key-sharing instance layout), a third of the memory of a ``__dict__`` of its own,
-    and every later pass over a large event's games (the checks, the rating, the
-    cross-table) reads them two to three times faster."""
-    g = _new(Game)
-    _set(g, "round", r)
-    _set(g, "opponent", opponent)
-    _set(g, "colour", colour)
-    _set(g, "code", code)
-    _set(g, "explicit", explicit)
-    return g
+    same object ``Game(...)`` gives, without checking the cell a second time
+    (:func:`xl_fide.tournament.make_game`)."""
+    return make_game(r, opponent, colour, code, explicit)
 
 
-def _with_games(player: TrfPlayer, games: tuple[Game, ...]) -> TrfPlayer:
-    """``dataclasses.replace(player, games=games)`` for a player the reader built (its
-    fields already checked and normalised) and nothing else holds yet: the games are
-    set on it, without a second ``__init__`` or a copy."""
-    _set(player, "games", games)
-    return player
+def _last_content(cells: _Cells) -> int:
+    """The highest round of the cells with content (an opponent, or a code other than
+    ``Z``); 0 if none."""
+    opponents, codes = cells[0], cells[1]
+    last = len(codes.rstrip("Z"))
+    for i in range(len(opponents) - 1, last - 1, -1):
+        if opponents[i] is not None:
+            return i + 1
+    return last
 
 
-def _fit_games(cells: list[Game], rounds: int) -> tuple[Game, ...]:
-    """The player's Games of rounds 1..``rounds``: the cells read, blank ``Z`` after them."""
-    if len(cells) >= rounds:
-        return tuple(cells) if len(cells) == rounds else tuple(cells[:rounds])
-    return (*cells, *(_read_game(r, None, None, "Z", False) for r in range(len(cells) + 1, rounds + 1)))
+def _fit_cells(cells: _Cells, rounds: int) -> _Cells:
+    """The cells of rounds 1..``rounds``: the cells read, blank ``Z`` after them."""
+    opponents, codes, colours, flips = cells
+    n = len(codes)
+    if n == rounds:
+        return cells
+    if n > rounds:
+        return (opponents[:rounds], codes[:rounds], colours[:rounds],
+                tuple([i for i in flips if i < rounds]) if flips else flips)
+    more = rounds - n
+    return opponents + (None,) * more, codes + "Z" * more, colours + "-" * more, flips
 
 
 _RULER_TEXT = re.compile(r"[0-9 ]+")
@@ -786,10 +764,10 @@ class _Reader:
         self.teams: list[TeamRecord] = []
         self.nationals: list[NationalRecord] = []
         self.scoring = _Scoring()
-        # the 001 lines as read: each player (no games yet; its line number and text set)
-        # and, at the same index, its round cells
+        # the 001 lines as read: each player (its line number and text set, its games the
+        # cells as read) and, at the same index, its round cells (compact)
         self.players: list[TrfPlayer] = []
-        self.cells: list[list[Game]] = []
+        self.cells: list[_Cells] = []
         self.first_line_of: dict[int, int] = {}
         self.declared: _Declared | None = None
         self.initial_colour: str | None = None
@@ -873,7 +851,7 @@ class _Reader:
         if sr in self.first_line_of:
             self.ctx.fatal(f"duplicate start rank {sr} (first on line {self.first_line_of[sr]})", lineno, 5)
         self.first_line_of[sr] = lineno
-        self.cells_read += len(cells)
+        self.cells_read += len(cells[1])
         if self.cells_read > MAX_ROUND_CELLS:
             self.ctx.fatal(f"more than {MAX_ROUND_CELLS} round cells in the file (players x rounds; "
                            "xl-fide's limit, over 60 times the largest real events)", lineno, 92)
@@ -948,19 +926,20 @@ class _Reader:
     def rounds(self) -> int:
         """The number of rounds (module docstring, "Rounds"); warns about ignored blocks."""
         if self.declared is None:
-            return max((c.round for cells in self.cells for c in cells if _cell_has_content(c)),
-                       default=0)
+            return max(map(_last_content, self.cells), default=0)
         declared = self.declared
+        n = declared.rounds
         beyond: dict[int, tuple[int, int]] = {}
-        for player, cells in zip(self.players, self.cells):
-            for c in cells[declared.rounds:]:
-                if _cell_has_content(c) and c.round not in beyond:
-                    beyond[c.round] = (player.line, _column(c.round))
+        for player, (opponents, codes, _, _) in zip(self.players, self.cells):
+            for i in range(n, len(codes)):
+                r = i + 1
+                if (opponents[i] is not None or codes[i] != "Z") and r not in beyond:
+                    beyond[r] = (player.line, _column(r))
         for r in sorted(beyond):
             ln, col = beyond[r]
             self.ctx.warn(f"round {r} is beyond the {declared.rounds} rounds declared by {declared.tag} "
                           f"(line {declared.line}); ignored", ln, col)
-        return declared.rounds
+        return n
 
     def check_opponents(self, rounds: int) -> None:
         """Every opponent is a player (fatal), and not the player himself (warning)."""
@@ -969,17 +948,17 @@ class _Reader:
             return
         for player, cells in zip(self.players, self.cells):
             sr = player.start_rank
-            for c in cells[:rounds]:
-                opp = c.opponent
+            for i, opp in enumerate(cells[0][:rounds]):
                 if opp is None:
                     continue
+                r = i + 1
                 if opp not in players:
-                    self.ctx.fatal(f"round {c.round}: opponent {c.opponent} is not a player "
+                    self.ctx.fatal(f"round {r}: opponent {opp} is not a player "
                                    "(no 001 line with that start rank)", player.line,
-                                   _column(c.round))
+                                   _column(r))
                 if opp == sr:
-                    self.ctx.warn(f"round {c.round}: player {c.opponent} is paired against himself",
-                                  player.line, _column(c.round))
+                    self.ctx.warn(f"round {r}: player {opp} is paired against himself",
+                                  player.line, _column(r))
 
     def _games_agree(self, rounds: int) -> bool:
         """True when neither :meth:`check_opponents` nor :func:`_check_consistency` (its
@@ -988,29 +967,27 @@ class _Reader:
         results and colours that agree (``pair_problem``), and no played result is
         without an opponent. False sends the file to those two, which word each problem."""
         cells_of = dict(zip([p.start_rank for p in self.players], self.cells))
-        for p, cells in zip(self.players, self.cells):
+        for p, (opponents, codes, colours, _) in zip(self.players, self.cells):
             sr = p.start_rank
-            for r, g in enumerate(cells if len(cells) <= rounds else cells[:rounds]):
-                opp = g.opponent
+            for r, opp in enumerate(opponents[:rounds]):
                 if opp is None:
-                    if g.code in PLAYED_CODES:
+                    if codes[r] in PLAYED_CODES:
                         return False
                     continue
                 other = cells_of.get(opp)
-                if other is None or opp == sr or r >= len(other):
+                if other is None or opp == sr or r >= len(other[1]):
                     return False
-                og = other[r]
-                if og.opponent != sr or (sr < opp and not (
-                        (g.code, og.code) in _AGREEING_CODES
-                        and (g.colour, og.colour) in _AGREEING_COLOURS)):
+                if other[0][r] != sr or (sr < opp and not (
+                        (codes[r], other[1][r]) in _AGREEING_CODES
+                        and (colours[r], other[2][r]) in _AGREEING_COLOUR_CHARS)):
                     return False
         return True
 
     def _opponents_fine(self, rounds: int) -> bool:
         """True when :meth:`check_opponents` has nothing to say: checked in bulk (each
         step over all the cells runs in C), for a large event."""
-        cells = [row[:rounds] for row in self.cells]
-        opponents = list(map(_OPPONENT, itertools.chain.from_iterable(cells)))
+        cells = [cells[0][:rounds] for cells in self.cells]
+        opponents = list(itertools.chain.from_iterable(cells))
         own = itertools.chain.from_iterable(
             map(itertools.repeat, [p.start_rank for p in self.players], map(len, cells)))
         known = set(opponents)
@@ -1044,8 +1021,10 @@ class _Reader:
         self.games_agree = len(self.players) < _BULK_PLAYERS and self._games_agree(rounds)
         if not self.games_agree:
             self.check_opponents(rounds)
-        players = tuple(map(_with_games, self.players,
-                            [_fit_games(cells, rounds) for cells in self.cells]))
+        for player, cells in zip(self.players, self.cells):
+            if len(cells[1]) != rounds:
+                set_compact_games(player, *_fit_cells(cells, rounds))
+        players = tuple(self.players)
         start, end = self.dates()
         t = Tournament(
             name=self.head("012"), city=self.head("022"), federation=self.head("032"),
@@ -1161,26 +1140,24 @@ def _check_consistency(t: Tournament, ctx: _Ctx, games_checked: bool = False) ->
             if p.points is not None:
                 _check_points(t, p, ctx)
         return
-    # the games of each start rank (a dict: faster than the read-only view); the
-    # reader's games are one per round, in round order (game r at index r - 1)
-    games_of = {p.start_rank: p.games for p in t.players}
+    # the games of each start rank, compact (a dict: faster than the read-only view);
+    # the reader's games are one per round, in round order (game r at index r - 1)
+    cells_of = {p.start_rank: (p.round_opponents, p.round_codes, p.round_colours)
+                for p in t.players}
     for p in t.players:
         sr = p.start_rank
-        for r, g in enumerate(p.games):
+        opponents, codes, colours = cells_of[sr]
+        for r, opp in enumerate(opponents):
             # the usual game, both sides agreeing, checked here; anything else by _check_game
-            opp = g.opponent
             if opp is not None and opp != sr:
-                try:
-                    og = games_of[opp][r]
-                except KeyError:        # not a player: refused before (check_opponents)
-                    og = None
+                other = cells_of.get(opp)  # None: not a player, refused before (check_opponents)
                 # both sides agree (pair_problem is None: the codes agree, and the
                 # colours; the reader's codes and colours are among the tables' values)
-                if og is not None and og.opponent == sr and (
-                        sr > opp or ((g.code, og.code) in _AGREEING_CODES
-                                     and (g.colour, og.colour) in _AGREEING_COLOURS)):
+                if other is not None and other[0][r] == sr and (
+                        sr > opp or ((codes[r], other[1][r]) in _AGREEING_CODES
+                                     and (colours[r], other[2][r]) in _AGREEING_COLOUR_CHARS)):
                     continue
-            _check_game(t, p, g, ctx)
+            _check_game(t, p, r + 1, ctx)
         if p.points is not None:
             _check_points(t, p, ctx)
 
@@ -1208,21 +1185,18 @@ def _sides_agree(players: tuple[TrfPlayer, ...]) -> bool:
     n = len(players)
     if [p.start_rank for p in players] != list(range(1, n + 1)):
         return False
-    games = [p.games for p in players]
-    if len(set(map(len, games))) > 1:
+    codes_of = [p.round_codes for p in players]
+    if len(set(map(len, codes_of))) > 1:
         return False
-    rounds = len(games[0]) if games else 0
+    rounds = len(codes_of[0]) if codes_of else 0
     numbers = range(1, n + 1)
-    # each field of every cell in one pass, player by player (the order the Games were
-    # made in: the fastest to read), then a round's cells as a slice of each
-    cells = list(itertools.chain.from_iterable(games))
+    # each field of every cell, player by player, then a round's cells as a slice of each
     # each cell's opponent, 0 for none (every opponent is a player: check_opponents)
-    opponents: list[int] = list(map(_NO_OPPONENT.get, map(_OPPONENT, cells),
-                                    map(_OPPONENT, cells)))
+    opponents: list[int] = [o or 0 for p in players for o in p.round_opponents]
     if opponents and max(opponents) > n:
         return False
-    all_codes: list[str | None] = list(map(_CODE, cells))
-    all_colours: list[str | None] = list(map(_COLOUR, cells))
+    all_codes = "".join(codes_of)
+    all_colours = "".join([p.round_colours for p in players])
     for r in range(rounds):
         opp = opponents[r::rounds]
         # the opponent's own opponent is this player (0 for a cell without one)
@@ -1232,7 +1206,7 @@ def _sides_agree(players: tuple[TrfPlayer, ...]) -> bool:
         codes, colours = all_codes[r::rounds], all_colours[r::rounds]
         if not (set(zip(codes, map(_item_of([None, *codes]), opp))) <= _AGREEING_CODES
                 and set(zip(colours, map(_item_of([None, *colours]), opp)))
-                <= _AGREEING_COLOURS):
+                <= _AGREEING_COLOUR_CHARS):
             return False
     return True
 
@@ -1247,10 +1221,6 @@ def _item_of(values: list[_T]) -> Callable[[int], _T]:
 _parse_date = functools.lru_cache(maxsize=1024)(parse_date)
 #: :func:`pair_problem` answered once per combination of codes and colours (a pure function)
 _pair_problem = functools.lru_cache(maxsize=4096)(pair_problem)
-_OPPONENT = operator.attrgetter("opponent")
-_CODE = operator.attrgetter("code")
-_COLOUR = operator.attrgetter("colour")
-_NO_OPPONENT: dict[int | None, int] = {None: 0}
 #: The results of the two sides of a game that agree (``pair_problem`` of the codes is
 #: None), and a cell without an opponent (None on the other side) whose result is no
 #: played game; the colours that agree (``pair_problem`` of two agreeing codes)
@@ -1260,30 +1230,41 @@ _AGREEING_CODES = frozenset(
 _AGREEING_COLOURS = frozenset(
     (a, b) for a in ("w", "b", None) for b in ("w", "b", None)
     if pair_problem("=", "=", a, b) is None)
+#: :data:`_AGREEING_COLOURS` as colour characters (``-`` for none; None: no other side)
+_AGREEING_COLOUR_CHARS = (frozenset((a or "-", b or "-") for a, b in _AGREEING_COLOURS)
+                          | frozenset((a or "-", None) for a, b in _AGREEING_COLOURS if b is None))
 
 
-def _check_game(t: Tournament, p: TrfPlayer, g: Game, ctx: _Ctx) -> None:
-    base = 92 + 10 * (g.round - 1)
-    if g.opponent is None:
-        if g.code in PLAYED_CODES:
-            ctx.warn(f"round {g.round}: result {g.code!r} without an opponent; "
+def _check_game(t: Tournament, p: TrfPlayer, r: int, ctx: _Ctx) -> None:
+    """Warn about the player's game of round ``r`` and its other side."""
+    base = 92 + 10 * (r - 1)
+    i = r - 1
+    opp, code, colour = p.round_opponents[i], p.round_codes[i], p.round_colours[i]
+    if opp is None:
+        if code in PLAYED_CODES:
+            ctx.warn(f"round {r}: result {code!r} without an opponent; "
                      "not counted as a played game", p.line, base + 7)
         return
-    other = t.player(g.opponent, None)
+    other = t.player(opp, None)
     if other is None or other is p:  # opponents are checked before; paired with himself: warned
         return
-    og = other.games[g.round - 1]
-    if og.opponent != p.start_rank:
-        ctx.warn(f"round {g.round}: player {p.start_rank} has opponent {g.opponent} but "
-                 f"player {g.opponent} has {og.opponent or 'no opponent'}", p.line, base)
+    other_opp = other.round_opponents[i]
+    if other_opp != p.start_rank:
+        ctx.warn(f"round {r}: player {p.start_rank} has opponent {opp} but "
+                 f"player {opp} has {other_opp or 'no opponent'}", p.line, base)
         return
     if p.start_rank > other.start_rank:  # each pair once
         return
-    problem = _pair_problem(g.code, og.code, g.colour, og.colour)
+    other_code = other.round_codes[i]
+    problem = _pair_problem(code, other_code, _COLOUR_OF[colour],
+                            _COLOUR_OF[other.round_colours[i]])
     if problem is not None:
-        column = base + 5 if _pair_problem(g.code, og.code) is None else base + 7
-        ctx.warn(f"round {g.round}: player {p.start_rank} and player {other.start_rank} "
+        column = base + 5 if _pair_problem(code, other_code) is None else base + 7
+        ctx.warn(f"round {r}: player {p.start_rank} and player {other.start_rank} "
                  f"(line {other.line}): {problem}", p.line, column)
+
+
+_COLOUR_OF = {"w": "w", "b": "b", "-": None}
 
 
 def parse_trf(text: str | bytes, *, source: str = "<string>", strict: bool = False,
@@ -1530,12 +1511,25 @@ def _player_unchanged(p: TrfPlayer, rounds: int) -> bool:
         head, cells = _parse_player_line(p.raw, p.line, _Ctx("<raw>", strict=False))
     except TrfError:
         return False
-    return dataclasses.replace(head, games=_fit_games(cells, rounds)) == p
+    if not p._numbered:     # type: ignore[attr-defined]    # games numbered otherwise
+        return False
+    opponents, codes, colours, _ = _fit_cells(cells, rounds)
+    # the player's fields as read (TrfPlayer's == but its games, which are compared
+    # compact: Game's == compares opponent, colour, code and round, not explicit)
+    return (_PLAYER_FIELDS(head) == _PLAYER_FIELDS(p) and opponents == p.round_opponents
+            and codes == p.round_codes and colours == p.round_colours)
+
+
+_PLAYER_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(TrfPlayer)
+                                       if f.compare and f.name != "games"))
 
 
 def _content_rounds(players: Iterable[TrfPlayer]) -> int:
     last = 0
     for p in players:
+        if p._numbered:         # type: ignore[attr-defined]
+            last = max(last, _last_content((p.round_opponents, p.round_codes, "", ())))
+            continue
         for g in p.games:
             if (g.opponent is not None or g.code != "Z") and g.round > last:
                 last = g.round

@@ -114,35 +114,26 @@ def test_reader_builds_no_checked_game_per_cell(monkeypatch):
     assert len(calls) < 40          # a few for the scoring table, none per cell
 
 
-def test_reader_shares_one_game_per_round_cell_across_files():
-    # 1,000 events of a period repeat the same round cells (round, opponent, colour,
-    # result): the reader builds one immutable Game per cell and round, not one per line
+def test_reader_keeps_round_cells_compact_across_files():
+    # 1,000 events of a period repeat the same round cells: the reader keeps each
+    # player's cells compact (opponents, codes, colours round by round; one int object
+    # per opponent number, shared by every cell that names it) and makes the Games of
+    # ``games`` only when they are read, each cell's Game shared (issue 35)
     lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
                          rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
              for i in range(1, 41)]
     a = parse_trf(trf({"012": "One", "XXR": "9"}, lines), source="a.trf")
     b = parse_trf(trf({"012": "Other", "XXR": "9"}, lines), source="b.trf")
     for pa, pb in zip(a.players, b.players):
+        assert all(oa is ob for oa, ob in zip(pa.round_opponents, pb.round_opponents))
+        assert (pa.round_codes, pa.round_colours) == (pb.round_codes, pb.round_colours)
+        # the Games, made when read, one immutable object per round cell across files
         assert all(ga is gb for ga, gb in zip(pa.games, pb.games))
     # each the Game the cell means, round by round
     p3 = a.players[2]
+    assert (p3.round_opponents, p3.round_codes, p3.round_colours) == ((4,) * 9, "=" * 9, "w" * 9)
     assert p3.games == tuple(Game(r, 4, "w", "=") for r in range(1, 10))
     assert all(g.explicit for g in p3.games)
-
-
-def test_reader_stops_sharing_games_when_its_table_is_full(monkeypatch):
-    # a large event's cells all differ: once the table of shared Games is full, the
-    # reader builds each Game itself and the table grows no more (memory, look-ups)
-    monkeypatch.setattr(trf_module, "_SHARED_GAMES", [{} for _ in range(trf_module._SHARED_ROUNDS)])
-    monkeypatch.setattr(trf_module, "_SHARED_TEXTS", set())
-    monkeypatch.setattr(trf_module, "_SHARED_CELLS", 10)
-    lines = [player_line(i, f"Player {i}", 1500 + i, points="4.5",
-                         rounds=[(i + 1 if i % 2 else i - 1, "w" if i % 2 else "b", "=")] * 9)
-             for i in range(1, 41)]
-    t = parse_trf(trf({"012": "Big", "XXR": "9"}, lines))
-    assert len(trf_module._SHARED_TEXTS) < 10 + 9      # full after the line that filled it
-    p3 = t.players[2]
-    assert p3.games == tuple(Game(r, 4, "w", "=") for r in range(1, 10))
 
 
 def test_reader_looks_up_no_pattern_by_text_per_line(monkeypatch):

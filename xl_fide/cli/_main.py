@@ -350,47 +350,83 @@ def cmd_period(args: argparse.Namespace) -> int:
 
 def _period(args: argparse.Namespace) -> int:
     from xl_fide.errors import PeriodSpanError, PeriodTimeControlError
-    from xl_fide.event.period import build_period
-    from xl_fide.cli._presenters import format_period
+    from xl_fide.event.period import PeriodBuilder
+    from xl_fide.cli._presenters import PERIOD_PARTS
     fmt = _report_format(args)          # --format / -o as `report` takes them
     if args.output:     # before the work: an input or an existing file is refused at once
         _check_output(Path(args.output), [Path(name) for name in args.files], args.force)
-    tournaments = []
-    # each file by its bytes (a dict hashes them in C; less memory than the tournaments)
-    seen: dict[bytes, Path] = {}
+    options = _options(args)
+    # each file read, added to the period and dropped (PeriodBuilder: the period keeps
+    # what its output needs of each event, not the tournaments)
+    builder = PeriodBuilder(options, span=args.span)
+    seen = _SeenFiles()
     for name in args.files:
         p = _regular_file(Path(name))
         with open(p, "rb", buffering=0) as fh:      # p.read_bytes() without its buffer
             data = fh.read()
-        if data in seen:
-            raise CliError(f"{p}: the same event as {seen[data]} (given twice)")
-        seen[data] = p
+        seen.check(p, data)
         t = _load_tournament(p, args.strict, args.encoding, data)
+        del data
         _print_warnings(t, args.quiet)
-        tournaments.append(t)
+        builder.add(t)
+        del t
     try:
-        from xl_fide.event.resolve import event_rules
-        options = _options(args)
-        # each event's rules, for the player data only (build_period works them out too)
+        events = builder.events
+        # each event's rules, for the player data only (the builder resolved them)
         wanted = getattr(args, "lists", False) or getattr(args, "player_data", None)
-        rules = [event_rules(t, options) for t in tournaments] if wanted else []
+        rules = [e.rules for e in events] if wanted else []
         if getattr(args, "lists", False):
-            rules = _list_before_period(tournaments, rules)
-        report = build_period(tournaments, options, players=_players(args, tournaments, rules),
-                              span=args.span)
+            rules = _list_before_period(events, rules)
+        directory = _players(args, events, rules) if wanted else None
+        del events
+        # each player rated, written into its text and dropped (PeriodParts): the text
+        # is held, not the period's results; every player rated before any output
+        parts = builder.parts(directory)
+        texts = list(PERIOD_PARTS[fmt](parts.events, parts.players, parts.notes))
     except PeriodSpanError as exc:
         raise CliError(f"{exc}: give --span to pool them") from None
     except PeriodTimeControlError as exc:
         raise CliError(f"{exc} (--time-control)") from None
-    text = format_period(report, fmt)
     if args.output:
-        write_text_atomic(Path(args.output), text, force=args.force,
+        write_text_atomic(Path(args.output), "".join(texts), force=args.force,
                           inputs=[Path(name) for name in args.files])
         _say(f"wrote {args.output}")
     else:
-        _write_out(text)
-    _keep_to_exit(tournaments, report, text)
+        _write_parts(texts)
+    _keep_to_exit(texts)
     return EXIT_OK
+
+
+def _write_parts(texts: Sequence[str], size: int = 1 << 20) -> None:
+    """Write ``texts`` to the screen as :func:`_write_out` writes their join, a piece
+    of about ``size`` characters at a time (not one copy of a period's whole output
+    per step of the writing)."""
+    piece: list[str] = []
+    length = 0
+    for text in texts:
+        piece.append(text)
+        length += len(text)
+        if length >= size:
+            _write_out("".join(piece))
+            piece, length = [], 0
+    if piece:
+        _write_out("".join(piece))
+
+
+class _SeenFiles:
+    """The period's files by the hash of their bytes (not the bytes: a period reads a
+    thousand files): the same bytes twice are refused (:meth:`check`), compared in
+    full with the earlier file's (read again) before it is named."""
+
+    def __init__(self) -> None:
+        self.paths: dict[int, list[Path]] = {}
+
+    def check(self, path: Path, data: bytes) -> None:
+        earlier = self.paths.setdefault(hash(data), [])
+        for first in earlier:
+            if first.read_bytes() == data:
+                raise CliError(f"{path}: the same event as {first} (given twice)")
+        earlier.append(path)
 
 
 def _list_before_period(tournaments: Sequence[Any], rules: Sequence[EventRules]

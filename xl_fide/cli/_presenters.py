@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from xl_fide.rules.rounding import hundredths_to_str
 
@@ -175,11 +175,30 @@ def _half_points_text(half: int) -> str:
     return _fmt_points(Decimal(half) / 2)
 
 
+class _IntTexts(dict[int, str]):
+    """An int's text (``format(value, spec)``), each made once: a report's columns repeat
+    the same ratings, K, N and changes (a large event's table holds one text per value,
+    not one per cell)."""
+
+    def __init__(self, spec: str = "") -> None:
+        super().__init__()
+        self.spec = spec
+
+    def __missing__(self, value: int) -> str:
+        text = self[value] = format(value, self.spec)
+        return text
+
+
+_TEXT = _IntTexts()
+_SIGNED = _IntTexts("+d")
+
+
 def _cells(row: ReportRow) -> list[str]:
     r = row.result
     blank = ""
+    text = _TEXT
     if r.initial is not None:
-        ru = str(r.initial.Ru) if r.initial.Ru is not None else "-"
+        ru = text[r.initial.Ru] if r.initial.Ru is not None else "-"
     else:
         ru = blank
     calc = r.calc      # the rated player's numbers (PlayerResult.K ... read it too)
@@ -191,15 +210,15 @@ def _cells(row: ReportRow) -> list[str]:
     Rc = r.Rc
     return [
         str(r.start_rank), r.name, str(row.fide_id) if row.fide_id else blank,
-        str(r.rating) if r.rating is not None else "unrated",
-        str(K) if K is not None else blank, _fmt_points(row.points),
-        str(r.N), _half_points_text(r.W_half), str(Rc) if Rc is not None else blank,
+        text[r.rating] if r.rating is not None else "unrated",
+        text[K] if K is not None else blank, _fmt_points(row.points),
+        text[r.N], _half_points_text(r.W_half), text[Rc] if Rc is not None else blank,
         hundredths_to_str(sum_PD) if sum_PD is not None else blank,
         ("+" if change and change > 0 else "") + hundredths_to_str(change)
         if change is not None else blank,
-        (f"{rating_change:+d}" if rating_change else "0") if rating_change is not None else blank,
-        str(new_rating) if new_rating is not None else blank,
-        str(r.Rp) if r.Rp is not None else blank,
+        (_SIGNED[rating_change] if rating_change else "0") if rating_change is not None else blank,
+        text[new_rating] if new_rating is not None else blank,
+        text[r.Rp] if r.Rp is not None else blank,
         ru,
     ]
 
@@ -356,11 +375,22 @@ def format_period(report: PeriodReport, fmt: str = "table") -> str:
 def period_table(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
     chg (ΣΔR), K, K·chg; then the total and its single rounding."""
-    lines = ["Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
-                                           for n, d, e in report.events)]
+    return "".join(period_table_parts(report.events, report.players, report.notes))
+
+
+def period_table_parts(events: Sequence[tuple[str, Any, str]], players: Iterable[PeriodPlayer],
+                       notes: Sequence[str]) -> Iterator[str]:
+    """:func:`period_table` in parts, each ending in a line break: the events' line, one
+    part per player (read from ``players`` as it is reached: a
+    :class:`~xl_fide.event.period.PeriodParts`' players, each rated then), then the
+    notes (read last: complete once the players are). Joined, they are
+    :func:`period_table`."""
+    yield "Rating period: " + ", ".join(f"{n} ({d.isoformat() if d else '?'}, {e})"
+                                        for n, d, e in events) + "\n"
     game_text = _GAME_TEXTS.__getitem__
     h = _HUNDREDTHS_TEXTS.__getitem__
-    for p in report.players:
+    for p in players:
+        lines = []
         head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
         if p.change is not None:
             c = p.change
@@ -383,18 +413,20 @@ def period_table(report: PeriodReport) -> str:
             else:
                 lines.append(f"{head}: unrated, no initial rating"
                              + (f" ({init.reason})" if init is not None else ""))
-    lines.extend(f"note: {n}" for n in report.notes)
-    return "\n".join(lines) + "\n"
+        lines.append("")
+        yield "\n".join(lines)
+    if notes:
+        yield "".join(f"note: {n}\n" for n in notes)
 
 
 PERIOD_COLUMNS = ("Name", "FIDE id", "Event", "Ro", "K", "K given", "N", "ΣΔR", "K×ΣΔR",
                   "Chg", "New", "Ru", "note")
 
 
-def _period_csv_rows(report: PeriodReport) -> list[list[str]]:
+def _period_csv_rows(players: Iterable[PeriodPlayer]) -> list[list[str]]:
     h = _HUNDREDTHS_TEXTS.__getitem__
     rows: list[list[str]] = []
-    for p in report.players:
+    for p in players:
         who = [_csv_text(p.name), str(p.fide_id) if p.fide_id else ""]
         c = p.change
         if c is not None:
@@ -421,13 +453,25 @@ def period_csv(report: PeriodReport) -> str:
     B.02 §8.3.4, ``New``, ``note`` why it is not published); for an unrated player one
     line: ``Ro`` ``unrated``, N, ``Ru`` (``-`` when none) and why not in ``note``.
     Texts starting with ``= + - @`` get a leading ``'`` (never run as a formula)."""
+    return "".join(period_csv_parts(report.events, report.players, report.notes))
+
+
+def period_csv_parts(events: Sequence[tuple[str, Any, str]], players: Iterable[PeriodPlayer],
+                     notes: Sequence[str]) -> Iterator[str]:
+    """:func:`period_csv` in parts (as :func:`period_table_parts`): the header, then
+    each player's rows (``events`` and ``notes`` are not in the CSV)."""
     import csv          # here: the table needs no csv
     import io
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(PERIOD_COLUMNS)
-    w.writerows(_period_csv_rows(report))
-    return out.getvalue()
+    for p in players:
+        w.writerows(_period_csv_rows((p,)))
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    if out.tell():      # no player: the header alone
+        yield out.getvalue()
 
 
 def _period_player_dict(p: PeriodPlayer) -> dict[str, Any]:
@@ -465,11 +509,32 @@ def period_json(report: PeriodReport) -> str:
     §8.3.4), ``new_rating``, ``published``, ``publication``; an unrated player's
     ``initial_rating`` and its reason; per event its own ``rating``, ``games``
     (``opponent_rating``, ``score``), ``sum_delta_R`` and ``change``), and ``notes``."""
+    return "".join(period_json_parts(report.events, report.players, report.notes))
+
+
+def period_json_parts(events: Sequence[tuple[str, Any, str]], players: Iterable[PeriodPlayer],
+                      notes: Sequence[str]) -> Iterator[str]:
+    """:func:`period_json` in parts (as :func:`period_table_parts`): the document
+    ``json.dumps(doc, ensure_ascii=False, indent=2)`` would write, each player's
+    object written on its own at its depth (a JSON text has no line break inside a
+    string: each of its lines is indented by the depth's spaces)."""
     import json         # here: the table needs no json
-    doc = {
-        "events": [{"event": name, "event_date": day.isoformat() if day else None,
-                    "rule_edition": edition} for name, day, edition in report.events],
-        "players": [_period_player_dict(p) for p in report.players],
-        "notes": list(report.notes),
-    }
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+    def at(depth: int, value: object) -> str:
+        text = json.dumps(value, ensure_ascii=False, indent=2)
+        return text.replace("\n", "\n" + "  " * depth)
+
+    head = [{"event": name, "event_date": day.isoformat() if day else None,
+             "rule_edition": edition} for name, day, edition in events]
+    yield '{\n  "events": ' + at(1, head) + ',\n  "players": ['
+    sep = "\n    "
+    for p in players:
+        yield sep + at(2, _period_player_dict(p))
+        sep = ",\n    "
+    yield ("\n  ]" if sep != "\n    " else "]") + ',\n  "notes": ' + at(1, list(notes)) + "\n}"
+
+
+#: the period's formats in parts, by ``--format`` (each as ``(events, players, notes)``,
+#: the players read once: :class:`~xl_fide.event.period.PeriodParts`)
+PERIOD_PARTS = {"table": period_table_parts, "csv": period_csv_parts,
+                "json": period_json_parts}

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
 from xl_fide.event.resolve import EventRules, choose_k, event_rules, period_base
@@ -28,17 +28,16 @@ from xl_fide.event.months import interim_parts, rated_by_month, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
 from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_rating
+from xl_fide.tournament import counted_cells
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerDirectory
     from xl_fide.tournament import Tournament, TrfPlayer
 
-__all__ = ["PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
+__all__ = ["PeriodBuilder", "PeriodParts", "PeriodPlayer", "PeriodReport", "PeriodSpanError", "PeriodTimeControlError", "build_period", "event_identity", "games_identity",
            "player_key", "rating_month"]
 
 
-_CODE = attrgetter("code")          # a Game's result code
-_GAMES = attrgetter("games")        # a player's Games
 _EVENT_NAME = itemgetter(0)         # the name of an event of an _Entry
 
 
@@ -84,19 +83,86 @@ class _Entry:
                                 _dt.date | None]] = []
 
 
+class _PlayerFacts:
+    """What the period keeps of one player of one event: the TrfPlayer's fields it
+    reads (start rank, name, FIDE id, rating, birth year) and its round cells as the
+    model keeps them, compact and not copied (``opponents``, ``codes``, ``colours``:
+    :attr:`~xl_fide.tournament.TrfPlayer.round_opponents` and the others, one per game
+    in the order of its games; ``counted_opponents`` and ``counted_codes`` those of
+    the rounds the event counts, :func:`~xl_fide.tournament.counted_cells`). No Game
+    is made; the rest of the player (its line, title, federation...) is freed with the
+    event."""
+
+    __slots__ = ("start_rank", "name", "fide_id", "rating", "birth_year", "opponents",
+                 "codes", "colours", "counted_opponents", "counted_codes")
+
+    start_rank: int
+    name: str
+    fide_id: int | None
+    rating: int | None
+    birth_year: int | None
+    opponents: Sequence[int | None]
+    codes: str
+    colours: str
+    counted_opponents: Sequence[int | None]
+    counted_codes: str
 
 
+class _EventFacts:
+    """What the period keeps of one event (:meth:`PeriodBuilder.add`): its name, source,
+    dates, rounds, players (:class:`_PlayerFacts`), the time control its file states,
+    its rules, and, only for a standard event over 30 days (rated month by month,
+    :mod:`xl_fide.event.months`), the tournament itself (``whole``, else ``None``).
+    Read where the period read the tournament (same attribute names)."""
+
+    __slots__ = ("name", "source", "start_date", "end_date", "rounds", "players", "stated",
+                 "rules", "whole")
+
+    name: str
+    source: str
+    start_date: _dt.date | None
+    end_date: _dt.date | None
+    rounds: int
+    players: tuple[_PlayerFacts, ...]
+    stated: TimeControl | None
+    rules: EventRules
+    whole: Tournament | None
 
 
-def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
+def _facts(t: Tournament, rules: EventRules) -> _EventFacts:
+    """:class:`_EventFacts` of ``t`` under ``rules``."""
+    from xl_fide.event.resolve import event_time_control
+    e = _new(_EventFacts)
+    e.name, e.source, e.start_date, e.end_date, e.rounds = (
+        t.name, t.source, t.start_date, t.end_date, t.rounds)
+    e.stated = event_time_control(t)[0]
+    e.rules = rules
+    e.whole = t if rated_by_month(t, rules.time_control) else None
+    people = []
+    rounds = t.rounds
+    for p in t.players:
+        f = _new(_PlayerFacts)
+        f.start_rank, f.name, f.fide_id, f.rating, f.birth_year = (
+            p.start_rank, p.name, p.fide_id, p.rating, p.birth_year)
+        f.opponents, f.codes, f.colours = p.round_opponents, p.round_codes, p.round_colours
+        f.counted_opponents, f.counted_codes, _ = counted_cells(p, rounds)
+        people.append(f)
+    e.players = tuple(people)
+    return e
+
+
+# an event as the period reads it: a tournament, or what the period kept of one
+_Event = Union["Tournament", _EventFacts]
+
+
+def _check_time_controls(events: Sequence[_EventFacts], options: EventOptions,
                          notes: list[str]) -> None:
     """Refuse events of different time controls (:class:`PeriodTimeControlError`);
     with ``options.time_control`` given, every event is rated under it, and an event
     whose file states another time control gets a note."""
-    from xl_fide.event.resolve import event_time_control
     if options.time_control is not None:
         for t in events:
-            stated, _ = event_time_control(t)
+            stated = t.stated
             if stated is not None and stated is not options.time_control:
                 notes.append(f"{t.name or t.source}: the file states {stated.value}, rated as "
                              f"{options.time_control.value} as asked (one time control for "
@@ -104,7 +170,7 @@ def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
         return
     kinds: dict[TimeControl, list[str]] = {}
     for t in events:
-        stated, _ = event_time_control(t)
+        stated = t.stated
         shown = t.source or t.name or "an event"
         kinds.setdefault(stated or TimeControl.STANDARD, []).append(
             shown if stated is not None else f"{shown} (not stated: standard)")
@@ -117,7 +183,7 @@ def _check_time_controls(events: Sequence[Tournament], options: EventOptions,
             "control for all of them on purpose")
 
 
-def event_identity(t: Tournament) -> tuple[object, ...]:
+def event_identity(t: _Event) -> tuple[object, ...]:
     """What makes two files the same event, whatever their format or bytes: the
     normalised name, the start and end dates, and the players (FIDE id, else the
     normalised name, with the rating)."""
@@ -126,7 +192,7 @@ def event_identity(t: Tournament) -> tuple[object, ...]:
     return (normalise_name(t.name or ""), t.start_date, t.end_date, tuple(people))
 
 
-def games_identity(t: Tournament) -> tuple[object, ...]:
+def games_identity(t: _Event) -> tuple[object, ...]:
     """The games of an event, whatever else a corrected export changed: every player's
     round cells (round, opponent, colour, result code; unpaired ``Z`` cells left out),
     each player known by FIDE id, else by normalised name. Two files that agree here,
@@ -138,25 +204,39 @@ def games_identity(t: Tournament) -> tuple[object, ...]:
     return _games(t, who)
 
 
-def _games_by_rank(t: Tournament) -> tuple[object, ...]:
+def _games_by_rank(t: _Event) -> tuple[object, ...]:
     """:func:`games_identity` with each player known by start rank and FIDE id: a
     player without an id whose name was corrected is still the same player."""
     return _games(t, {p.start_rank: (p.start_rank, p.fide_id or 0) for p in t.players})
 
 
-def _games(t: Tournament, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
+def _games(t: _Event, who: Mapping[int, tuple[object, ...]]) -> tuple[object, ...]:
     # sorted by text: an opponent that is no player (None) never meets a tuple in a compare
     games = sorted(((who[p.start_rank],
-                     tuple((g.round, who.get(g.opponent) if g.opponent is not None else None,
-                            g.colour or "", g.code) for g in p.games if g.code != "Z"))
+                     tuple((r, who.get(opp) if opp is not None else None, colour, code)
+                           for r, opp, colour, code in _cells(p) if code != "Z"))
                     for p in t.players), key=repr)
     return (len(t.players), tuple(games))
 
 
-def _differences(a: Tournament, b: Tournament) -> str:
+def _cells(p: TrfPlayer | _PlayerFacts) -> Iterator[tuple[int, int | None, str, str]]:
+    """``(round, opponent, colour, code)`` of each of the player's games, the colour
+    ``w``, ``b`` or ``""``: a TrfPlayer's from its Games; a :class:`_PlayerFacts`' from
+    its compact cells, game ``i`` of round ``i`` (a reader's player holds rounds 1..n
+    in order), so that two events the period kept compare alike."""
+    if isinstance(p, _PlayerFacts):
+        return zip(range(1, len(p.codes) + 1), p.opponents,
+                   map(_COLOUR_TEXT.__getitem__, p.colours), p.codes)
+    return ((g.round, g.opponent, g.colour or "", g.code) for g in p.games)
+
+
+_COLOUR_TEXT = {"w": "w", "b": "b", "-": ""}     # a compact colour as a Game's (None: "")
+
+
+def _differences(a: _Event, b: _Event) -> str:
     """What differs between two files of the same games, in words ("the event name and
     the dates")."""
-    def people(t: Tournament, what: str) -> list[tuple[object, ...]]:
+    def people(t: _Event, what: str) -> list[tuple[object, ...]]:
         return sorted((p.fide_id or 0, p.start_rank if not p.fide_id else 0,
                        normalise_name(p.name or "") if what == "name" else (p.rating or 0))
                       for p in t.players)
@@ -173,32 +253,32 @@ def _differences(a: Tournament, b: Tournament) -> str:
                                         else " differs"))
 
 
-def _code_counts(t: Tournament) -> list[tuple[str, int]]:
+def _code_counts(t: _EventFacts) -> list[tuple[str, int]]:
     """How many round cells of ``t`` hold each result code but ``Z``, by code."""
-    codes = Counter(map(_CODE, chain.from_iterable(map(_GAMES, t.players))))
+    codes = Counter(chain.from_iterable(p.codes for p in t.players))
     codes.pop("Z", None)
     return sorted(codes.items())
 
 
-def rating_month(t: Tournament) -> tuple[int, int] | None:
+def rating_month(t: _Event) -> tuple[int, int] | None:
     """The rating period of an event: the calendar month of its end date (else its
     start date); ``None`` when the file has no date (FIDE B.02 §8.3)."""
     day = t.end_date or t.start_date
     return (day.year, day.month) if day is not None else None
 
 
-def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
+def _check_events(events: Sequence[_EventFacts], span: bool, notes: list[str], *,
                   identity: bool = True, months: bool = True) -> None:
     """Refuse the same event twice, a FIDE id listed twice in one event (``identity``),
     and events of different rating periods unless ``span`` (then a note; ``months``)."""
     # Each identity is worked out only for events that could share it: the same event
     # has the same name, dates and number of players; the same games the same number
     # of players and of cells of each result (under the same name, or on the same dates)
-    seen: dict[tuple[object, ...], list[Tournament]] = {}
-    same_games: dict[tuple[object, ...], list[Tournament]] = {}
+    seen: dict[tuple[object, ...], list[_EventFacts]] = {}
+    same_games: dict[tuple[object, ...], list[_EventFacts]] = {}
     games_of: dict[tuple[int, int], tuple[object, ...]] = {}
 
-    def games_key(t: Tournament, which: int) -> tuple[object, ...]:
+    def games_key(t: _EventFacts, which: int) -> tuple[object, ...]:
         found = games_of.get((id(t), which))
         if found is None:
             found = games_of[id(t), which] = (games_identity if which == 0
@@ -223,7 +303,7 @@ def _check_events(events: Sequence[Tournament], span: bool, notes: list[str], *,
         # identities hold every player's FIDE id: events are compared only within a
         # group of the same number and sum of ids, or, without an id, of the same count
         # of each result code (a walk over the games)
-        if any(g.code != "Z" for p in t.players for g in p.games):   # else nothing to count twice
+        if any(p.codes.strip("Z") for p in t.players):      # else nothing to count twice
             heads = (("name", event_name), ("dates", t.start_date, t.end_date))
             cells = (size, len(ids), sum(ids)) if ids else (size, *_code_counts(t))
             groups = [same_games.setdefault(head + cells, []) for head in heads]
@@ -272,7 +352,6 @@ def _pairs(R: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
     return pairs
 
 
-_NO_ROUND_LIMIT = 1 << 62                 # an event of 0 rounds (not known) rates every round
 
 
 class _RulesOf:
@@ -283,16 +362,18 @@ class _RulesOf:
         self.options = options
         self.memo: dict[int, tuple[Tournament, EventRules]] = {}
 
-    def __call__(self, t: Tournament) -> EventRules:
+    def __call__(self, t: _Event) -> EventRules:
+        if isinstance(t, _EventFacts):      # resolved when the period read it
+            return t.rules
         found = self.memo.get(id(t))
         if found is None or found[0] is not t:
             found = self.memo[id(t)] = (t, event_rules(t, self.options))
         return found[1]
 
 
-def _monthly(events: Sequence[Tournament], options: EventOptions,
+def _monthly(events: Sequence[_EventFacts], options: EventOptions,
              players: PlayerDirectory | None, span: bool, notes: list[str],
-             rules_of: _RulesOf) -> list[Tournament]:
+             rules_of: _RulesOf) -> list[_EventFacts]:
     """The events with each standard event over 30 days split by month (interim
     reports, :mod:`xl_fide.event.months`); a month that is not this period's (the latest
     month of all) is left out with a note, unless ``span``."""
@@ -302,17 +383,19 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
         return part, {r.result.start_rank: r.result.new_rating for r in rep.rows
                       if r.result.calc is not None and r.result.calc.published}
 
-    out: list[tuple[Tournament, bool]] = []
+    out: list[tuple[_EventFacts, bool]] = []
     for t in events:
         tc = rules_of(t).time_control
-        if not rated_by_month(t, tc):       # nothing to split (interim_parts) or note
+        whole = t.whole     # kept only for an event rated month by month (_facts)
+        if whole is None or not rated_by_month(whole, tc):   # nothing to split or note
             out.append((t, False))
             continue
-        parts = interim_parts(t, tc, rate)
+        parts = interim_parts(whole, tc, rate)
         if parts:
-            out.extend((part, True) for part in parts)
+            # each month an event of its own, kept as the period keeps an event
+            out.extend((_facts(part, rules_of(part)), True) for part in parts)
             continue
-        note = split_note(t, tc)
+        note = split_note(whole, tc)
         if note:
             notes.append(f"{t.name or t.source}: {note}")
         out.append((t, False))
@@ -331,7 +414,7 @@ def _monthly(events: Sequence[Tournament], options: EventOptions,
     return kept
 
 
-def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) -> int | None:
+def _standard(players: PlayerDirectory | None, p: _PlayerFacts, rules: EventRules) -> int | None:
     """The standard rating a rapid/blitz player without an R&B rating counts with."""
     if players is None or rules.time_control is _STANDARD:
         return None
@@ -339,7 +422,7 @@ def _standard(players: PlayerDirectory | None, p: TrfPlayer, rules: EventRules) 
     return data.standard_rating if data is not None else None
 
 
-def _event_ratings(t: Tournament, rules: EventRules, players: PlayerDirectory | None
+def _event_ratings(t: _EventFacts, rules: EventRules, players: PlayerDirectory | None
                    ) -> list[int | None]:
     """The rating each player of ``t`` counts with (:func:`effective_ratings`), in order."""
     return effective_ratings(
@@ -347,7 +430,7 @@ def _event_ratings(t: Tournament, rules: EventRules, players: PlayerDirectory | 
         None if players is None else [_standard(players, p, rules) for p in t.players])
 
 
-def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | None,
+def _unrated_at_start(events: Sequence[_EventFacts], players: PlayerDirectory | None,
                       keys: Sequence[Sequence[str]],
                       ratings: Sequence[Sequence[int | None]]) -> dict[str, str]:
     """Players unrated when the period starts (no rating in the first file they appear
@@ -370,15 +453,22 @@ def _unrated_at_start(events: Sequence[Tournament], players: PlayerDirectory | N
     return out
 
 
-def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
+def _collect(events: list[_EventFacts], rules_of: _RulesOf,
              players: PlayerDirectory | None, notes: list[str]
              ) -> tuple[dict[str, _Entry], list[tuple[str, _dt.date | None, str]]]:
+    """Each player's events (:class:`_Entry`, by :func:`player_key`, in the order met)
+    and each event's ``(name, start date, edition id)``. ``events`` is emptied, each
+    event let go once its players are collected."""
     table: dict[str, _Entry] = {}
     event_info = []
     keys_of = [[player_key(p.fide_id, p.name) for p in t.players] for t in events]
     ratings_of = [_event_ratings(t, rules_of(t), players) for t in events]
     unrated = _unrated_at_start(events, players, keys_of, ratings_of)
-    for t, keys, event_ratings in zip(events, keys_of, ratings_of):
+    events.reverse()            # popped from the end: the first event first
+    keys_of.reverse()
+    ratings_of.reverse()
+    while events:
+        t, keys, event_ratings = events.pop(), keys_of.pop(), ratings_of.pop()
         rules = rules_of(t)
         name = t.name or t.source
         start = t.start_date
@@ -391,7 +481,6 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
                              "(FIDE B.02 §8.2.4)")
                 R = None
             ratings[p.start_rank] = R
-        rounds = t.rounds or _NO_ROUND_LIMIT
         # a rated player's games as (R_opp, score_half), by score: one tuple each, shared
         # by every event (the page then finds each one's text by identity)
         pairs_of = {sr: _PAIRS.get(R) or _pairs(R) for sr, R in ratings.items()
@@ -407,9 +496,9 @@ def _collect(events: Sequence[Tournament], rules_of: _RulesOf,
                     p.name, p.fide_id, p.birth_year, [])
             # the rated games (resolve.rated_games: played, within the rounds) against
             # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
-            games = [pairs[half] for g in p.games
-                     if (half := _PLAYED_HALF.get(g.code)) is not None
-                     and (pairs := pair_of(g.opponent)) is not None and g.round <= rounds]
+            games = [pairs[half] for opp, code in zip(p.counted_opponents, p.counted_codes)
+                     if (half := _PLAYED_HALF.get(code)) is not None
+                     and (pairs := pair_of(opp)) is not None]
             entry.events.append((name, ratings[p.start_rank], rules, games, start))
     return table, event_info
 
@@ -449,24 +538,109 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     (:func:`games_identity`); other games, or another name on other dates, are another
     event.
     """
-    order = sorted(range(len(tournaments)),
-                   key=lambda i: (tournaments[i].start_date or _dt.date.min, i))
+    builder = PeriodBuilder(options, period_year=period_year, span=span)
+    for t in tournaments:
+        builder.add(t)
+    return builder.build(players)
+
+
+class PeriodBuilder:
+    """A rating period read one event at a time (:func:`build_period` of every event
+    added): the CLI reads, adds and drops each file, so the period holds only what its
+    output needs of each event (:class:`_EventFacts`: its dates, rules and players with
+    their round cells, compact: no Game is made), not the tournaments read (a standard
+    event over 30 days, rated month by month, is kept whole until :meth:`build`); each
+    event is let go once its players are collected, and :meth:`parts` rates each player
+    as it is read. Memory grows with the players and games of the period, not with the
+    files read (issue 35).
+
+    ``options``, ``period_year`` and ``span`` as for :func:`build_period`. :meth:`add`
+    takes a :class:`~xl_fide.tournament.Tournament` (any order) and resolves its rules
+    (:func:`~xl_fide.event.resolve.event_rules`; raises its errors);
+    :meth:`build` rates the period and raises what :func:`build_period` raises.
+    """
+
+    def __init__(self, options: EventOptions | None = None, *, period_year: int | None = None,
+                 span: bool = False) -> None:
+        self.options = options or EventOptions()
+        self.period_year = period_year
+        self.span = span
+        self._events: list[_EventFacts] = []
+
+    def add(self, t: Tournament) -> None:
+        """Read ``t`` into the period (its rules resolved with the period's options);
+        ``t`` itself is not kept (unless rated month by month)."""
+        self._events.append(_facts(t, event_rules(t, self.options)))
+
+    @property
+    def events(self) -> tuple[_EventFacts, ...]:
+        """The events added, in order, each as the period keeps it: ``name``, ``source``,
+        ``start_date``, ``end_date``, ``rounds``, ``rules`` (resolved with the period's
+        options) and ``players`` (``start_rank``, ``name``, ``fide_id``, ``rating``,
+        ``birth_year``, and the round cells compact: ``opponents``, ``codes``,
+        ``colours``): what the player data of the period's players is looked up from
+        (:func:`xl_fide.lists.event_list_data`). Empty once built (:meth:`build`,
+        :meth:`parts`)."""
+        return tuple(self._events)
+
+    def build(self, players: PlayerDirectory | None = None) -> PeriodReport:
+        """The period of the events added (:func:`build_period`); ``players`` the
+        optional player data. The builder hands its events over: it is empty after."""
+        parts = self.parts(players)
+        found = tuple(parts.players)
+        return PeriodReport(parts.events, found, tuple(parts.notes))
+
+    def parts(self, players: PlayerDirectory | None = None) -> PeriodParts:
+        """The period of the events added as :class:`PeriodParts`: checked (raises what
+        :func:`build_period` raises) and collected now, each player rated as
+        ``players`` is read and not kept, so that a caller writing each player as it
+        comes holds one player's result at a time. The builder hands its events over:
+        it is empty after."""
+        added, self._events = self._events, []
+        return _period_parts(added, self.options, players, self.period_year, self.span)
+
+
+class PeriodParts:
+    """A rating period as it is rated (:meth:`PeriodBuilder.parts`): ``events`` as
+    :attr:`PeriodReport.events`; ``players`` an iterator of :class:`PeriodPlayer`,
+    each rated when it is reached (in :attr:`PeriodReport.players` order) and not
+    kept; ``notes`` the period's notes, complete once ``players`` is exhausted."""
+
+    __slots__ = ("events", "players", "notes")
+
+    def __init__(self, events: tuple[tuple[str, _dt.date | None, str], ...],
+                 players: Iterator[PeriodPlayer], notes: list[str]) -> None:
+        self.events = events
+        self.players = players
+        self.notes = notes
+
+
+def _period_parts(added: list[_EventFacts], options: EventOptions,
+                  players: PlayerDirectory | None, period_year: int | None,
+                  span: bool) -> PeriodParts:
+    """The checks and each event's players collected at once; the players rated one
+    by one as :attr:`PeriodParts.players` is read (see :func:`build_period`). ``added``
+    is emptied: each event is freed once its players are collected."""
+    order = [added[i] for i in sorted(range(len(added)),
+                                      key=lambda i: (added[i].start_date or _dt.date.min, i))]
+    added.clear()
     notes: list[str] = []
-    options = options or EventOptions()
-    _check_events([tournaments[i] for i in order], span, notes, months=False)
-    _check_time_controls([tournaments[i] for i in order], options, notes)
+    _check_events(order, span, notes, months=False)
+    _check_time_controls(order, options, notes)
     k, today = options.k, options.today
     rules_of = _RulesOf(options)
-    events = _monthly([tournaments[i] for i in order], options, players, span, notes, rules_of)
+    events = _monthly(order, options, players, span, notes, rules_of)
+    del order
     _check_events(events, span, notes, identity=False)
-    table, event_info = _collect(events, rules_of, players, notes)
-    if any(t.start_date is None for t in events):
+    undated = any(t.start_date is None for t in events)
+    months = [m for m in (rating_month(t) for t in events) if m is not None]
+    last = events[-1].start_date if events else None
+    table, event_info = _collect(events, rules_of, players, notes)     # empties events
+    if undated:
         notes.append("an event has no start date: its rules are the newest, its rating "
                      "period unknown")
-    months = [m for m in (rating_month(t) for t in events) if m is not None]
     month = max(months, default=None)
     first = min(months, default=None)   # the list before it is Ro (pooled months: the first)
-    last = events[-1].start_date if events else None
     if options.event_date is not None:   # the rules, K and list as on the given date
         month = first = (options.event_date.year, options.event_date.month)
         last = options.event_date
@@ -476,7 +650,6 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
     by_value: dict[tuple[object, ...], tuple[EventRules, bool, str | None]] = {}
     listed_ids: dict[TimeControl, str] = {}     # the list after the period, by time control
     period_start = _dt.date(month[0], month[1], 1) if month is not None else None
-    out = []
     # Ro of the period without the list (period_base): from an event that does not start
     # in the period's (first) month / from the latest of events showing other ratings
     # (one note each, below)
@@ -485,69 +658,77 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
                  if first is not None else None)
     outside: list[str] = []
     latest: list[str] = []
-    for key, entry in table.items():
-        data = players.get(entry.fide_id, entry.name) if players is not None else None
-        on_list = data.rating if data is not None else None     # the list before the period
-        listed = on_list is not None
-        # the event whose own rating is the list before the period (period_base): the
-        # latest-starting event where the player is rated, of those that start in the
-        # period's first month or before
-        evs_of = entry.events
-        if len(evs_of) == 1:
-            base = evs_of[0] if evs_of[0][1] is not None else None
-        else:
-            at = period_base([(e[4], e[1]) for e in evs_of], first_start)
-            base = evs_of[at] if at is not None else None
-        Ro = on_list if on_list is not None else (base[1] if base is not None else None)
-        if base is not None and not listed and first_start is not None and first_end:
-            start = base[4]
-            if start is None or not first_start <= start < first_end:
-                outside.append(entry.name)
-            elif len(evs_of) > 1 and any(e[1] is not None and e[1] != Ro for e in evs_of):
-                latest.append(entry.name)
-        names = tuple(map(_EVENT_NAME, entry.events))
-        if Ro is None:
-            init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
-                                  entry.events[-1][2].edition if entry.events else None)
-            out.append(PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names))
-            continue
-        rules = (base or entry.events[0])[2]
-        of_rules = with_year.get(id(rules))
-        if of_rules is None:
-            # events of the same rules (each event has its own) share what the period
-            # takes of them: worked out once
-            same = _same_rules(rules)
-            of_rules = by_value.get(same)
+    entries: list[tuple[str, _Entry] | None] = list(table.items())
+    table.clear()       # each player's events freed once the player is rated
+
+    def rated() -> Iterator[PeriodPlayer]:
+        for i, item in enumerate(entries):
+            entries[i] = None
+            assert item is not None
+            key, entry = item
+            data = players.get(entry.fide_id, entry.name) if players is not None else None
+            on_list = data.rating if data is not None else None     # the list before the period
+            listed = on_list is not None
+            # the event whose own rating is the list before the period (period_base): the
+            # latest-starting event where the player is rated, of those that start in the
+            # period's first month or before
+            evs_of = entry.events
+            if len(evs_of) == 1:
+                base = evs_of[0] if evs_of[0][1] is not None else None
+            else:
+                at = period_base([(e[4], e[1]) for e in evs_of], first_start)
+                base = evs_of[at] if at is not None else None
+            Ro = on_list if on_list is not None else (base[1] if base is not None else None)
+            if base is not None and not listed and first_start is not None and first_end:
+                start = base[4]
+                if start is None or not first_start <= start < first_end:
+                    outside.append(entry.name)
+                elif len(evs_of) > 1 and any(e[1] is not None and e[1] != Ro for e in evs_of):
+                    latest.append(entry.name)
+            names = tuple(map(_EVENT_NAME, entry.events))
+            if Ro is None:
+                init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
+                                      entry.events[-1][2].edition if entry.events else None)
+                yield PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names)
+                continue
+            rules = (base or entry.events[0])[2]
+            of_rules = with_year.get(id(rules))
             if of_rules is None:
-                of_rules = by_value[same] = _period_rules(rules, year, period_start,
-                                                          listed_ids)
-            with_year[id(rules)] = of_rules
-        year_rules, may_adjust, listed_id = of_rules
-        if may_adjust and base is not None and not listed:
-            # Ro is the list before the period: a file from before a one-off adjustment
-            # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
-            Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
-            if adjusted:
-                notes.append(f"{entry.name}: Ro {adjusted}")
-            assert Ro is not None
-        pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
-        if pk.note:
-            notes.append(f"{entry.name}: {pk.note}")
-        # the ratings and games were checked by the reader (and the player data's): the
-        # engine computes on them without checking each game again (the usual int
-        # rating and K pass at once; anything else is checked in full)
-        evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
-            (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
-             else _checked_rating(R if R is not None else Ro, name), r.edition, games)
-            for name, R, r, games, _ in entry.events]
-        K = pk.K
-        change = rate_period_checked(
-            Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
-            evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
-            edition_id=listed_id)
-        out.append(_period_player(key, entry.name, entry.fide_id, Ro, change, names))
-    notes.extend(_base_notes(outside, latest, first))
-    return PeriodReport(tuple(event_info), tuple(out), tuple(notes))
+                # events of the same rules (each event has its own) share what the period
+                # takes of them: worked out once
+                same = _same_rules(rules)
+                of_rules = by_value.get(same)
+                if of_rules is None:
+                    of_rules = by_value[same] = _period_rules(rules, year, period_start,
+                                                              listed_ids)
+                with_year[id(rules)] = of_rules
+            year_rules, may_adjust, listed_id = of_rules
+            if may_adjust and base is not None and not listed:
+                # Ro is the list before the period: a file from before a one-off adjustment
+                # that falls before this period's month has it adjusted (1 Oct 2022, 1 Mar 2024)
+                Ro, adjusted = adjusted_for_rules(Ro, rules.date, period_start, rules.time_control)
+                if adjusted:
+                    notes.append(f"{entry.name}: Ro {adjusted}")
+                assert Ro is not None
+            pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
+            if pk.note:
+                notes.append(f"{entry.name}: {pk.note}")
+            # the ratings and games were checked by the reader (and the player data's): the
+            # engine computes on them without checking each game again (the usual int
+            # rating and K pass at once; anything else is checked in full)
+            evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
+                (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
+                 else _checked_rating(R if R is not None else Ro, name), r.edition, games)
+                for name, R, r, games, _ in entry.events]
+            K = pk.K
+            change = rate_period_checked(
+                Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
+                evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
+                edition_id=listed_id)
+            yield _period_player(key, entry.name, entry.fide_id, Ro, change, names)
+        notes.extend(_base_notes(outside, latest, first))
+
+    return PeriodParts(tuple(event_info), rated(), notes)
 
 
 def _base_notes(outside: Sequence[str], latest: Sequence[str],

@@ -259,12 +259,19 @@ def _rate(table: CrossTable) -> tuple[tuple[ReportRow, ...], list[str]]:
                 notes.append(f"player {res.start_rank}: K {calc.K_given} capped to {calc.K} "
                              f"({res.N} games, K x n <= 700, FIDE B.02 §8.3.3)")
             notes += _publication_note(res)
-        row = _new(ReportRow)   # ReportRow(res, points, k_source, ...) in one step
-        _set(row, "__dict__", {"result": res, "points": points,
-                               "k_source": pk.source if pk else None, "title": p.title,
-                               "federation": p.federation, "fide_id": p.fide_id,
-                               "Ro": ro, "K_given": sk.K if sk else None,
-                               "K_from": sk.source if sk else None})
+        # ReportRow(res, points, k_source, ...) without a second check, each field set
+        # on its own as __init__ sets them (CPython keeps them in the object: a third of
+        # the memory of a dict of its own, for every player of a large event)
+        row = _new(ReportRow)
+        _set(row, "result", res)
+        _set(row, "points", points)
+        _set(row, "k_source", pk.source if pk else None)
+        _set(row, "title", p.title)
+        _set(row, "federation", p.federation)
+        _set(row, "fide_id", p.fide_id)
+        _set(row, "Ro", ro)
+        _set(row, "K_given", sk.K if sk else None)
+        _set(row, "K_from", sk.source if sk else None)
         rows.append(row)
     return tuple(rows), notes
 

@@ -30,6 +30,7 @@ from xl_fide.rules.editions import (
 from xl_fide.rules.event import Entrant, effective_rating
 from xl_fide.rules.rating import birth_year_problem, k_factor
 from xl_fide.rules.results import GameResult
+from xl_fide.tournament import counted_cells
 
 if TYPE_CHECKING:
     from xl_fide.lists._model import PlayerData, PlayerDirectory
@@ -178,6 +179,27 @@ def game_cells(games: Iterable[Game]) -> tuple[tuple[int | None, GameResult], ..
                   else (None, _UNPLAYED.get(g.code) or _unplayed(g.code)) for g in games])
 
 
+_Cell = tuple[int | None, GameResult]
+
+
+def _cells_of_codes(opponents: Iterable[int | None], codes: str,
+                    shared: dict[str, dict[int, _Cell]]) -> tuple[_Cell, ...]:
+    """:func:`game_cells` of games given compact (:func:`~xl_fide.tournament.counted_cells`).
+    Each played cell is the one tuple of its opponent and code in ``shared`` (code ->
+    opponent -> cell; an event's players meet the same opponents with the same few
+    results), each other cell the one tuple of its code."""
+    by_code = shared.get
+    return tuple([(by_opp.get(opp) or by_opp.setdefault(opp, (opp, _PLAYED[code])))
+                  if opp is not None and (by_opp := by_code(code)) is not None
+                  else _UNPLAYED_CELLS.get(code) or _unplayed_cell(code)
+                  for opp, code in zip(opponents, codes)])
+
+
+def _unplayed_cell(code: str) -> _Cell:
+    cell = _UNPLAYED_CELLS[code] = (None, _UNPLAYED.get(code) or _unplayed(code))
+    return cell
+
+
 def _unplayed(code: str) -> GameResult:
     result = _UNPLAYED[code] = GameResult(0, False, code)
     return result
@@ -193,6 +215,7 @@ _set = object.__setattr__
 _PLAYED = {"1": GameResult(2, True, "1"), "=": GameResult(1, True, "="),
            "0": GameResult(0, True, "0")}
 _UNPLAYED: dict[str, GameResult] = {}
+_UNPLAYED_CELLS: dict[str, _Cell] = {}     # (None, its GameResult) of a code
 
 
 def _first(field: str, *sources: object) -> int | None:
@@ -234,7 +257,10 @@ def choose_k(rating: int, rules: EventRules, *, k: int | None = None,
     # PlayerK(K, KSource.RULE, birth, note) in one step (one per rated player: the frozen
     # dataclass's __init__ sets its fields one at a time)
     pk = _new(PlayerK)
-    _set(pk, "__dict__", {"K": K, "source": _K_RULE, "birth_year": birth, "note": note})
+    _set(pk, "K", K)            # each field on its own: the values kept in the object
+    _set(pk, "source", _K_RULE)
+    _set(pk, "birth_year", birth)
+    _set(pk, "note", note)
     return pk
 
 
@@ -298,6 +324,7 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
     sheet_k: list[PlayerK | None] = []
     points: list[Decimal] = []
     matched = 0
+    shared: dict[str, dict[int, _Cell]] = {code: {} for code in _PLAYED}  # _cells_of_codes
     for p in tournament.players:
         data = players.get(p.fide_id, p.name) if players is not None else None
         matched += data is not None
@@ -327,11 +354,11 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
         sheet_k.append(pk if pk is not None or before_floor is None else choose_k(
             before_floor, rules, k=k, sheet=inputs.get(p.start_rank) if inputs else None,
             data=data, birth_year=p.birth_year))
-        games = counted_games(tournament, p)
+        opponents, codes, colours = counted_cells(p, tournament.rounds)   # no Game made
         entrants.append(Entrant.of(p.start_rank, rating, pk.K if pk else None,
-                                   game_cells(games), p.name))
+                                   _cells_of_codes(opponents, codes, shared), p.name))
         ks.append(pk)
-        points.append(tournament.points_of(games))
+        points.append(tournament.points_of_cells(codes, colours))
     if players is not None:
         notes.append(f"player data: {matched} of {len(tournament.players)} players found")
     if k is None and inputs is None and any(pk is not None and pk.source is _K_RULE

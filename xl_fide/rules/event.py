@@ -53,9 +53,13 @@ class Entrant:
            rounds: tuple[tuple[int | None, GameResult | None], ...], name: str = "") -> Entrant:
         """``Entrant(start_rank, rating, K, rounds, name)`` built in one step (the
         dataclass's ``__init__`` sets its six frozen fields one at a time)."""
-        e = _new(cls)
-        _set(e, "__dict__", {"start_rank": start_rank, "rating": rating, "K": K,
-                             "rounds": rounds, "name": name, "points_half": None})
+        e = _new(cls)      # each field on its own: the values kept in the object
+        _set(e, "start_rank", start_rank)
+        _set(e, "rating", rating)
+        _set(e, "K", K)
+        _set(e, "rounds", rounds)
+        _set(e, "name", name)
+        _set(e, "points_half", None)
         return e
 
 
@@ -183,10 +187,19 @@ def _result(start_rank: int, name: str, rating: int | None, points_half: int, N:
     """``PlayerResult(...)`` of values the engine computed, built in one step (the
     dataclass's ``__init__`` sets its ten frozen fields one at a time)."""
     r = _new(PlayerResult)
-    _set(r, "__dict__", {"start_rank": start_rank, "name": name, "rating": rating,
-                         "points_half": points_half, "N": N, "W_half": W_half, "Rp": Rp,
-                         "initial": initial, "calc": calc, "notes": (),
-                         "sum_R_opp": sum_R_opp})
+    # each field on its own, as __init__ sets them: CPython keeps the values in the
+    # object (a third of the memory of a dict of its own; a report holds one a player)
+    _set(r, "start_rank", start_rank)
+    _set(r, "name", name)
+    _set(r, "rating", rating)
+    _set(r, "points_half", points_half)
+    _set(r, "N", N)
+    _set(r, "W_half", W_half)
+    _set(r, "Rp", Rp)
+    _set(r, "initial", initial)
+    _set(r, "calc", calc)
+    _set(r, "notes", ())
+    _set(r, "sum_R_opp", sum_R_opp)
     return r
 
 
@@ -208,6 +221,10 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     plain = all(r is None or (type(r) is int and 0 <= r <= RATING_MAX)
                 for r in rating_of.values())
     out = []
+    # one tuple per (R_opp, half points), shared by every game that has them (the
+    # changes keep their games: a large event repeats the same few thousand)
+    shared: dict[tuple[int, int], tuple[int, int]] = {}
+    share = shared.setdefault
     for e in entrants:
         games: list[tuple[int, int]] = []     # (R_opp, half points) vs rated opponents
         points = 0
@@ -227,7 +244,8 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
                                  "not a player") from None
             if R_opp is None:
                 continue                      # unrated opponent: not rated for either
-            games.append((R_opp, half))
+            pair = (R_opp, half)
+            games.append(share(pair, pair))
             if type(half) is not int or not 0 <= half <= 2:
                 plain = False
         if e.points_half is not None:

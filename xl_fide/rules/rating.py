@@ -331,11 +331,22 @@ class EventChange(_RoundedChange):
         sum_delta_R = 50 * W_half - sum_PD
         change, rounded, new, publication = _settled(Ro, K, sum_delta_R, edition.id)
         c = _new(cls)
-        _set(c, "__dict__", {"Ro": Ro, "K_given": K_given, "K": K, "edition_id": edition.id,
-                             "N": N, "W_half": W_half, "sum_PD": sum_PD,
-                             "sum_delta_R": sum_delta_R, "_pairs": tuple(pairs),
-                             "_edition": edition, "change": change, "rating_change": rounded,
-                             "new_rating": new, "publication": publication})
+        # each value on its own (CPython keeps them in the object: a third of the memory
+        # of a dict of its own; a report holds one a rated player)
+        _set(c, "Ro", Ro)
+        _set(c, "K_given", K_given)
+        _set(c, "K", K)
+        _set(c, "edition_id", edition.id)
+        _set(c, "N", N)
+        _set(c, "W_half", W_half)
+        _set(c, "sum_PD", sum_PD)
+        _set(c, "sum_delta_R", sum_delta_R)
+        _set(c, "_pairs", tuple(pairs))
+        _set(c, "_edition", edition)
+        _set(c, "change", change)
+        _set(c, "rating_change", rounded)
+        _set(c, "new_rating", new)
+        _set(c, "publication", publication)
         return c
 
 
