@@ -29,6 +29,18 @@ inputs are synthetic and seeded (not timed):
   and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
   rating and birth year (FIDE B.02 §8.3.3). The run checks that both give every rated
   player the same new rating.
+* ``rate 10,000 games``: ``xl-fide rate GAMES.csv --rating 2000 --k 20`` (table) of a
+  player's games CSV (:func:`games_csv`: 10,000 games in about 1,250 events of 5-11
+  rounds from March 2024 to December 2026, one to nine days each, with the optional
+  ``date``, ``opponent`` and ``time_control`` columns; opponents rated 1400-2600,
+  6 % unrated (blank or ``unrated``), 1 % forfeits ``+``/``-``, results written
+  ``1 ½ 0.5 = 0``) against its floor: a script a user could write with the ``csv``
+  module (:data:`RATE_SCRIPT`): ``csv.DictReader``, table 8.1.2 as a plain dict of D
+  (from :func:`xl_fide.rules.tables.pd_for_difference`, D capped at 400, FIDE B.02
+  §8.3.1), ΣΔR per event, K capped over the period's games (§8.3.3), one rating change
+  per event and the period's total rounded once (§8.3.4). The run checks that both give
+  every event the same ΣΔR and the same new rating (xl-fide's ``--format csv``). A
+  second line times the same command with ``--format json`` against the same floor.
 * ``crosstable refused``: ``xl-fide crosstable`` of the 9,999-player file, refused for
   the workbook's 2,000-player limit, against ``python -c pass``.
 """
@@ -122,6 +134,83 @@ sys.stdout.write("\n".join(f"{ids[i]} {new}" for i, new in enumerate(result.new_
 """ % (PERIOD_YEAR, PERIOD_YEAR)
 
 
+# The rate row's floor: a player's games CSV read with the csv module, table 8.1.2 as a
+# plain dict, one rating change per event and the period's total rounded once.
+RATE_SCRIPT = r"""
+import csv, sys
+from xl_fide.rules.tables import pd_for_difference
+PD = {D: pd_for_difference(D) for D in range(-400, 401)}    # FIDE B.02 8.1.2, D capped at 400
+HALF = {"1": 2, "\u00bd": 1, "0.5": 1, "=": 1, "0": 0}    # played games; + - are forfeits
+Ro, K = int(sys.argv[2]), int(sys.argv[3])
+events = {}
+with open(sys.argv[1], newline="", encoding="utf-8") as f:
+    for row in csv.DictReader(f):
+        games = events.setdefault(row["event"], [])
+        s, r = HALF.get(row["result"]), row["opponent_rating"]
+        if s is not None and r.isdigit() and r != "0":
+            games.append((int(r), s))
+n = sum(len(games) for games in events.values())
+K = 700 // n if K * n > 700 else K                          # K x n <= 700 (8.3.3)
+total = 0
+for name, games in events.items():
+    sum_dr = sum(50 * s - PD[max(-400, min(400, Ro - r))] for r, s in games)
+    total += K * sum_dr
+    print(f"{name},{sum_dr},{K * sum_dr}")
+rounded = (abs(total) + 50) // 100 * (1 if total >= 0 else -1)   # .5 away from zero (8.3.4)
+print(f"period,{total},{rounded},{Ro + rounded}")
+"""
+
+RATE_RO, RATE_K = 2000, 20
+
+
+def games_csv(folder: Path, games: int = 10_000, seed: int = 11) -> Path:
+    """A player's games CSV: ``games`` games in events of 5-11 rounds, March 2024 to
+    December 2026 (one to nine days each), opponents 1400-2600, 6 % unrated, 1 %
+    forfeits; the optional date, opponent and time_control columns."""
+    rng = random.Random(seed)
+    cities = ("Madrid", "Lyon", "Porto", "Bern", "Graz", "Gent", "Brno", "Pula", "Cork")
+    surnames = ("Garcia", "Martin", "Novak", "Rossi", "Keller", "Dubois", "Silva", "Horvat",
+                "Jansen", "Nowak", "Moreau", "Costa", "Weber", "Ivanov", "Popescu", "Olsen")
+    first = ("Ana", "Luis", "Marta", "Jan", "Eva", "Paolo", "Ines", "Tomas", "Lea", "Igor")
+    path = folder / f"games_{games}.csv"
+    day0, span = _dt.date(2024, 3, 1), (_dt.date(2026, 12, 20) - _dt.date(2024, 3, 1)).days
+    lines = ["event,event_start,event_end,date,opponent,opponent_rating,result,time_control"]
+    e = 0
+    while len(lines) <= games:
+        e += 1
+        rounds = min(rng.choice((5, 7, 9, 11)), games + 1 - len(lines))
+        start = day0 + _dt.timedelta(days=rng.randrange(span))
+        days = rng.randint(1, 9)
+        end = start + _dt.timedelta(days=days - 1)
+        name = f"{rng.choice(cities)} Open {start.year} #{e}"
+        for rnd in range(rounds):
+            day = start + _dt.timedelta(days=rnd * days // rounds)
+            x = rng.random()
+            rating = ("" if x < .04 else "unrated" if x < .06
+                      else str(rng.randint(1400, 2600)))
+            y = rng.random()
+            result = ("+" if y < .005 else "-" if y < .01 else
+                      rng.choice(("1", "1", "1", "½", "0.5", "=", "0", "0", "0")))
+            opp = f"{rng.choice(surnames)}, {rng.choice(first)}"
+            lines.append(f"{name},{start.isoformat()},{end.isoformat()},{day.isoformat()},"
+                         f"\"{opp}\",{rating},{result},standard")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def check_rate(ours_csv: str, floor: str) -> str:
+    """Whether both give every event the same ΣΔR and the same new rating (not timed)."""
+    import csv
+    import io
+    rows = list(csv.reader(io.StringIO(ours_csv)))[1:]
+    mine = {r[0]: str(round(float(r[7]) * 100)) for r in rows if r[0] != "period"}
+    new = rows[-1][10]
+    theirs = [line.split(",") for line in floor.splitlines()]
+    same = sum(1 for name, sdr, _ in theirs[:-1] if mine.get(name) == sdr)
+    return (f"same sum_delta_R for {same} of {len(mine)} events (floor: {len(theirs) - 1}); "
+            f"new rating {new} (floor: {theirs[-1][3]})")
+
+
 def period_files(folder: Path, events: int = 1000, pool: int = 18_000, seed: int = 7) -> list[Path]:
     """``events`` TRFs of November 2025 whose players come from one pool (FIDE ids)."""
     rng = random.Random(seed)
@@ -178,8 +267,8 @@ def check_period(ours: str, floor: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", default="help,report,period,crosstable",
-                    help="comma-separated rows: help, report, period, crosstable")
+    ap.add_argument("--only", default="help,report,period,rate,crosstable",
+                    help="comma-separated rows: help, report, period, rate, crosstable")
     ap.add_argument("--all", action="store_true",
                     help="every row of issue 23 in one run: these, then the FIDE-list rows "
                          "(user_paths_lists.py) and the workbook rows (user_paths_excel.py)")
@@ -216,6 +305,18 @@ def main(argv: list[str] | None = None) -> int:
             env_py = py + [str(batch)]
             paired("period 1,000 TRFs", xl + ["period", *files], env_py + files, a.repeat)
             print(f"{'':<28} {check_period(run(xl + ['period', *files])[2], run(env_py + files)[2])}")
+        if "rate" in rows:
+            csv_path = games_csv(folder)
+            floor_script = folder / "rate_floor.py"
+            floor_script.write_text(RATE_SCRIPT, encoding="utf-8")
+            player = ["--rating", str(RATE_RO), "--k", str(RATE_K)]
+            floor_cmd = py + [str(floor_script), str(csv_path), str(RATE_RO), str(RATE_K)]
+            paired("rate 10,000 games", xl + ["rate", str(csv_path), *player], floor_cmd,
+                   a.repeat)
+            paired("rate 10,000 games, JSON", xl + ["rate", str(csv_path), *player, "--format",
+                                                    "json"], floor_cmd, a.repeat)
+            ours = run(xl + ["rate", str(csv_path), *player, "--format", "csv"])[2]
+            print(f"{'':<28} {check_rate(ours, run(floor_cmd)[2])}")
         if "crosstable" in rows:
             out = folder / "refused.xlsx"
             paired("crosstable 9999 (refused)", xl + ["crosstable", str(big), "-o", str(out)],

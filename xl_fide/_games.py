@@ -231,11 +231,10 @@ def _parse(f: io.TextIOBase, source: str, date_order: str | None) -> GamesFile:
         delimiter, head = first.strip()[4], []
     reader = csv.reader(itertools.chain(head, lines), delimiter=delimiter)
     header: list[str] | None = None
-    cols: dict[str, int] = {}
     ignored: list[str] = []
     dates = _Dates(date_order, source)
-    rows: list[_Game] = []
-    tc: tuple[TimeControl, int] | None = None
+    rows: list[tuple] = []
+    read: _RowReader | None = None
     while True:
         lines.record = 0
         try:
@@ -245,28 +244,23 @@ def _parse(f: io.TextIOBase, source: str, date_order: str | None) -> GamesFile:
         except csv.Error as e:
             raise PlayerFileError(f"not a CSV line: {e}", source, lines.count) from None
         line = lines.count
-        if not any(c.strip() for c in cells):
+        if not "".join(cells).strip():      # blank: no cell holds more than spaces
             continue
-        if header is None:
+        if read is None:
             header = [c.strip() for c in cells]
             cols, ignored = _columns(header, source, line)
+            read = _RowReader(cols, header, source, delimiter, dates)
             continue
         if len(rows) >= MAX_ROWS:
             raise PlayerFileError(f"more than {MAX_ROWS} games", source, line)
-        row = _Row(cells, cols, header, source, line, delimiter)
-        row.check_extra()
-        tc = _time_control(row, tc)
-        rows.append(_game(row, dates))
-    if not rows:
+        rows.append(read.row(cells, line))
+    if read is None or not rows:
         raise PlayerFileError("no games: one game a line after the header", source,
                               lines.count + 1)
     dates.settle()
-    events: dict[str, dict] = {}
-    for game in rows:
-        _add(events, game, dates)
-    out = tuple(GamesEvent(e["name"], e["start"], e["end"], e["Ro"], e["K"], tuple(e["games"]))
-                for e in events.values())
-    return GamesFile(source, out, tc[0] if tc else None, tuple(ignored))
+    tc = read.tc
+    return GamesFile(source, _events(rows, dates, read), tc[0] if tc else None,
+                     tuple(ignored))
 
 
 def _columns(header: list[str], source: str, line: int) -> tuple[dict[str, int], list[str]]:
@@ -473,6 +467,8 @@ def _whole_text(text: str) -> str:
 def _rating_or_unrated(text: str) -> int | None:
     if text.lower() in UNRATED_WORDS:
         return None
+    if len(text) <= 9 and text.isascii() and text.isdigit():   # digits only: an int as it is
+        return as_rating(int(text), "opponent_rating (blank or unrated for an unrated opponent)")
     return as_rating(_whole_text(text),
                      "opponent_rating (blank or unrated for an unrated opponent)")
 
@@ -483,6 +479,7 @@ def _optional(convert, name: str):
     return inner
 
 
+_RO, _K = _optional(as_rating, "Ro"), _optional(as_k, "K")
 _DECIMAL = re.compile(r"[01]?[.,][0-9]{1,4}")
 _SCORES = frozenset((Decimal(0), Decimal("0.5"), Decimal(1)))
 
@@ -510,67 +507,185 @@ def _time_control(row: _Row, seen: tuple[TimeControl, int] | None
     return seen or (tc, row.line)
 
 
-@dataclass(frozen=True)
-class _Game:
-    """A data line read, its dates not yet settled (:class:`_Dates`)."""
-
-    row: _Row
-    name: str
-    key: str
-    start: _DateCell | None
-    end: _DateCell | None
-    date: _DateCell | None
-    opponent: str
-    R_opp: int | None
-    result: GameResult
-    result_text: str
-    Ro: int | None
-    K: int | None
+_MISS = object()
+_BLANK = object()
+_new = object.__new__
+_set = object.__setattr__
 
 
-def _game(row: _Row, dates: _Dates) -> _Game:
-    name = row.kept("event")
-    if not name:
-        raise row.error("event", "the event's name is missing")
-    key = " ".join(name.split()).casefold()
-    start, end = dates.read(row, "event_start"), dates.read(row, "event_end")
-    Ro = row.checked("ro", _optional(as_rating, "Ro"))
-    K = row.checked("k", _optional(as_k, "K"))
-    date = dates.read(row, "date")
-    game = _Game(row, name, key, start, end, date, row.kept("opponent"),
-                 row.checked("opponent_rating", _rating_or_unrated),
-                 row.checked("result", _result), row.text("result"), Ro, K)
-    row.cells = []           # read: only what the game needs is kept
-    return game
+class _RowReader:
+    """Reads the data lines of one file: the columns' places found once, and each
+    distinct text of a column converted once (a file repeats its event names, dates,
+    ratings and results line after line; the conversions are pure functions of the
+    text). A line's :class:`_Row` (the file, line, column and header of an error) is
+    made only for a text not seen before or a line that is refused; the checks and
+    their order are :class:`_Row`'s, so every message is the same."""
+
+    def __init__(self, cols: dict[str, int], header: list[str], source: str, delimiter: str,
+                 dates: _Dates) -> None:
+        self.cols, self.header, self.source, self.delimiter = cols, header, source, delimiter
+        self.dates = dates
+        self.width = len(header)
+        self.blank = any(not name for name in header)     # a column with no name
+        # the required columns' places (``_columns`` refused a header without one)
+        self.i_event, self.i_start, self.i_end = cols["event"], cols["event_start"], cols["event_end"]
+        self.i_rating, self.i_result = cols["opponent_rating"], cols["result"]
+        at = cols.get
+        self.i_date, self.i_opp, self.i_ro, self.i_k = at("date"), at("opponent"), at("ro"), at("k")
+        self.i_tc = at("time_control")
+        self.tc: tuple[TimeControl, int] | None = None     # the time control and its line
+        # text -> value, per column (dates: one cache for every date column)
+        self.names: dict[str, tuple[str, str]] = {}       # -> (name, key)
+        self.date_cells: dict[str, _DateCell | None] = {}
+        self.ratings: dict[str, int | None] = {}
+        self.results: dict[str, tuple[GameResult, str]] = {}   # -> (result, its text)
+        self.Ros: dict[str, int | None] = {}
+        self.Ks: dict[str, int | None] = {}
+        self.tcs: dict[str, object] = {}        # -> TimeControl, or _BLANK
+
+    def _row(self, cells: list[str], line: int) -> _Row:
+        return _Row(cells, self.cols, self.header, self.source, line, self.delimiter)
+
+    def row(self, cells: list[str], line: int) -> tuple:
+        """``(line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro,
+        K)`` of a data line (dates as :class:`_DateCell`, settled later); the checks of
+        :meth:`_Row.check_extra`, :func:`_time_control` and then each cell in this order:
+        event, event_start, event_end, Ro, K, date, opponent, opponent_rating, result.
+        Each cache is keyed by the cell as written (spaces and all): a text seen before
+        was checked then."""
+        n = len(cells)
+        if n > self.width or self.blank:
+            self._row(cells, line).check_extra()
+        if n < self.width:                      # a short line: its missing cells are blank
+            cells = cells + [""] * (self.width - n)
+        i = self.i_tc
+        if i is not None:
+            tc = self.tcs.get(cells[i])
+            if tc is not _BLANK and (tc is None or self.tc is None or self.tc[0] is not tc):
+                self._time_control(cells, line)
+        got = self.names.get(cells[self.i_event])
+        if got is None:
+            got = self._name(cells, line)
+        name, key = got
+        dates = self.date_cells
+        start = dates.get(cells[self.i_start], _MISS)
+        if start is _MISS:
+            start = self._date(cells, line, "event_start")
+        end = dates.get(cells[self.i_end], _MISS)
+        if end is _MISS:
+            end = self._date(cells, line, "event_end")
+        Ro = K = date = None
+        opponent = ""
+        if self.i_ro is not None:
+            Ro = self.Ros.get(cells[self.i_ro], _MISS)
+            if Ro is _MISS:
+                Ro = self._value(cells, line, "ro", self.Ros, _RO)
+        if self.i_k is not None:
+            K = self.Ks.get(cells[self.i_k], _MISS)
+            if K is _MISS:
+                K = self._value(cells, line, "k", self.Ks, _K)
+        if self.i_date is not None:
+            date = dates.get(cells[self.i_date], _MISS)
+            if date is _MISS:
+                date = self._date(cells, line, "date")
+        if self.i_opp is not None:
+            opponent = cells[self.i_opp].strip()
+            if len(opponent) > MAX_TEXT:
+                self._row(cells, line).kept("opponent")
+        R_opp = self.ratings.get(cells[self.i_rating], _MISS)
+        if R_opp is _MISS:
+            R_opp = self._value(cells, line, "opponent_rating", self.ratings, _rating_or_unrated)
+        checked = self.results.get(cells[self.i_result])
+        if checked is None:
+            checked = self._result(cells, line)
+        result, result_text = checked
+        return (line, name, key, start, end, date, opponent, R_opp, result, result_text, Ro, K)
+
+    # A text not seen before: checked as _Row checks it (a refusal is its message), then
+    # kept for the next line that writes it.
+
+    def _time_control(self, cells: list[str], line: int) -> None:
+        row = self._row(cells, line)
+        if not row.text("time_control"):
+            self.tcs[cells[self.cols["time_control"]]] = _BLANK
+            return
+        tc = _time_control(row, self.tc)     # refused: not a time control, or another
+        assert tc is not None
+        self.tc = tc
+        self.tcs[cells[self.cols["time_control"]]] = tc[0]
+
+    def _name(self, cells: list[str], line: int) -> tuple[str, str]:
+        row = self._row(cells, line)
+        name = row.kept("event")
+        if not name:
+            raise row.error("event", "the event's name is missing")
+        got = self.names[cells[self.i_event]] = (name, " ".join(name.split()).casefold())
+        return got
+
+    def _date(self, cells: list[str], line: int, key: str) -> _DateCell | None:
+        """A date text read once (one that reads one way only registers its order by its
+        first cell, one whose day and month could swap is pending from its first cell; a
+        repeat of either adds nothing)."""
+        cell = self.dates.read(self._row(cells, line), key)
+        self.date_cells[cells[self.cols[key]]] = cell
+        return cell
+
+    def _value(self, cells: list[str], line: int, key: str, cache: dict, convert) -> object:
+        value = cache[cells[self.cols[key]]] = self._row(cells, line).checked(key, convert)
+        return value
+
+    def _result(self, cells: list[str], line: int) -> tuple[GameResult, str]:
+        row = self._row(cells, line)
+        got = self.results[cells[self.i_result]] = (row.checked("result", _result),
+                                                    row.text("result"))
+        return got
 
 
-def _add(events: dict[str, dict], g: _Game, dates: _Dates) -> None:
-    row = g.row
-    ev = events.get(g.key)
-    # an event's dates, Ro and K: on its first line (dates required there); a later line
-    # may leave them blank or repeat them, never contradict them
-    if ev is None:
-        for key, cell in (("event_start", g.start), ("event_end", g.end)):
-            if cell is None:
-                raise row.error(key, "a date is needed, e.g. 2025-10-04")
-    start, end = dates.value(g.start), dates.value(g.end)
-    game = GameRow(row.line, g.name, dates.value(g.date), g.opponent, g.R_opp, g.result,
-                   g.result_text)
-    if ev is None:
-        assert start is not None and end is not None
-        if end < start:
-            raise row.error("event_end", f"{end.isoformat()} is before event_start "
-                                         f"{start.isoformat()}")
-        events[g.key] = {"name": g.name, "start": start, "end": end, "Ro": g.Ro, "K": g.K,
-                         "games": [game], "line": row.line}
-        return
-    for col, field, mine in (("event_start", "start", start), ("event_end", "end", end),
-                             ("ro", "Ro", g.Ro), ("k", "K", g.K)):
-        if mine is None:
+def _events(rows: list[tuple], dates: _Dates, read: _RowReader) -> tuple[GamesEvent, ...]:
+    """The lines grouped by event, in the order of each event's first line. An event's
+    dates, Ro and K: on its first line (dates required there); a later line may leave
+    them blank or repeat them, never contradict them."""
+    def error(line: int, key: str, message: str) -> PlayerFileError:
+        return _Row([], read.cols, read.header, read.source, line).error(key, message)
+
+    value = dates.value
+    events: dict[str, dict] = {}
+    for line, name, key, start_cell, end_cell, date_cell, opponent, R_opp, result, \
+            result_text, Ro, K in rows:
+        ev = events.get(key)
+        if ev is None:
+            for col, cell in (("event_start", start_cell), ("event_end", end_cell)):
+                if cell is None:
+                    raise error(line, col, "a date is needed, e.g. 2025-10-04")
+        # a date cell's value, or (None: day and month could swap) in the file's order
+        start = start_cell and (start_cell.value or value(start_cell))
+        end = end_cell and (end_cell.value or value(end_cell))
+        date = date_cell and (date_cell.value or value(date_cell))
+        game = _new(GameRow)    # GameRow(...) of checked values in one step (its own
+        # __init__ sets the seven frozen fields one at a time)
+        _set(game, "__dict__", {"line": line, "event": name, "date": date,
+                                "opponent": opponent, "R_opp": R_opp, "result": result,
+                                "result_text": result_text})
+        if ev is None:
+            assert start is not None and end is not None
+            if end < start:
+                raise error(line, "event_end", f"{end.isoformat()} is before event_start "
+                                               f"{start.isoformat()}")
+            events[key] = {"name": name, "start": start, "end": end, "Ro": Ro, "K": K,
+                           "games": [game], "line": line}
             continue
-        if ev[field] is None:
-            ev[field] = mine
-        elif mine != ev[field]:
-            raise row.error(col, f"{mine} but line {ev['line']} of the same event "
-                                 f"{ev['name']!r} says {ev[field]}")
-    ev["games"].append(game)
+        if not ((start is None or start == ev["start"]) and (end is None or end == ev["end"])
+                and (Ro is None or Ro == ev["Ro"]) and (K is None or K == ev["K"])):
+            for col, field, mine in (("event_start", "start", start),
+                                     ("event_end", "end", end), ("ro", "Ro", Ro),
+                                     ("k", "K", K)):
+                if mine is None:
+                    continue
+                if ev[field] is None:
+                    ev[field] = mine
+                elif mine != ev[field]:
+                    raise error(line, col, f"{mine} but line {ev['line']} of the same event "
+                                           f"{ev['name']!r} says {ev[field]}")
+        ev["games"].append(game)
+    return tuple(GamesEvent(e["name"], e["start"], e["end"], e["Ro"], e["K"], tuple(e["games"]))
+                 for e in events.values())

@@ -14,6 +14,7 @@ from tests.excel.test_player import CASES, csv_of
 from tests.excel.test_workbook_cached_every_cell import _same, cached, without_value
 from tests.harness import gnumeric
 from xl_fide.cli import main
+from xl_fide.excel._fence import book_state
 
 
 def _book(tmp_path, name, formulas, text=None, opts=()):
@@ -145,7 +146,7 @@ def test_every_formula_cell_gets_a_value_on_random_periods(Ro, K, born, so_far, 
     except XlFideError:
         return                       # refused before any sheet is written (the CLI's order)
     wb = build_player_sheet(formulas="udf" if udf else "native", games=g, player=player)
-    values = wb.__dict__["xl_fide_cached"]
+    values = book_state(wb)["cached"]
     for ws in wb.worksheets:
         formulas = {c.coordinate for row in ws.iter_rows() for c in row if c.data_type == "f"}
         assert formulas <= set(values.get(ws.title, {})), ws.title

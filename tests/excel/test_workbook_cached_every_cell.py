@@ -25,6 +25,7 @@ from xl_fide.excel._fill import fill_workbook, save_workbook
 from xl_fide.event.report import build_report
 from xl_fide.rules.editions import EventOptions
 from xl_fide.trf import read_trf
+from xl_fide.excel._fence import book_state
 
 calamine = pytest.importorskip("python_calamine")
 
@@ -214,7 +215,7 @@ def _typed_in_template(start, tc):
     disagree (both claim the win: Check > 0, the rating cells show #N/A)."""
     from xl_fide.excel._layout import CROSS, EVENT, EVENT_ROW
     wb = build_template("swiss", 6, 3, formulas="native")
-    geo = wb.xl_fide_geo
+    geo = book_state(wb)["geo"]
     ev = wb[EVENT]
     ev.cell(EVENT_ROW["start"], 2).value = start
     _typed(ev, EVENT_ROW["tc"], 2, tc)

@@ -27,6 +27,7 @@ from xl_fide.event.report import build_report
 from xl_fide.rules.editions import EventOptions
 from tests.excel.test_workbook_lo import shown_new, shown_ru
 from xl_fide.trf import parse_trf, read_trf
+from xl_fide.excel._fence import book_state
 
 BLOCK = ("Ro", "K", "N", "W", "ΣPD", "W−ΣPD", "K used", "K×ΣΔR", "Δ", "New", "Rp", "Ru")
 
@@ -366,7 +367,7 @@ def test_the_month_blocks_print_at_100_percent_page_by_page(event, tmp_path):
     t = parse_trf(text, source=f"{event}.trf")
     for formulas in ("udf", "native"):
         wb = fill_workbook(build_report(t), formulas=formulas)      # (hidden widths as built)
-        ws, geo = wb[CROSS], wb.xl_fide_geo
+        ws, geo = wb[CROSS], book_state(wb)["geo"]
         saved = load_workbook(save_workbook(wb, tmp_path / f"{formulas}.xlsx"))[CROSS]
         assert sorted(b.id for b in saved.col_breaks.brk) == sorted(
             b.id for b in ws.col_breaks.brk)

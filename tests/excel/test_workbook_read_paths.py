@@ -28,10 +28,11 @@ from xl_fide.excel._read import (
 from xl_fide.excel._roundtrip import _input_cells, _original, _pristine, _unedited
 from xl_fide.rules.values import as_int, quote_value
 from xl_fide.tournament import RESULT_CODES, Game
+from xl_fide.excel._fence import book_state
 
 
 def _grids(wb):
-    geo = wb.xl_fide_geo
+    geo = book_state(wb)["geo"]
     ev = _rows(wb[EVENT], SCORING_FIRST_ROW + len(_SCORING_CODES), 3)
     rows = _rows(wb[CROSS], geo.last + 1, geo.last_col + 1)
     return geo, ev, rows

@@ -78,7 +78,7 @@ def test_the_first_cell_of_a_run_holds_the_text_the_others_follow_it(tmp_path):
     assert first is not None
     start, end, si = first.group(2), first.group(3), first.group(4)
     assert start == first.group(1)
-    followers = re.findall(rf'<c r="([A-Z]+[0-9]+)"[^>]*><f t="shared" si="{si}"/><v>', xml)
+    followers = re.findall(rf'<c r="([A-Z]+[0-9]+)"[^>]*><f t="shared" si="{si}" ?/><v>', xml)
     col = re.match(r"[A-Z]+", start).group(0)
     rows = range(int(start[len(col):]) + 1, int(end[len(col):]) + 1)
     assert followers == [f"{col}{r}" for r in rows]
@@ -89,31 +89,28 @@ def test_the_first_cell_of_a_run_holds_the_text_the_others_follow_it(tmp_path):
 
 
 @pytest.mark.parametrize("text, row, expected", [
-    (b"SUM(A5:C5)+$B$2", 5, ([b"SUM(A", b":C", b")+$B$2"], (0, 0))),
-    (b"INDEX(M$5:M$2004,M6)<>$A6", 6, ([b"INDEX(M$5:M$2004,M", b")<>$A", b""], (0, 0))),
-    (b"Crosstable!$F7+Calc!B3", 7, ([b"Crosstable!$F", b"+Calc!B", b""], (0, -4))),
-    (b'IF(A5="B5 and C6","",LOG10(A5))', 5, ([b"IF(A", b'="B5 and C6","",LOG10(A', b"))"],
+    ("SUM(A5:C5)+$B$2", 5, (["SUM(A", ":C", ")+$B$2"], (0, 0))),
+    ("INDEX(M$5:M$2004,M6)<>$A6", 6, (["INDEX(M$5:M$2004,M", ")<>$A", ""], (0, 0))),
+    ("Crosstable!$F7+Calc!B3", 7, (["Crosstable!$F", "+Calc!B", ""], (0, -4))),
+    ('IF(A5="B5 and C6","",LOG10(A5))', 5, (["IF(A", '="B5 and C6","",LOG10(A', "))"],
                                             (0, 0))),
-    (b"'Calc M1'!$B5*1E5*100%", 5, ([b"'Calc M1'!$B", b"*1E5*100%"], (0,))),
-    (b"SUM(5:5)", 5, None),                  # a row range: never shared
-    (b"SUM($5:$6)+A5", 5, None),
-    (b'"5:5"&A5', 5, ([b'"5:5"&A', b""], (0,))),  # in a literal it is text
+    ("'Calc M1'!$B5*1E5*100%", 5, (["'Calc M1'!$B", "*1E5*100%"], (0,))),
+    ("SUM(5:5)", 5, None),                  # a row range: never shared
+    ("SUM($5:$6)+A5", 5, None),
+    ('"5:5"&A5', 5, (['"5:5"&A', ""], (0,))),  # in a literal it is text
 ])
 def test_template_finds_the_relative_rows(text, row, expected):
     assert template(text, row) == expected
 
 
 def test_a_column_breaks_its_run_where_the_formula_changes():
-    from xl_fide.excel._shared import Sharing
-    pieces: list[bytes] = []
-    s = Sharing(pieces)
-    for row, text in [(5, b"A5+1"), (6, b"A6+1"), (7, b"A7+2"), (8, b"A8+2"), (9, b"A8+2"),
-                      (11, b"A11+2")]:
-        s.add(b"B", row, b"<f>" + text + b"</f>", text)
-    s.close()
-    assert pieces == [b'<f t="shared" ref="B5:B6" si="0">A5+1</f>',
-                      b'<f t="shared" si="0"/>',
-                      b'<f t="shared" ref="B7:B8" si="1">A7+2</f>',
-                      b'<f t="shared" si="1"/>',
-                      b"<f>A8+2</f>",          # the same text one row down: not the same formula
-                      b"<f>A11+2</f>"]         # a gap in the column
+    from xl_fide.excel._shared import Plan
+    cells = [(5, "A5+1"), (6, "A6+1"), (7, "A7+2"), (8, "A8+2"), (9, "A8+2"), (11, "A11+2")]
+    plan = Plan((row, 2, text) for row, text in cells)
+    assert [plan.formula(row, 2, None) for row, _ in cells] == [
+        ({"t": "shared", "ref": "B5:B6", "si": "0"}, "A5+1"),
+        ({"t": "shared", "si": "0"}, None),
+        ({"t": "shared", "ref": "B7:B8", "si": "1"}, "A7+2"),
+        ({"t": "shared", "si": "1"}, None),
+        None,                   # the same text one row down: not the same formula
+        None]                   # a gap in the column

@@ -10,6 +10,7 @@ from xl_fide.excel import _cached
 from xl_fide.excel._fill import fill_workbook
 from xl_fide.event.report import build_report
 from xl_fide.excel._layout import TABLES
+from xl_fide.excel._fence import book_state
 
 
 @pytest.mark.parametrize("formulas", ["udf", "native"])
@@ -21,7 +22,7 @@ def test_cached_values_read_each_table_once_not_once_per_game(formulas, monkeypa
     wb = fill_workbook(build_report(synthetic_swiss(60, 9)), formulas=formulas)
     reads = _count_calls(monkeypatch, _cached._Sheets, "get")
     lookups = _count_calls(monkeypatch, _cached, "_vlookup")
-    values = _cached.complete_values(wb, wb.xl_fide_geo, wb.xl_fide_cached)
+    values = _cached.complete_values(wb, book_state(wb)["geo"], book_state(wb)["cached"])
     assert values                                   # it did work out the cells
     assert reads[0] <= 40 * 60 * 9, f"{reads[0] / (60 * 9):.0f} cell reads per game"
     # each result code looked up once per column it is asked for, not once per cell

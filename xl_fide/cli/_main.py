@@ -196,6 +196,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         return _report(args)
 
 
+def cmd_rate(args: argparse.Namespace) -> int:
+    """``xl-fide rate`` (:func:`xl_fide.cli._rate.cmd_rate`) in the rating phase, what it
+    built kept to the end as ``report`` keeps its own."""
+    from xl_fide.cli import _rate
+    with _RatingPhase():
+        return _rate.cmd_rate(args, keep=_keep_to_exit)
+
+
 def _report(args: argparse.Namespace) -> int:
     from xl_fide.cli._presenters import format_report
     from xl_fide.event.report import build_report
@@ -633,7 +641,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--norm", choices=["GM", "IM", "WGM", "WIM"], help="title norm to reach")
     w.set_defaults(func=cmd_whatif)
 
-    _rate.add_parser(sub)
+    _rate.add_parser(sub, run=cmd_rate)
     _lists_parser(sub)
     lo = sub.add_parser("libreoffice", help="write the LibreOffice extension (.oxt) with "
                         "the FIDE_* functions for Calc")

@@ -17,6 +17,7 @@ the last list), that event's change is its own K (capped over the period's games
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 from dataclasses import dataclass, field
 
 from xl_fide._games import GameRow, GamesEvent, GamesFile
@@ -26,10 +27,10 @@ from xl_fide.rules.editions import RuleEdition, TimeControl, rules_for
 from xl_fide.rules.event import effective_rating
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.rules.rating import (
-    GameCalc, cap_k, k_factor, publication_note, rate_period,
+    GameCalc, cap_k, k_factor, publication_note, rate_period, rate_period_checked,
 )
 from xl_fide.rules.rounding import round_half_away
-from xl_fide.rules.values import as_k, as_rating
+from xl_fide.rules.values import RATING_MAX, as_k, as_rating
 
 __all__ = ["PlayerInputs", "PlayerGame", "PlayerEvent", "PlayerPeriod", "rate_player"]
 
@@ -123,7 +124,14 @@ def _not_rated(row: GameRow) -> str:
 
 
 def _edition(ev: GamesEvent, tc: TimeControl) -> RuleEdition:
-    return rules_for(ev.start, tc)
+    return _rules_on(ev.start, tc)
+
+
+@functools.lru_cache(maxsize=512)
+def _rules_on(day: _dt.date, tc: TimeControl) -> RuleEdition:
+    """:func:`rules_for` of a date and a time control, worked out once per date (a
+    period's events share their start dates; rules_for scans every edition)."""
+    return rules_for(day, tc)
 
 
 def rate_player(games: GamesFile, player: PlayerInputs) -> PlayerPeriod:
@@ -191,27 +199,53 @@ def _time_control(games: GamesFile, player: PlayerInputs) -> TimeControl:
 
 def _rated(games: GamesFile, tc: TimeControl, listed: RuleEdition, Ro: int, K: int,
            source: str, notes: list[str], year: int) -> PlayerPeriod:
-    specs = []
+    specs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = []
+    whys = []                     # per event, per game: why it is not rated ("" rated)
+    plain = type(Ro) is int and 0 <= Ro <= RATING_MAX and type(K) is int   # checked already
     for ev in games.events:
         Ro_e = ev.Ro if ev.Ro is not None else Ro
-        pairs = [(g.R_opp, g.result.half_points / 2) for g in ev.games if not _not_rated(g)]
+        why = []
+        pairs = []
+        for g in ev.games:
+            w = _not_rated(g)
+            why.append(w)
+            if not w:
+                r, h = g.R_opp, g.result.half_points
+                assert r is not None          # a rated opponent (_not_rated)
+                pairs.append((r, h))
+                if plain and not (type(r) is int and 0 <= r <= RATING_MAX and type(h) is int
+                                  and 0 <= h <= 2):
+                    plain = False
+        whys.append(why)
+        plain = plain and type(Ro_e) is int and 0 <= Ro_e <= RATING_MAX
         specs.append((ev.name, Ro_e, _edition(ev, tc), pairs))
-    period = rate_period(Ro, specs, K)          # the engine: lines, n and the cap
+    if plain:                       # the engine: lines, n and the cap
+        period = rate_period_checked(Ro, [(str(name), Ro_e, ed, pairs)
+                                          for name, Ro_e, ed, pairs in specs], as_k(K, "K"))
+    else:   # values a caller built: checked by the engine, named as it names them
+        period = rate_period(Ro, [(name, Ro_e, ed, [(r, h / 2) for r, h in pairs])
+                                  for name, Ro_e, ed, pairs in specs], K)
     n = period.N
     out = []
     total = 0
-    for ev, pe in zip(games.events, period.events):
+    for ev, pe, why in zip(games.events, period.events, whys):
         lines = iter(pe.games)
         played = []
-        for g in ev.games:
-            why = _not_rated(g)
-            calc = None if why else next(lines)
-            played.append(PlayerGame(g, calc, why or (calc.note if calc else "")))
+        W = 0
+        for g, w in zip(ev.games, why):
+            game = _new(PlayerGame)     # PlayerGame(g, calc, note), in one step
+            if w:
+                _set(game, "__dict__", {"row": g, "calc": None, "note": w})
+            else:
+                calc = next(lines)
+                _set(game, "__dict__", {"row": g, "calc": calc, "note": calc.note})
+                if calc.rated:
+                    W += calc.score_half
+            played.append(game)
         K_e = ev.K if ev.K is not None else K
         K_used = cap_k(K_e, n)                  # K x n <= 700 over the period (§8.3.3)
         change = K_used * pe.sum_delta_R
         total += change
-        W = sum(g.calc.score_half for g in played if g.rated and g.calc)
         out.append(PlayerEvent(ev.name, ev.start, ev.end, pe.edition_id, pe.Ro, K_e, K_used,
                                tuple(played), pe.N, W, pe.sum_delta_R, change))
     rounded = round_half_away(total, 100)       # once, over the period (§8.3.4)
@@ -220,6 +254,18 @@ def _rated(games: GamesFile, tc: TimeControl, listed: RuleEdition, Ro: int, K: i
     return PlayerPeriod(Ro, K, source, cap_k(K, n), n, tc, tuple(out), total, rounded, new,
                         None if publication else new, publication, None, listed.id, year,
                         tuple(notes))
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _player_game(row: GameRow, calc: GameCalc | None, note: str) -> PlayerGame:
+    """``PlayerGame(row, calc, note)`` in one step (the dataclass's own ``__init__``
+    sets its frozen fields one at a time)."""
+    g = _new(PlayerGame)
+    _set(g, "__dict__", {"row": row, "calc": calc, "note": note})
+    return g
 
 
 def _unrated(games: GamesFile, tc: TimeControl, listed: RuleEdition, order: list[int],
@@ -241,7 +287,7 @@ def _unrated(games: GamesFile, tc: TimeControl, listed: RuleEdition, order: list
             if not why:
                 N += 1
                 W += g.result.half_points
-            played.append(PlayerGame(g, None, why))
+            played.append(_player_game(g, None, why))
         out.append(PlayerEvent(ev.name, ev.start, ev.end, _edition(ev, tc).id, None, None, None,
                                tuple(played), N, W, None, None))
     if init.ignored_first_event:

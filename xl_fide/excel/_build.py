@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import (
@@ -21,6 +21,7 @@ from openpyxl.worksheet.pagebreak import Break
 
 from xl_fide._version import __version__
 from xl_fide.excel import _native as _native
+from xl_fide.excel._fence import book_state, cells, grow, new_cell, put
 from xl_fide.excel._layout import (
     _CODES,
     _DATE_ARG,
@@ -90,7 +91,7 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
     _check_size(layout, players, rounds)
     geo = _Geometry(layout, players, rounds, _native.check_formulas(formulas))
     wb, ws = _new_workbook(CROSS)
-    wb.__dict__["xl_fide_geo"] = geo          # for the cached values (save_workbook)
+    book_state(wb)["geo"] = geo               # for the cached values (save_workbook)
     ev = wb.create_sheet(EVENT)
     tables = wb.create_sheet(TABLES)
     helpws = wb.create_sheet(HELP)
@@ -417,7 +418,7 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
         elif type(value) is int:
             kind = "n"
         fast.append((target, c, value, kind))
-    calc_cells, cross_cells = calc._cells, ws._cells
+    calc_cells, cross_cells = cells(calc), cells(ws)
     cell: Any
     for r in range(first, last + 1):
         number = str(r)
@@ -428,13 +429,13 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
                 target.cell(r, c).value = value
                 continue
             if target is calc and (r, c) not in calc_cells:
-                cell = calc_cells[(r, c)] = Cell(calc, row=r, column=c)
+                cell = new_cell(calc, r, c)
             else:
                 cell = cross_cells.get((r, c)) if target is ws else None
                 if cell is None:
                     cell = target.cell(r, c)
-            cell._value, cell.data_type = value, kind
-    calc._current_row = max(calc._current_row, last)
+            put(cell, value, kind)
+    grow(calc, last)
 
 
 def _set_as_formula(pieces: Sequence[str], longest: int) -> bool:
@@ -633,7 +634,7 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     # each round's check formula made once, the row put in per row (30,000 at 2,000 x 15)
     terms = [("=" + _swiss_term(geo, rnd, _ROW, no)).split(_ROW) for rnd in range(1, R + 1)]
     direct = all(_set_as_formula(pieces, len(str(last))) for pieces in terms)
-    cells = ws._cells
+    held = cells(ws)
     for r in range(f, last + 1):
         block = f"{_L(geo.block_first)}{r}:{_L(geo.block_last)}{r}"
         name = geo.cell("name", r)
@@ -643,10 +644,9 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         row = str(r)
         for c, pieces in zip(checks, terms):
             if direct:                        # as the setter stores it (styled above)
-                cell = cells[(r, c)]
-                cell._value, cell.data_type = row.join(pieces), "f"
+                put(held[(r, c)], row.join(pieces), "f")
             else:
-                cells[(r, c)].value = row.join(pieces)
+                held[(r, c)].value = row.join(pieces)
         ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
                                     f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]

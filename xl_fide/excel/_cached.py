@@ -1,18 +1,12 @@
-"""Cached values of formula cells, written into a saved ``.xlsx``.
+"""Cached values of the formula cells of a workbook xl-fide builds, worked out from the
+workbook's own input cells where the engine's report does not give them.
 
-A formula cell of an ``.xlsx`` holds its formula (``<f>``) and the value last computed
-(``<v>``). openpyxl writes the formula only, so a reader that does not calculate (a file
-or mail preview, a phone viewer, pandas, calamine, a UDF workbook opened where the
-add-in is not loaded) shows an empty rating block. :func:`save_with_values` writes the
-values xl-fide computed (the same engine the formulas call) into the package as openpyxl
-saves it; the workbook still asks every spreadsheet to recalculate on load
-(``fullCalcOnLoad``).
-
-This is the only place that edits the package openpyxl writes. The values are given per
-sheet title and cell reference; a cell that the sheet XML does not hold is left alone.
-Value types: ``bool`` (``t="b"``), ``int``/``float`` (a number), a date (its serial
-number, day 0 = 30 Dec 1899), ``str`` (``t="str"``; an error text such as ``"#N/A"`` is
-``t="e"``).
+A formula cell of an ``.xlsx`` holds its formula and the value last computed; the
+values are written by :func:`xl_fide.excel._fence.save`. The cells the engine's report
+does not give (a blank template; the native helper sheet; the Check, Sonneborn-Berger
+and rank columns) are worked out here from the workbook's own input cells, each as its
+formula computes it (the formula text is beside each); the tests compare them with
+LibreOffice's and Gnumeric's recalculation, cell by cell.
 """
 
 from __future__ import annotations
@@ -20,220 +14,17 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import functools
-import re
-import zipfile
-from itertools import repeat
 from operator import itemgetter
-from typing import Any, Collection, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from openpyxl.utils import get_column_letter
 
+from xl_fide.excel._fence import CachedValues, book_state, cells, raw
 from xl_fide.errors import FormulaErrorValue
 
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
 
-CachedValues = Mapping[str, Mapping[str, object]]
 
-
-def save_with_values(wb: Any, file: Any, values: CachedValues,
-                     shared: Collection[str] = ()) -> None:
-    """openpyxl's save of ``wb`` into ``file`` (a path or a binary file object), each
-    worksheet's XML given ``values[sheet][ref]`` as the cached value of its cell ``ref``
-    (``"B5"``) on its way into the package: one pass over the XML as openpyxl wrote it,
-    the package compressed once. On the sheets titled in ``shared`` the runs of a column
-    that hold one relative formula are written as shared formulas (:mod:`._shared`)."""
-    from openpyxl.writer.excel import ExcelWriter
-    archive = _ValuesArchive(file, wb, values, frozenset(shared))
-    ExcelWriter(wb, archive).save()          # closes the archive
-
-
-#: The deflate level of the package (zlib's 1, its fastest; openpyxl leaves Python's
-#: default, 6). A cross-table's sheets are long runs of near-identical rows, which
-#: level 1 packs almost as well: at 2,000 players x 15 rounds the file is about a third
-#: larger (2.7 -> 3.7 MB) and compressing it takes a quarter of the time (0.28 -> 0.08 s
-#: CPU, about 7 % of the command; issue 23). Every reader inflates any level alike.
-COMPRESS_LEVEL = 1
-
-
-class _ValuesArchive(zipfile.ZipFile):
-    """The package openpyxl's ``ExcelWriter`` writes (it adds each worksheet's XML with
-    :meth:`write` from a file): a worksheet whose title has values gets them first."""
-
-    def __init__(self, file: Any, wb: Any, values: CachedValues, shared: frozenset[str]) -> None:
-        super().__init__(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True,
-                         compresslevel=COMPRESS_LEVEL)
-        self._wb, self._values, self._shared = wb, values, shared
-
-    def write(self, filename: Any, arcname: Any = None, compress_type: Any = None,
-              compresslevel: Any = None) -> None:
-        # the worksheet being written has its number (ws.path) set by now
-        title = next((ws.title for ws in self._wb.worksheets
-                      if arcname is not None and ws.path[1:] == arcname), None)
-        cells = self._values.get(title, {}) if title is not None else {}
-        share = title in self._shared
-        if not (cells or share):
-            super().write(filename, arcname, compress_type, compresslevel)
-            return
-        with open(filename, "rb") as f:
-            xml = f.read()
-        self.writestr(arcname, _with_values(xml, cells, share))
-
-
-#: A cell element as openpyxl writes it: its column, row, other attributes (``s``,
-#: ``t``), and its children (``<f>``, then ``<v>`` or ``<is>``) or none (``/>``).
-_CELL = re.compile(rb'<c r="([A-Z]+)([0-9]+)"((?: [a-zA-Z]+="[^"]*")*) ?'
-                   rb'(?:/>|>([^<]*(?:<(?!/c>)[^<]*)*)</c>)')       # the body: up to </c>
-_T_ATTR = re.compile(rb' t="[^"]*"')
-_FORMULA = re.compile(rb"<f(?: [^>]*?)?(?:/>|>[^<]*(?:<(?!/f>)[^<]*)*</f>)")
-
-
-def _with_values(xml: bytes, cells: Mapping[str, object], share: bool = False) -> bytes:
-    """``xml`` (a worksheet) with each cell of ``cells`` holding its value as ``<v>``
-    after its formula (as the schema asks), any value or inline text it had dropped;
-    ``share``: the formulas shared where a column repeats one (:class:`._shared.Sharing`)."""
-    from xl_fide.excel._shared import Sharing
-    pieces: list[bytes] = []
-    sharing = Sharing(pieces) if share else None
-    pos = 0
-    missing = object()
-    append = pieces.append
-    found = (zip(_CELL.finditer(xml), repeat(missing)) if share
-             else _known_cells(xml, cells))
-    for m, value in found:
-        col, row, attrs, body = m.groups()
-        if share:
-            value = cells.get((col + row).decode("ascii"), missing)
-        element: bytes | None = None            # the formula's element, <f>...</f>
-        if not body:
-            pass
-        elif body.startswith(b"<f>"):           # openpyxl's plain formula (as _FORMULA)
-            end = body.find(b"</f>")
-            if end >= 0:
-                element = body[:end + 4]
-        else:
-            f = _FORMULA.match(body)
-            if f is not None:
-                element = f.group(0)
-        if value is missing and element is None:
-            continue                              # left as it is
-        append(xml[pos:m.start()])
-        pos = m.end()
-        if value is not missing:
-            if b' t="' in attrs:
-                attrs = _T_ATTR.sub(b"", attrs)
-            if type(value) is int:                # (what _encoded gives an int)
-                rest = b"<v>%d</v></c>" % value
-            else:
-                kind, text = _encoded(value)
-                if kind is not None:
-                    attrs += b' t="' + kind.encode("ascii") + b'"'
-                rest = b"<v>" + _escape(text).encode("utf-8") + b"</v></c>"
-        else:
-            assert element is not None
-            rest = body[len(element):] + b"</c>"
-        append(b'<c r="' + col + row + b'"' + attrs + b">")
-        if element is None:
-            pass
-        elif sharing is None:
-            append(element)
-        else:
-            plain = element[3:-4] if element.startswith(b"<f>") else None
-            sharing.add(col, int(row), element, plain)
-        append(rest)
-    if sharing is not None:
-        sharing.close()
-    pieces.append(xml[pos:])
-    return b"".join(pieces)
-
-
-def _known_cells(xml: bytes, cells: Mapping[str, object]
-                 ) -> Iterator[tuple[re.Match[bytes], object]]:
-    """The :data:`_CELL` matches of the cells of ``xml`` that ``cells`` has a value for,
-    each with its value, in order: the other cells are passed over. Each cell's start is
-    looked for from the previous one's, in the order openpyxl writes cells, then back
-    from there (a cell out of that order); their places in ``xml`` order them."""
-    found: list[tuple[int, object]] = []
-    pos = 0
-    misses = 0
-    find, rfind = xml.find, xml.rfind
-    for ref in sorted(cells, key=_row_col):
-        tag = b'<c r="' + ref.encode("ascii") + b'"'
-        at = find(tag, pos)
-        if at < 0:
-            # each such cell costs a search of the whole sheet: past a few, one pass
-            # over every cell's reference instead (time linear in the sheet)
-            misses += 1
-            if misses > _MISSES:
-                yield from _scanned_cells(xml, cells)
-                return
-            at = rfind(tag, 0, pos + len(tag))       # the nearest before pos
-            if at < 0:
-                continue
-        else:
-            pos = at + len(tag)
-        found.append((at, cells[ref]))
-    found.sort(key=itemgetter(0))
-    match = _CELL.match
-    for at, value in found:
-        whole = match(xml, at)
-        if whole is not None:
-            yield whole, value
-
-
-#: Cells out of order or not in the sheet that :func:`_known_cells` looks for one by one.
-_MISSES = 32
-#: The start of a cell element (its reference: group 1).
-_CELL_REF = re.compile(rb'<c r="([A-Z]+[0-9]+)"')
-
-
-def _scanned_cells(xml: bytes, cells: Mapping[str, object]
-                   ) -> Iterator[tuple[re.Match[bytes], object]]:
-    """What :func:`_known_cells` gives, found by one pass over every cell's reference in
-    ``xml`` (for values of cells the sheet does not hold, or out of openpyxl's order)."""
-    known = {ref.encode("ascii"): value for ref, value in cells.items()}
-    missing = object()
-    for m in _CELL_REF.finditer(xml):
-        value = known.get(m.group(1), missing)
-        if value is not missing:
-            whole = _CELL.match(xml, m.start())
-            if whole is not None:
-                yield whole, value
-
-
-def _row_col(ref: str) -> tuple[int, int, str]:
-    """A reference such as ``AB12`` as a key in the order openpyxl writes cells: by row,
-    then column (fewer letters first, then alphabetically); no row sorts first."""
-    digits = ref.lstrip(_LETTERS)
-    return (int(digits) if digits.isdecimal() else 0, len(ref), ref)
-
-
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _encoded(value: object) -> tuple[str | None, str]:
-    """(the cell's ``t`` attribute, the text of ``<v>``) of a cached value."""
-    if isinstance(value, bool):
-        return "b", "1" if value else "0"
-    if isinstance(value, _dt.date):                   # a date is its serial number
-        day = value.date() if isinstance(value, _dt.datetime) else value
-        return None, str((day - _dt.date(1899, 12, 30)).days)
-    if isinstance(value, int):
-        return None, str(value)
-    if isinstance(value, float):
-        return None, repr(value)
-    text = "" if value is None else str(value)
-    return ("e" if text in _ERRORS else "str"), text
-
-
-# ============================================================ values worked out from the sheet
-#
-# The cells the engine's report does not give (a blank template; the native helper sheet;
-# the Check, Sonneborn-Berger and rank columns) are worked out here from the workbook's
-# own input cells, each as its formula computes it (the formula text is beside each).
 
 _Cells = dict[str, dict[str, Any]]
 _MISSING = object()             # no value worked out for a cell
@@ -247,7 +38,7 @@ class _Sheets:
     def __init__(self, wb: Any, known: CachedValues) -> None:
         self.wb = wb
         self.out: _Cells = {s: dict(v) for s, v in known.items()}
-        self._cells = {ws.title: ws._cells for ws in wb.worksheets}   # (row, col) -> cell
+        self._cells = {ws.title: cells(ws) for ws in wb.worksheets}   # (row, col) -> cell
         self._ranges: dict[str, dict[str, list[list[Any]]]] = {}      # sheet -> ref -> rows
         self._names: dict[str, tuple[str, str]] = {}                   # name -> (sheet, ref)
         self._found: dict[str, dict[tuple[Any, ...], Any]] = {}       # sheet -> VLOOKUPs
@@ -274,7 +65,7 @@ class _Sheets:
                 if cell is None or cell.data_type == "f":
                     v = None
                 else:
-                    v = cell._value                   # (what cell.value gives)
+                    v = raw(cell)                     # (what cell.value gives)
                     if v == "":
                         v = None
             append(v)
@@ -390,7 +181,7 @@ def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
         # the shipped templates are the same file whenever they are written again
         from xl_fide.excel._layout import _FIXED_TIME
         this_year = _FIXED_TIME.year if not any(known.values()) else _dt.date.today().year
-        for one in [lay, *getattr(wb, "xl_fide_months", ())]:   # + a month's "Calc M<n>"
+        for one in [lay, *book_state(wb).get("months", ())]:   # + a month's "Calc M<n>"
             _calc_sheet(s, geo, one, this_year)
     else:
         for r in range(geo.first, geo.last + 1):     # FIDE_K / FIDE_EVENT on a blank row

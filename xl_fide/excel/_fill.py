@@ -22,7 +22,8 @@ from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
 from xl_fide.excel import _months as _m
 from xl_fide.excel._build import build_template
-from xl_fide.excel._cached import complete_values, save_with_values
+from xl_fide.excel._cached import complete_values
+from xl_fide.excel._fence import book_state, cells, save
 from xl_fide.excel._layout import (
     _L,
     _SCORING_CODES,
@@ -168,12 +169,12 @@ def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None
     except WorkbookError as exc:
         raise InputError(f"this event cannot be written as a workbook that reads back: "
                          f"{str(exc).replace('<workbook>: ', '')}") from None
-    replaced = list(getattr(wb, "xl_fide_replaced", ()))
+    replaced = list(book_state(wb).get("replaced", ()))
     _build_report_sheet(wb, report, renumbered, replaced, order)
     # the values the formulas compute, cached in the file by save_workbook
     cached = _cached_sheets(wb, geo, report, players, layout)
     _add_months(wb, geo, tournament, report, players, cached)
-    wb.__dict__["xl_fide_cached"] = cached
+    book_state(wb)["cached"] = cached
     return wb
 
 
@@ -182,13 +183,13 @@ def _fill_games(ws: Any, geo: _Geometry, tournament: Tournament, p: Any, r: int,
     """Row ``r``'s games: player ``p``'s results in the round robin's grid (by the
     opponent's number, ``number``: start rank -> row number), or each round's opponent,
     colour and result in the swiss blocks (columns opp, col, res side by side)."""
-    cells = ws._cells
+    held = cells(ws)
     last = tournament.rounds
     if geo.layout == "roundrobin":
         for g in p.games:
             if g.opponent is None or (last and g.round > last):
                 continue
-            put_value(cells, ws, r, geo.grid_col(number[g.opponent]), _cell_value(g.code))
+            put_value(held, ws, r, geo.grid_col(number[g.opponent]), _cell_value(g.code))
         return
     for g in p.games:
         if last and g.round > last:
@@ -197,10 +198,10 @@ def _fill_games(ws: Any, geo: _Geometry, tournament: Tournament, p: Any, r: int,
             continue
         oc = geo.round_col(g.round, "opp")
         if g.opponent is not None:
-            put_value(cells, ws, r, oc, number[g.opponent])
+            put_value(held, ws, r, oc, number[g.opponent])
         if g.colour:
-            put_value(cells, ws, r, oc + 1, g.colour)
-        put_value(cells, ws, r, oc + 2, _cell_value(g.code))
+            put_value(held, ws, r, oc + 1, g.colour)
+        put_value(held, ws, r, oc + 2, _cell_value(g.code))
 
 
 def _add_months(wb: Workbook, geo: _Geometry, tournament: Tournament, report: Report,
@@ -443,7 +444,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
     for c, (h, width, _) in enumerate(heads, 1):
         _text(ws, hr, c, h, "head")
         ws.column_dimensions[_L(c)].width = width
-    cells = ws._cells
+    held = cells(ws)
     styles = [(c, style) for c, (_, _, style) in enumerate(heads, 1)]
     for i, row in enumerate(report.rows):
         res = row.result
@@ -462,7 +463,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
         ]
         _style_cells(ws, (r,), styles)
         for c, value in enumerate(values, 1):
-            put_value(cells, ws, r, c, value)
+            put_value(held, ws, r, c, value)
     return hr + len(report.rows)
 
 
@@ -516,12 +517,13 @@ def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = F
     _check_kind(path)
     if path.exists() and not force:
         raise OutputExistsError(f"{path}: file exists (pass force=True to overwrite)")
-    cached = getattr(wb, "xl_fide_cached", {})
-    geo = getattr(wb, "xl_fide_geo", None)
+    state = book_state(wb)
+    cached = state.get("cached", {})
+    geo = state.get("geo")
     if geo is not None:                 # a workbook built here: every formula's value
         cached = complete_values(wb, geo, cached)
     buffer = io.BytesIO()
-    save_with_values(wb, buffer, cached, _helper_sheets(wb, geo))
+    save(wb, buffer, cached, _helper_sheets(wb, geo))
     data = buffer.getvalue()
     try:
         return write_atomic(path, data, force=force)
@@ -536,7 +538,7 @@ def _helper_sheets(wb: Workbook, geo: _Geometry | None) -> list[str]:
     expands a shared formula cell by cell as it reads)."""
     if geo is None or geo.formulas != "native":
         return []
-    layouts = [_native_layout(geo), *getattr(wb, "xl_fide_months", ())]
+    layouts = [_native_layout(geo), *book_state(wb).get("months", ())]
     return [lay.calc for lay in layouts if lay.calc in wb.sheetnames]
 
 

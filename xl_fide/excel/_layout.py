@@ -7,13 +7,11 @@ range). ``safe_text`` writes text starting with ``= + - @`` as text."""
 from __future__ import annotations
 
 import datetime as _dt
-from array import array
-from copy import copy
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
 from openpyxl.comments import Comment
 from openpyxl.styles import (
     Alignment,
@@ -24,13 +22,13 @@ from openpyxl.styles import (
     Protection,
     Side,
 )
-from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
 from xl_fide.event.months import LONG_EVENT_DAYS
 from xl_fide.errors import InputError
 from xl_fide.excel import _native as _native
+from xl_fide.excel._fence import apply_style, book_state, put, style_cells
 from xl_fide.rules import notes as _notes
 from xl_fide.rules import results as _results
 from xl_fide.rules.results import parse_result
@@ -313,11 +311,11 @@ def safe_text(cell: Any, value: Any) -> None:
     """Write ``value`` to ``cell``; text starting with = + - @ is kept as text, never a formula.
 
     Characters a sheet cannot hold (control characters) become U+FFFD; the cells where
-    that happened are listed in the workbook's ``xl_fide_replaced`` (a list of
+    that happened are listed in the workbook's ``book_state(wb)["replaced"]`` (a list of
     ``Sheet!A1``), for a warning."""
     if isinstance(value, str) and ILLEGAL_CHARACTERS_RE.search(value):
         value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
-        cell.parent.parent.__dict__.setdefault("xl_fide_replaced", []).append(
+        book_state(cell.parent.parent).setdefault("replaced", []).append(
             f"{cell.parent.title}!{cell.coordinate}")
     cell.value = value
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
@@ -337,7 +335,7 @@ def put_value(cells: dict[tuple[int, int], Any], ws: Any, row: int, col: int, va
     :func:`_text`."""
     cell = cells.get((row, col))
     if cell is not None and (value is None or type(value) is int or type(value) is float):
-        cell._value, cell.data_type = value, "n"
+        put(cell, value, "n")
         return
     if cell is not None and type(value) is str:
         plain = _PLAIN.get(value)
@@ -347,69 +345,13 @@ def put_value(cells: dict[tuple[int, int], Any], ws: Any, row: int, col: int, va
             if len(value) < 4:          # the few codes and colours of a cross-table
                 _PLAIN[value] = plain
         if plain:
-            cell._value, cell.data_type = value, "s"
+            put(cell, value, "s")
             return
     _text(ws, row, col, value)
 
 
-def _apply(cell: Any, name: str) -> None:
-    """Give ``cell`` the named style ``name`` (cached per workbook: assigning a named style
-    by name costs a look-up over all styles)."""
-    cache = cell.parent.parent.__dict__.setdefault("_xl_fide_styles", {})
-    arr = cache.get(name)
-    if arr is None:
-        cell.style = name
-        cache[name] = copy(cell._style)
-    else:
-        cell._style = copy(arr)
-
-
-#: The attributes ``Cell(ws, row=r, column=c, style_array=a)`` sets (openpyxl 3.1):
-#: :func:`_style_cells` makes a cell by setting them itself only while a Cell has exactly
-#: these (another openpyxl may add one: then it calls ``Cell``).
-_CELL_SLOTS = frozenset({"parent", "_style", "row", "column", "_value", "_hyperlink",
-                         "data_type", "_comment"})
-
-
-def _slots(cls: type) -> frozenset[str]:
-    """Every ``__slots__`` name of ``cls`` and its bases."""
-    names: set[str] = set()
-    for k in cls.__mro__:
-        slots = k.__dict__.get("__slots__", ())
-        names.update((slots,) if isinstance(slots, str) else slots)
-    return frozenset(names)
-
-
-_CELLS_MADE_DIRECTLY = _slots(Cell) == _CELL_SLOTS
-
-
-def _style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]) -> None:
-    """``_apply(ws.cell(row, col), name)`` for each row of ``rows`` and each ``(col, name)``
-    of ``places``, row by row, in order; a cell not there yet is made with its style (not
-    made, then restyled), its attributes set as ``Cell(ws, row=r, column=c,
-    style_array=...)`` sets them."""
-    cache = ws.parent.__dict__.setdefault("_xl_fide_styles", {})
-    cells = ws._cells
-    new, new_array = Cell.__new__, array.__new__
-    top = ws._current_row
-    cell: Any
-    for r in rows:
-        for c, name in places:
-            arr = cache.get(name)
-            if arr is None or (r, c) in cells:
-                _apply(ws.cell(r, c), name)
-                continue
-            if not _CELLS_MADE_DIRECTLY:
-                ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
-                continue
-            cell = cells[(r, c)] = new(Cell)
-            # (StyleArray(arr) without its own __new__ in between)
-            cell.parent, cell._style, cell.row, cell.column = (
-                ws, new_array(StyleArray, "i", arr), r, c)
-            cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
-            if r > top:
-                top = r
-    ws._current_row = max(ws._current_row, top)
+#: (the fence's; the names the other modules use)
+_apply, _style_cells = apply_style, style_cells
 
 
 def _text(ws: Any, row: int, col: int, value: Any, style: str | None = None) -> Any:

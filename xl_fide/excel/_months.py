@@ -39,6 +39,7 @@ from openpyxl.worksheet.formula import ArrayFormula
 from openpyxl.worksheet.pagebreak import ColBreak
 
 from xl_fide.excel import _native as _native
+from xl_fide.excel._fence import book_state
 from xl_fide.excel._layout import (
     _PD_FROM,
     _PD_HIGH,
@@ -256,10 +257,10 @@ def _udf_month(ws: Any, geo: _Geometry, m: Month, date: str) -> None:
 
 def _native_month(wb: Workbook, geo: _Geometry, m: Month, date: str, edition: str) -> str:
     """Month ``m``'s block in native formulas, its helpers on a hidden sheet of its own.
-    Its layout is kept on ``wb`` (``xl_fide_months``): the cached values of the helper
+    Its layout is kept with ``wb`` (``book_state(wb)["months"]``): the cached values of the helper
     sheet are worked out from it at save (:func:`xl_fide.excel._cached.complete_values`)."""
     lay = month_layout(geo, m, date, edition)
-    wb.__dict__.setdefault("xl_fide_months", []).append(lay)
+    book_state(wb).setdefault("months", []).append(lay)
     ws, calc = wb[CROSS], wb.create_sheet(lay.calc)
     for sheet, r, c, value in _native.cells(lay):
         (ws if sheet == CROSS else calc).cell(r, c).value = value

@@ -47,6 +47,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from xl_fide.errors import InputError, XlFideError
 from xl_fide.excel import _native
 from xl_fide.excel._build import _build_tables
+from xl_fide.excel._fence import book_state
 from xl_fide.excel._layout import (
     _CODES, _DP_VALUES, _PD_FROM, _PD_HIGH, CONF, HELP, TABLES, _apply, _define,
     _new_workbook, _page_setup, _text, _vocabulary,
@@ -541,7 +542,7 @@ def build_player_sheet(*, formulas: str = "native", games: Any = None,
         _fill(ws, games, player)
     # every formula cell's value, saved with it by save_workbook (openpyxl has no public
     # way to write a formula's cached value: xl_fide.excel._cached writes them)
-    wb.__dict__["xl_fide_cached"] = player_values(games, player, udf)
+    book_state(wb)["cached"] = player_values(games, player, udf)
     wb.active = 0
     return wb
 

@@ -22,6 +22,7 @@ from openpyxl.worksheet.formula import ArrayFormula
 from xl_fide._dates import parse_date_text
 from xl_fide.errors import InputError, WorkbookError, XlFideError
 from xl_fide.excel import _native as _native
+from xl_fide.excel._fence import cells_in_memory, raw
 from xl_fide.excel._layout import (
     _EVENT_COMPUTED,
     _EVENT_INPUTS,
@@ -158,7 +159,7 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
 
     def grid(sheet: Any, unsaved: str | None = None,
              ) -> tuple[list[list[Any]], set[tuple[int, int]]]:
-        if isinstance(getattr(sheet, "_cells", None), dict):
+        if cells_in_memory(sheet) is not None:
             return _grid_in_memory(sheet, max_row, max_col, formula_text, unsaved)
         rows, formulas = [], set()
         for r, cells in enumerate(sheet.iter_rows(min_row=1, max_row=max_row, max_col=max_col)):
@@ -195,10 +196,12 @@ def _grid_in_memory(ws: Any, max_row: int, max_col: int,
     its :class:`_Unsaved` marker at once, and the formulas returned are none."""
     rows: list[list[Any]] = [[None] * max_col for _ in range(max_row)]
     formulas = set()
-    for (r, c), cell in ws._cells.items():
+    held = cells_in_memory(ws)
+    assert held is not None
+    for (r, c), cell in held.items():
         if r > max_row or c > max_col:
             continue
-        value = cell._value
+        value = raw(cell)
         if value is None:
             continue
         if cell.data_type == "f" or isinstance(value, ArrayFormula):
@@ -382,12 +385,12 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
 def _extent(ws: Any) -> tuple[Any, Any]:
     """``(ws.max_row, ws.max_column)``; for a worksheet in memory (openpyxl's map of
     cells by (row, column)) the same numbers found in C: 1 and 1 for no cell."""
-    cells = getattr(ws, "_cells", None)
-    if not isinstance(cells, dict):
+    held = cells_in_memory(ws)
+    if held is None:
         return ws.max_row, ws.max_column
-    if not cells:
+    if not held:
         return 1, 1
-    return max(cells)[0], max(map(operator.itemgetter(1), cells))
+    return max(held)[0], max(map(operator.itemgetter(1), held))
 
 
 def _same_cells(a: tuple[list[list[Any]], ...], b: tuple[list[list[Any]], ...]) -> bool:

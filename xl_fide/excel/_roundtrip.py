@@ -18,6 +18,8 @@ from openpyxl import Workbook
 from xl_fide.errors import InputError, WorkbookError, XlFideError
 from xl_fide.excel import _native as _native
 from xl_fide.excel import _layout
+from xl_fide.excel._fence import cells as sheet_cells
+from xl_fide.excel._fence import raw
 from xl_fide.excel._layout import CROSS, EVENT, _Geometry, _text
 from xl_fide.lists._model import PlayerData
 from xl_fide.tournament import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
@@ -83,13 +85,13 @@ def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
     cross_cells, event_cells = _input_cells(geo)
     cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
     for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
-        get = wb[sheet]._cells.get         # (row, col) -> cell: a blank place has none
+        get = sheet_cells(wb[sheet]).get         # (row, col) -> cell: a blank place has none
         out = cells[sheet]
         cell: Any
         for r, c, ref in where:
             cell = get((r, c))
             if cell is not None:
-                value = cell._value             # (what cell.value gives)
+                value = raw(cell)               # (what cell.value gives)
                 if value is not None:
                     out[ref] = value if type(value) in _AS_IT_IS else _to_json(value)
     payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,

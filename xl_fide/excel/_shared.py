@@ -6,7 +6,7 @@ cell keeps its own cached value. A spreadsheet then parses one formula per run, 
 per cell (LibreOffice compiles each separate formula string on load); Excel writes its
 own files so, and openpyxl reads each follower back as its full formula.
 
-The formulas are compared as text (XML-escaped, as openpyxl wrote them): outside string
+The formulas are compared as the cells hold them (without their ``=``): outside string
 literals and quoted sheet names every ``A1`` reference is found, and a cell follows the
 one above when the two texts are equal but for their relative row numbers, each one
 more than above. A formula holding a row range (``5:5``), which that reading does not
@@ -15,17 +15,20 @@ see, is never shared."""
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
-_LIT = rb"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'"       # a string literal, a quoted sheet name
-_BEFORE = rb"(?<![A-Za-z0-9_.$])"                        # not inside a longer name
-_AFTER = rb"(?![A-Za-z0-9_(!])"                          # (LOG10(, Sheet1!, 1E5)
+from openpyxl.utils import get_column_letter
+
+_LIT = r"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'"       # a string literal, a quoted sheet name
+_BEFORE = r"(?<![A-Za-z0-9_.$])"                        # not inside a longer name
+_AFTER = r"(?![A-Za-z0-9_(!])"                          # (LOG10(, Sheet1!, 1E5)
 #: a literal, a row range (``5:5``, ``$5:$7``: group 1), or an A1 reference (the ``$``
 #: of its row: group 2, its row: group 3)
-_TOKEN = re.compile(_LIT + rb"|(" + _BEFORE + rb"\$?[0-9]+:\$?[0-9]+" + _AFTER + rb")|"
-                    + _BEFORE + rb"\$?[A-Z]{1,3}(\$?)([0-9]+)" + _AFTER)
+_TOKEN = re.compile(_LIT + r"|(" + _BEFORE + r"\$?[0-9]+:\$?[0-9]+" + _AFTER + r")|"
+                    + _BEFORE + r"\$?[A-Z]{1,3}(\$?)([0-9]+)" + _AFTER)
 
 
-def template(text: bytes, row: int) -> tuple[list[bytes], tuple[int, ...]] | None:
+def template(text: str, row: int) -> tuple[list[str], tuple[int, ...]] | None:
     """The formula ``text`` of a cell in row ``row`` as the texts around its relative row
     numbers (one more than those) and those rows' offsets from ``row``: the formula of
     the cell ``k`` rows below that follows it is the texts joined by the numbers
@@ -44,61 +47,76 @@ def template(text: bytes, row: int) -> tuple[list[bytes], tuple[int, ...]] | Non
 
 
 class _Run:
-    __slots__ = ("col", "first", "last", "index", "text", "chunks", "offsets", "same", "si")
+    __slots__ = ("col", "first", "last", "text", "chunks", "offsets", "same")
 
-    def __init__(self, col: bytes, row: int, index: int, text: bytes, chunks: list[bytes],
+    def __init__(self, col: int, row: int, text: str, chunks: list[str],
                  offsets: tuple[int, ...]) -> None:
-        self.col, self.first, self.last, self.index = col, row, row, index
+        self.col, self.first, self.last = col, row, row
         self.text, self.chunks, self.offsets = text, chunks, offsets
         self.same = len(set(offsets)) == 1          # every relative row is offset alike
-        self.si: int | None = None
 
-    def follows(self, row: int, text: bytes) -> bool:
+    def follows(self, row: int, text: str) -> bool:
         """Whether ``text`` in ``row`` (the row below the run) is the run's formula."""
         if self.same:
-            return (b"%d" % (row + self.offsets[0])).join(self.chunks) == text
+            return str(row + self.offsets[0]).join(self.chunks) == text
         rows = map(row.__add__, self.offsets)
         out = [self.chunks[0]]
         for number, chunk in zip(rows, self.chunks[1:]):
-            out += (b"%d" % number, chunk)
-        return b"".join(out) == text
+            out += (str(number), chunk)
+        return "".join(out) == text
 
 
-class Sharing:
-    """A worksheet's XML built as a list of pieces (``pieces``): :meth:`add` appends the
-    ``<f>`` element of each formula cell, as it is or as a follower of the cell above;
-    :meth:`close` makes the first cell of each run of two or more the shared formula."""
+class Plan:
+    """Which formula cells of a worksheet are written shared: built from the sheet's plain
+    formula cells ``(row, col, text)`` (``text`` without its ``=``) given row by row, left
+    to right; :meth:`formula` then tells the writer each cell's ``<f>``."""
 
-    def __init__(self, pieces: list[bytes]) -> None:
-        self.pieces = pieces
-        self._open: dict[bytes, _Run] = {}      # column -> its run that the next row extends
-        self._runs: list[_Run] = []
-        self._count = 0
+    def __init__(self, formulas: Iterable[tuple[int, int, str]]) -> None:
+        open_runs: dict[int, _Run] = {}      # column -> its run that the next row extends
+        runs: list[_Run] = []
+        for row, col, text in formulas:
+            run = open_runs.get(col)
+            if run is not None and run.last == row - 1 and run.follows(row, text):
+                run.last = row
+                continue
+            got = template(text, row)
+            if got is None:
+                open_runs.pop(col, None)
+            else:
+                run = open_runs[col] = _Run(col, row, text, *got)
+                runs.append(run)
+        #: (row, col) of a run's first cell -> the attributes and text of its <f>
+        self._heads: dict[tuple[int, int], tuple[dict[str, str], str | None]] = {}
+        #: column -> its shared runs (first row, last row, si), top to bottom
+        self._runs: dict[int, list[tuple[int, int, str]]] = {}
+        self._at: dict[int, int] = {}        # column -> the index of the run looked at
+        si = 0
+        for run in runs:
+            if run.last == run.first:
+                continue
+            letter = get_column_letter(run.col)
+            ref = f"{letter}{run.first}:{letter}{run.last}"
+            self._heads[(run.first, run.col)] = (
+                {"t": "shared", "ref": ref, "si": str(si)}, run.text)
+            self._runs.setdefault(run.col, []).append((run.first, run.last, str(si)))
+            si += 1
 
-    def add(self, col: bytes, row: int, element: bytes, text: bytes | None) -> None:
-        """The cell at ``col``/``row`` whose ``<f>`` element is ``element``: a plain
-        formula of text ``text`` (XML-escaped), or ``None`` (another kind, kept as it is)."""
-        run = self._open.get(col)
-        if text is not None and run is not None and run.last == row - 1 \
-                and run.follows(row, text):
-            if run.si is None:
-                run.si = self._count
-                self._count += 1
-            run.last = row
-            self.pieces.append(b'<f t="shared" si="%d"/>' % run.si)
-            return
-        got = template(text, row) if text is not None else None
-        if got is None or text is None:
-            self._open.pop(col, None)
-        else:
-            run = _Run(col, row, len(self.pieces), text, *got)
-            self._open[col] = run
-            self._runs.append(run)
-        self.pieces.append(element)
-
-    def close(self) -> None:
-        """Write the first cell of each run of two or more as the shared formula."""
-        for run in self._runs:
-            if run.si is not None:
-                self.pieces[run.index] = (b'<f t="shared" ref="%s%d:%s%d" si="%d">%s</f>' % (
-                    run.col, run.first, run.col, run.last, run.si, run.text))
+    def formula(self, row: int, col: int, value: object
+                ) -> tuple[dict[str, str], str | None] | None:
+        """The attributes and text (``None``: none) of the ``<f>`` of the cell at ``row``,
+        ``col`` holding ``value``: the first cell of a shared run holds the run's text,
+        the others refer to it; ``None`` for a cell not in a run (written as it is).
+        Asked row by row, top to bottom."""
+        head = self._heads.get((row, col))
+        if head is not None:
+            return head
+        runs = self._runs.get(col)
+        if runs is None:
+            return None
+        i = self._at.get(col, 0)
+        while i < len(runs) and runs[i][1] < row:
+            i += 1
+        self._at[col] = i
+        if i < len(runs) and runs[i][0] < row <= runs[i][1]:
+            return {"t": "shared", "si": runs[i][2]}, None
+        return None

@@ -1,0 +1,329 @@
+"""The one module of xl-fide that reaches below openpyxl's public API: the fence.
+
+Every other module uses openpyxl's public faces only; ``tests/project/test_fence.py``
+checks that (no other module names an openpyxl private attribute or private module) and
+checks, against the openpyxl installed, every assumption made here, so that a new
+openpyxl that changes one fails that test rather than a user's workbook.
+
+Why a fence at all (measured, issues 23 and 32):
+
+* **Cached values.** A formula cell of an ``.xlsx`` holds its formula (``<f>``) and the
+  value last computed (``<v>``). openpyxl writes the formula only, so a reader that does
+  not calculate (a preview, a phone viewer, pandas, calamine, a UDF workbook opened where
+  the add-in is not loaded) shows every result blank. :func:`save` writes each
+  worksheet with openpyxl's own writer, its formula cells given their cached values and,
+  on the helper sheets, their shared formulas (:mod:`._shared`), element by element
+  through the writer's XML stream: no text of the saved package is edited afterwards.
+  XlsxWriter has cached values as public API (``write_formula(..., value=)``), but
+  rewrites each formula with 29 regular expressions: its prototype on the 2,000 x 15
+  native book took 9.8x the floor's CPU (``benchmarks/xlsxwriter_prototype.py``).
+* **Cells by the hundred thousand.** ``ws.cell(r, c).value = v`` runs openpyxl's type
+  checks and its style look-up per cell; a 2,000 x 15 native book has 250,000 cells.
+  :func:`put`, :func:`new_cell` and :func:`style_cells` set what that setter sets, for
+  the values it would store as they are (``int``, ``float``, ``None``, a formula text,
+  a plain text: the callers decide which), and :func:`cells` / :func:`raw` read a sheet's
+  map of cells without making a cell for each blank place.
+
+What is *not* below the public API lives beside it for want of a better place:
+:func:`book_state`, xl-fide's own notes on a workbook it builds, kept in a weak map
+rather than on openpyxl's object.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import weakref
+import zipfile
+from array import array
+from copy import copy
+from typing import Any, Collection, Iterable, Mapping, Sequence
+
+from openpyxl.cell.cell import Cell
+from openpyxl.comments.comment_sheet import CommentRecord
+from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
+from openpyxl.styles.cell_style import StyleArray
+from openpyxl.utils import get_column_letter
+from openpyxl.cell._writer import write_cell
+from openpyxl.worksheet._writer import WorksheetWriter
+from openpyxl.worksheet.formula import ArrayFormula
+from openpyxl.writer.excel import ExcelWriter
+from openpyxl.xml.functions import Element, SubElement
+
+from xl_fide.excel._shared import Plan
+
+# ======================================================== xl-fide's notes on a workbook
+
+_BOOKS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def book_state(wb: Any) -> dict[str, Any]:
+    """xl-fide's notes on the workbook ``wb`` it builds (``geo``: its geometry; ``cached``:
+    the values its formulas compute, by sheet and cell; ``months``: the month blocks'
+    layouts; ``replaced``: the cells whose text lost a character a sheet cannot hold;
+    ``styles``: each named style's array). A dict kept as long as ``wb`` lives."""
+    state = _BOOKS.get(wb)
+    if state is None:
+        state = _BOOKS[wb] = {}
+    return state
+
+
+# ================================================================ cells, read and set
+
+def cells(ws: Any) -> dict[tuple[int, int], Any]:
+    """The worksheet's own map of cells, ``(row, column) -> Cell`` (1-based): a blank place
+    has no entry (``ws.cell`` would make one). The map itself: a cell put in it is in the
+    sheet (then :func:`grow` the sheet to its row)."""
+    held: dict[tuple[int, int], Any] = ws._cells
+    return held
+
+
+def cells_in_memory(ws: Any) -> dict[tuple[int, int], Any] | None:
+    """:func:`cells` of a worksheet held in memory, ``None`` for one read in read-only mode
+    (openpyxl's ``ReadOnlyWorksheet`` streams its rows and has no map)."""
+    held = getattr(ws, "_cells", None)
+    return held if isinstance(held, dict) else None
+
+
+def raw(cell: Any) -> Any:
+    """What ``cell.value`` gives (the formula text of a formula cell), without the
+    property's call."""
+    return cell._value
+
+
+def put(cell: Any, value: Any, kind: str) -> None:
+    """Store ``value`` in ``cell`` with openpyxl's data type ``kind`` as the value setter
+    would store it: ``"n"`` (``None``, an ``int``, a ``float``), ``"s"`` (a text of 1-255
+    characters that needs no escaping, is no formula and no error code) or ``"f"`` (a
+    formula text starting with ``=``, of at most 32,767 characters and no character a
+    sheet cannot hold). The caller has checked which; anything else goes through
+    ``cell.value = value``."""
+    cell._value = value
+    cell.data_type = kind
+
+
+def new_cell(ws: Any, row: int, col: int) -> Any:
+    """A new unstyled cell at ``(row, col)`` of ``ws``, where the sheet has none yet, put in
+    its map (:func:`grow` the sheet after a run of them)."""
+    cell = ws._cells[(row, col)] = Cell(ws, row=row, column=col)
+    return cell
+
+
+def grow(ws: Any, row: int) -> None:
+    """Tell ``ws`` that it has cells down to ``row`` (what ``ws.cell`` keeps up to date;
+    ``ws.append`` and ``ws.max_row`` read it)."""
+    if row > ws._current_row:
+        ws._current_row = row
+
+
+# ================================================================ styles by the row
+
+def apply_style(cell: Any, name: str) -> None:
+    """Give ``cell`` the registered named style ``name`` (its array cached per workbook:
+    assigning a named style by name costs a look-up over all styles)."""
+    cache = book_state(cell.parent.parent).setdefault("styles", {})
+    arr = cache.get(name)
+    if arr is None:
+        cell.style = name
+        cache[name] = copy(cell._style)
+    else:
+        cell._style = copy(arr)
+
+
+#: The attributes ``Cell(ws, row=r, column=c, style_array=a)`` sets (openpyxl 3.1):
+#: :func:`style_cells` makes a cell by setting them itself only while a Cell has exactly
+#: these (another openpyxl may add one: then it calls ``Cell``).
+CELL_SLOTS = frozenset({"parent", "_style", "row", "column", "_value", "_hyperlink",
+                        "data_type", "_comment"})
+
+
+def slots(cls: type) -> frozenset[str]:
+    """Every ``__slots__`` name of ``cls`` and its bases."""
+    names: set[str] = set()
+    for k in cls.__mro__:
+        found = k.__dict__.get("__slots__", ())
+        names.update((found,) if isinstance(found, str) else found)
+    return frozenset(names)
+
+
+CELLS_MADE_DIRECTLY = slots(Cell) == CELL_SLOTS
+
+
+def style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]) -> None:
+    """``apply_style(ws.cell(row, col), name)`` for each row of ``rows`` and each
+    ``(col, name)`` of ``places``, row by row, in order; a cell not there yet is made with
+    its style (not made, then restyled), its attributes set as ``Cell(ws, row=r, column=c,
+    style_array=...)`` sets them."""
+    cache = book_state(ws.parent).setdefault("styles", {})
+    held = ws._cells
+    new, new_array = Cell.__new__, array.__new__
+    top = ws._current_row
+    direct = CELLS_MADE_DIRECTLY
+    cell: Any
+    for r in rows:
+        for c, name in places:
+            arr = cache.get(name)
+            if arr is None or (r, c) in held:
+                apply_style(ws.cell(r, c), name)
+                continue
+            if not direct:
+                ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
+                continue
+            cell = held[(r, c)] = new(Cell)
+            # (StyleArray(arr) without its own __new__ in between)
+            cell.parent, cell._style, cell.row, cell.column = (
+                ws, new_array(StyleArray, "i", arr), r, c)
+            cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
+            if r > top:
+                top = r
+    ws._current_row = max(ws._current_row, top)
+
+
+# ================================================================ saving with values
+
+#: The deflate level of the package (zlib's 1, its fastest; openpyxl leaves Python's
+#: default, 6). A cross-table's sheets are long runs of near-identical rows, which
+#: level 1 packs almost as well: at 2,000 players x 15 rounds the file is about a third
+#: larger (2.7 -> 3.7 MB) and compressing it takes a quarter of the time (0.28 -> 0.08 s
+#: CPU, about 7 % of the command; issue 23). Every reader inflates any level alike.
+COMPRESS_LEVEL = 1
+
+CachedValues = Mapping[str, Mapping[str, object]]
+
+_ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
+
+
+def save(wb: Any, file: Any, values: CachedValues, shared: Collection[str] = ()) -> None:
+    """openpyxl's save of ``wb`` into ``file`` (a path or a binary file object), the cell
+    ``ref`` (``"B5"``) of the sheet titled ``sheet`` holding ``values[sheet][ref]`` as its
+    cached value (after its formula, as ECMA-376 Part 1 §18.3.1.4 has it), and on the
+    sheets titled in ``shared`` each column's runs of one relative formula written as a
+    shared formula (:mod:`._shared`). A value for a cell the sheet does not hold is not
+    written. Value types: ``bool`` (``t="b"``), ``int``/``float`` (a number), a date (its
+    serial number, day 0 = 30 Dec 1899), ``str`` (``t="str"``; an error text such as
+    ``"#N/A"`` is ``t="e"``). Every sheet still recalculates on load (``fullCalcOnLoad``)."""
+    archive = zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True,
+                              compresslevel=COMPRESS_LEVEL)
+    _Writer(wb, archive, values, frozenset(shared)).save()      # closes the archive
+
+
+#: The openpyxl methods :class:`_Writer` and :class:`_SheetWriter` copy (to put their own
+#: cell writer in), by the first 16 hex digits of the SHA-256 of their source in openpyxl
+#: 3.1.x: the guard test fails on an openpyxl whose methods differ, to be looked at.
+COPIED = {"write_row": "1d9ae0194864e690", "write_worksheet": "ccfd37f0bebe758f"}
+
+
+class _Writer(ExcelWriter):
+    """openpyxl's package writer; a worksheet with values or shared formulas is written
+    by :class:`_SheetWriter` (the rest of the package exactly as openpyxl writes it)."""
+
+    def __init__(self, wb: Any, archive: zipfile.ZipFile, values: CachedValues,
+                 shared: frozenset[str]) -> None:
+        super().__init__(wb, archive)
+        self.values, self.shared = values, shared
+
+    def write_worksheet(self, ws: Any) -> None:
+        values = self.values.get(ws.title) or {}
+        share = ws.title in self.shared
+        if not (values or share) or self.workbook.write_only:
+            super().write_worksheet(ws)
+            return
+        # as openpyxl 3.1's ExcelWriter.write_worksheet, with the sheet writer below
+        ws._drawing = SpreadsheetDrawing()
+        ws._drawing.charts = ws._charts
+        ws._drawing.images = ws._images
+        writer = _SheetWriter(ws, values, Plan(_formulas(ws)) if share else None)
+        writer.write()
+        ws._rels = writer._rels                         # type: ignore[attr-defined]
+        self._archive.write(writer.out, ws.path[1:])    # type: ignore[attr-defined]
+        self.manifest.append(ws)
+        writer.cleanup()
+
+
+def _formulas(ws: Any) -> Iterable[tuple[int, int, str]]:
+    """``(row, col, text)`` of each plain formula cell of ``ws`` (text without its ``=``),
+    row by row, left to right."""
+    for (r, c), cell in sorted(ws._cells.items()):
+        v = cell._value
+        if cell.data_type == "f" and type(v) is str:
+            yield r, c, v[1:]
+
+
+class _SheetWriter(WorksheetWriter):
+    """openpyxl's worksheet writer; a cell that has a cached value or a shared formula is
+    written here (as an element on the writer's stream), any other by openpyxl."""
+
+    def __init__(self, ws: Any, values: Mapping[str, object], plan: Plan | None) -> None:
+        super().__init__(ws)
+        self.values, self.plan = values, plan
+        self.letters: dict[int, str] = {}
+
+    def write_row(self, xf: Any, row: Any, row_idx: int) -> None:
+        # as openpyxl 3.1's WorksheetWriter.write_row, with _cell below
+        attrs = {"r": f"{row_idx}"}
+        ws: Any = self.ws
+        attrs.update(ws.row_dimensions.get(row_idx, {}))
+        values, plan, letters = self.values, self.plan, self.letters
+        number = str(row_idx)
+        with xf.element("row", attrs):
+            for cell in row:
+                if cell._comment is not None:
+                    ws._comments.append(CommentRecord.from_cell(cell))
+                value = cell._value
+                if value is None and not cell.has_style and not cell._comment:
+                    continue
+                col = cell.column
+                letter = letters.get(col)
+                if letter is None:
+                    letter = letters[col] = get_column_letter(col)
+                ref = letter + number
+                cached = values.get(ref, _NONE)
+                formula = plan.formula(row_idx, col, value) if plan is not None else None
+                if cached is _NONE and formula is None:
+                    write_cell(xf, ws, cell, cell.has_style)
+                else:
+                    xf.write(_element(cell, ref, value, cached, formula))
+
+
+_NONE = object()
+
+
+def _element(cell: Any, ref: str, value: Any, cached: object,
+             formula: tuple[dict[str, str], str | None] | None) -> Any:
+    """The ``<c>`` element of ``cell`` (at ``ref``): its formula (``formula``: the
+    attributes and text of its ``<f>`` as :class:`._shared.Plan` has it, else the cell's
+    own), then its cached value ``cached`` (none: ``_NONE``)."""
+    attrs = {"r": ref}
+    if cell.has_style:
+        attrs["s"] = f"{cell.style_id}"
+    kind, text = _encoded(cached) if cached is not _NONE else (None, None)
+    if kind is not None:
+        attrs["t"] = kind
+    el = Element("c", attrs)
+    if formula is not None:
+        f = SubElement(el, "f", formula[0])
+        if formula[1] is not None:
+            f.text = formula[1]
+    elif cell.data_type == "f" and isinstance(value, ArrayFormula):
+        f = SubElement(el, "f", dict(value))
+        array_text = str(value.text or "")
+        f.text = array_text[1:] if array_text.startswith("=") else array_text
+    elif cell.data_type == "f" and type(value) is str:
+        SubElement(el, "f").text = value[1:]
+    if text is not None:
+        SubElement(el, "v").text = text
+    return el
+
+
+def _encoded(value: object) -> tuple[str | None, str]:
+    """(the cell's ``t`` attribute, the text of ``<v>``) of a cached value."""
+    if isinstance(value, bool):
+        return "b", "1" if value else "0"
+    if isinstance(value, _dt.date):                   # a date is its serial number
+        day = value.date() if isinstance(value, _dt.datetime) else value
+        return None, str((day - _dt.date(1899, 12, 30)).days)
+    if isinstance(value, int):
+        return None, str(value)
+    if isinstance(value, float):
+        return None, repr(value)
+    text = "" if value is None else str(value)
+    return ("e" if text in _ERRORS else "str"), text
