@@ -316,7 +316,10 @@ def _table(report: Report, rows: tuple[ReportRow, ...], notes_in: tuple[str, ...
     widths = [max(map(len, column)) for column in zip(*body)]
     left = {1}     # the name; the other columns are aligned right
     line = "  ".join(f"{{:{'<' if i in left else '>'}{w}}}" for i, w in enumerate(widths))
-    lines.extend(line.format(*row).rstrip() for row in body)
+    fmt = line.format
+    body.reverse()
+    while body:                         # each row's cells let go once written (memory)
+        lines.append(fmt(*body.pop()).rstrip())
     reasons = [f"  {r.result.start_rank}: no Ru, {r.result.initial.reason}"
                if r.result.initial.Ru is None else f"  {r.result.start_rank}: {r.result.initial.reason}"
                for r in rows if r.result.initial is not None and r.result.initial.reason]
