@@ -577,7 +577,7 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         chk = geo.cell("check", r)
         ws[chk] = ArrayFormula(chk, f"=SUM({_pair_bad(row, mine)})")
     # the rating block: ONE array formula
-    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
+    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['rc'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
         rb, f"=FIDE_EVENT({geo.column('ro_used')},{geo.column('k')},{grid_abs},{_TC_ARG},{_DATE_ARG},"
             f'"short")')
@@ -651,7 +651,7 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
                                     f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]
     ress = [_abs(geo.round_col(k, "res"), f, geo.round_col(k, "res"), last) for k in range(1, R + 1)]
-    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
+    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['rc'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
         rb, f"=FIDE_EVENT_SWISS({geo.column('ro_used')},{geo.column('k')},{_choose(opps)},"
             f'{_choose(ress)},{_TC_ARG},{_DATE_ARG},"short")')
