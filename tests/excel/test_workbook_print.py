@@ -233,14 +233,14 @@ def test_a_ru_reason_is_a_code_on_one_line(tmp_path, name, layout):
     """A Ru reason (up to ~100 characters: "not published: only 3 games against rated
     opponents; at least 5 are needed") wrapped in its cell (issue 20 #7): rows 2-5 lines
     high on paper (issue 34). Now the code (NP 3g), its key under the table, on one line
-    in a column 8 wide."""
+    in a column 7 wide (its widest code, NP 1399, needs 6.5)."""
     from openpyxl.utils import get_column_letter
     from xl_fide.excel._layout import _Geometry
     t = read_trf(DATA / name)
     ws = load_workbook(saved(fill_workbook(build_report(t), layout=layout), tmp_path))[CROSS]
     geo = _Geometry(layout, len(t.players), t.rounds)
     ru = geo.col["ru"]
-    assert ws.column_dimensions[get_column_letter(ru)].width == 8
+    assert ws.column_dimensions[get_column_letter(ru)].width == 7
     for r in range(geo.first, geo.last + 1):
         assert not ws.cell(r, ru).alignment.wrap_text, r
 
