@@ -187,15 +187,18 @@ def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
     with breaks between units). A month block is one unit; one wider than a page is
     two, Ro ... K used and K×ΣΔR ... Ru, each with its own group header when a page
     break falls between them, so no header is cut by a page edge."""
-    from xl_fide.excel._build import _BOLD_CHAR_PX, _paginate, column_px, page_room
+    from xl_fide.excel._build import _BOLD_CHAR_PX, _paginate, column_px
     halves = [(month_col(geo, m.index, "m_ro"), month_col(geo, m.index, "k_used"),
                month_col(geo, m.index, "rc")) for m in months]
     ws.col_breaks = ColBreak()
-    room = page_room(ws)
-    units = []
-    for a, b, c in halves:
-        whole = sum(column_px(ws, k) for k in range(a, c + 1)) <= room
-        units += [(a, c)] if whole else [(a, b), (b + 1, c)]
+
+    def units(room: float) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for a, b, c in halves:
+            whole = sum(column_px(ws, k) for k in range(a, c + 1)) <= room
+            out += [(a, c)] if whole else [(a, b), (b + 1, c)]
+        return out
+
     _paginate(ws, geo, units, last_col(geo, len(months)))
     breaks = {b.id for b in ws.col_breaks.brk}
     for m, (a, b, c) in zip(months, halves):
