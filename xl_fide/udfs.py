@@ -941,8 +941,8 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
     Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
     rating, Rp, Ru, Rc. N and W count played games against rated opponents; Rc is the
     average rating of those N opponents, a whole number rounded .5 up as FIDE's rating
-    report shows it ("" when N is 0; a range of the first 10 columns leaves it out). Unrated players:
-    "" from ΣPD to new rating and Ru (or why not published; ``notes`` "short": as the code
+    report shows it ("" when N is 0; a range of the first 10 columns leaves it out).
+    Unrated players: "" from ΣPD to new rating and Ru (or why not published; ``notes`` "short": as the code
     ``NP 1395``, ``NP 3g``, ``NP 0g``, ``NP 0pt`` of :data:`xl_fide.rules.notes.KEY`). On the diagonal a marker
     (``x``, ``*``) is ignored, a result or a number is an error (never dropped); a row with no
     rating and no results is all "". The event is the player's rating period.
