@@ -71,7 +71,10 @@ NDIM: dict[str, dict[str, int]] = {}
 __ndim__ = NDIM  # the name tests/lo_calc.py looks for
 
 NA = "#N/A"
-EVENT_COLUMNS = ("N", "W", "ΣPD", "W-ΣPD", "K", "K×ΣΔR", "change", "new rating", "Rp", "Ru")
+#: The columns of FIDE_EVENT(_SWISS); Rc (the opponents' average) last, so a range of the
+#: first ten columns shows what it showed before Rc was added.
+EVENT_COLUMNS = ("N", "W", "ΣPD", "W-ΣPD", "K", "K×ΣΔR", "change", "new rating", "Rp", "Ru",
+                 "Rc")
 
 _CATEGORY = "xl-fide"
 _EXCEL_EPOCH = _dt.date(1899, 12, 30)   # serial 1 = 1900-01-01 past Excel's 1900-02-29 bug
@@ -881,7 +884,7 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
     out = []
     for i, (blank, res) in enumerate(zip(blank_rows, rate_crosstable(entrants, edition))):
         if bad and i in bad:     # its rating is not one: Ru says why, nothing is rated
-            out.append([""] * (len(EVENT_COLUMNS) - 1) + [bad[i]])
+            out.append([""] * 9 + [bad[i], ""])
             continue
         if blank:
             out.append([""] * len(EVENT_COLUMNS))
@@ -904,6 +907,7 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
             row.append(initial_code(init, edition))
         else:
             row.append(f"not published: {init.reason}")
+        row.append(res.Rc if res.Rc is not None else "")     # .5 up (PlayerResult.Rc)
         out.append(row)
     return out
 
@@ -932,11 +936,13 @@ def _diagonal_result(value: object) -> bool:
 @_excel_boundary
 def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=None,
                notes=None):
-    """A round robin's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
+    """A round robin's rating report, n rows x 11: FIDE B.02 §8.2, §8.3 (calculation page).
 
     Columns: N, W, ΣPD, W-ΣPD, K used (after the 700 cap), K x ΣΔR, rounded change, new
-    rating, Rp, Ru. N and W count played games against rated opponents. Unrated players:
-    "" from ΣPD to new rating and Ru (or why not published; ``notes`` "short": as the code
+    rating, Rp, Ru, Rc. N and W count played games against rated opponents; Rc is the
+    average rating of those N opponents, a whole number rounded .5 up as FIDE's rating
+    report shows it ("" when N is 0; a range of the first 10 columns leaves it out).
+    Unrated players: "" from ΣPD to new rating and Ru (or why not published; ``notes`` "short": as the code
     ``NP 1395``, ``NP 3g``, ``NP 0g``, ``NP 0pt`` of :data:`xl_fide.rules.notes.KEY`). On the diagonal a marker
     (``x``, ``*``) is ignored, a result or a number is an error (never dropped); a row with no
     rating and no results is all "". The event is the player's rating period.
@@ -977,10 +983,10 @@ def FIDE_EVENT(ratings, k_factors, results, time_control="standard", event_date=
 @_excel_boundary
 def FIDE_EVENT_SWISS(ratings, k_factors, opponents, results, time_control="standard",
                      event_date=None, notes=None):
-    """A Swiss event's rating report, n rows x 10: FIDE B.02 §8.2, §8.3 (calculation page).
+    """A Swiss event's rating report, n rows x 11: FIDE B.02 §8.2, §8.3 (calculation page).
 
-    Same 10 columns as FIDE_EVENT (N, W, ΣPD, W-ΣPD, K, K x ΣΔR, change, new rating, Rp,
-    Ru; ``notes`` as there). opponents holds, per round, the row number (1..n) of the opponent within the
+    Same 11 columns as FIDE_EVENT (N, W, ΣPD, W-ΣPD, K, K x ΣΔR, change, new rating, Rp,
+    Ru, Rc; ``notes`` as there). opponents holds, per round, the row number (1..n) of the opponent within the
     ranges; blank or 0 with a result is a bye (not rated). Forfeits are not rated.
     """
     players = _flat(ratings)

@@ -239,7 +239,7 @@ def test_template_structure(layout, players, rounds, tmp_path):
               if isinstance(c.value, ArrayFormula) and "FIDE_" in c.value.text}
     _, (kc, _, _, _) = name_range(wb, "KRule")
     _, (nc, _, _, _) = name_range(wb, "RatedGames")
-    _, (ruc, _, _, _) = name_range(wb, "InitialRating")
+    _, (ruc, _, _, _) = name_range(wb, "OpponentAverage")     # Rc, the block's last column
     L = ws.cell(1, kc).column_letter
     assert arrays[f"{L}5:{L}{4 + players}"].startswith("=FIDE_K(")
     _, (uc, _, _, _) = name_range(wb, "RatingUsed")

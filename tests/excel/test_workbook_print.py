@@ -28,7 +28,8 @@ A4_LANDSCAPE = (842, 595)        # points, rounded
 def test_crosstable_prints_at_65_percent_with_titles_repeated(tmp_path):
     ws = load_workbook(saved(fill_workbook(build_report(read_trf(DATA / "san_viator_2018_swiss.trf"))),
                              tmp_path))[CROSS]
-    assert ws.page_setup.orientation == "landscape"
+    # 137 players over two months: 5 x 2 portrait pages, not 4 x 3 landscape (issue 34)
+    assert ws.page_setup.orientation == "portrait"
     assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4)
     assert not ws.sheet_properties.pageSetUpPr.fitToPage       # before: one page wide
     assert int(ws.page_setup.scale) == 65       # issue 34: 11 pt text at 7.15 pt (was 100)
@@ -65,7 +66,8 @@ def test_rendered_pages_are_readable(office, tmp_path, artifacts_dir, trf, order
     pdf = out / f"{path.stem}.pdf"
     office.to_pdf(path, pdf, sheet=CROSS, fit_width=False)     # the workbook's own set-up
     n, size = pages(pdf)
-    assert size == A4_LANDSCAPE
+    portrait = load_workbook(path)[CROSS].page_setup.orientation == "portrait"
+    assert size == (A4_LANDSCAPE[::-1] if portrait else A4_LANDSCAPE)
     heights = []
     for page in range(1, n + 1):
         ws = words(pdf, page)
@@ -233,14 +235,14 @@ def test_a_ru_reason_is_a_code_on_one_line(tmp_path, name, layout):
     """A Ru reason (up to ~100 characters: "not published: only 3 games against rated
     opponents; at least 5 are needed") wrapped in its cell (issue 20 #7): rows 2-5 lines
     high on paper (issue 34). Now the code (NP 3g), its key under the table, on one line
-    in a column 8 wide."""
+    in a column 7 wide (its widest code, NP 1399, needs 6.5)."""
     from openpyxl.utils import get_column_letter
     from xl_fide.excel._layout import _Geometry
     t = read_trf(DATA / name)
     ws = load_workbook(saved(fill_workbook(build_report(t), layout=layout), tmp_path))[CROSS]
     geo = _Geometry(layout, len(t.players), t.rounds)
     ru = geo.col["ru"]
-    assert ws.column_dimensions[get_column_letter(ru)].width == 8
+    assert ws.column_dimensions[get_column_letter(ru)].width == 7
     for r in range(geo.first, geo.last + 1):
         assert not ws.cell(r, ru).alignment.wrap_text, r
 

@@ -254,7 +254,7 @@ def test_the_month_note_is_whole_and_the_block_labelled_one_period(tmp_path):
     geo = _Geometry("swiss", len(t.players), t.rounds)
     assert (cell.row, cell.column) == (1, geo.col["n"]) and cell.alignment.wrap_text
     merged = next(m for m in ws.merged_cells.ranges if m.min_row == 1)
-    assert (merged.min_col, merged.max_col) == (geo.col["n"], geo.col["ru"])
+    assert (merged.min_col, merged.max_col) == (geo.col["n"], geo.col["rc"])
     assert ws.row_dimensions[1].height >= 30                  # room for two lines
     assert ws.cell(GROUP_ROW, geo.col["ro_used"]).value == ONE_PERIOD_HEADER
 

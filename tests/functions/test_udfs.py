@@ -487,19 +487,22 @@ RR_RESULTS = [
     [1.0, 0.5, "1-0", None, ""],
     [None, None, None, None, None],
 ]
+# Rc (11th column, the opponents' average in the N games, .5 up): 1 (1900 + 1700)/2 =
+#   1800; 2 (2000 + 1700)/2 = 1850; 3 (2000 + 1900 + 1700)/3 = 1866.67 -> 1867;
+#   4 (2000 + 1900)/2 = 1950.
 RR_EXPECTED = [
-    [2, 1.0, 1.49, -0.49, 20, -9.8, -10, 1990, 1800, ""],
-    [2, 0.5, 1.12, -0.62, 40, -24.8, -25, 1875, 1657, ""],
+    [2, 1.0, 1.49, -0.49, 20, -9.8, -10, 1990, 1800, "", 1800],
+    [2, 0.5, 1.12, -0.62, 40, -24.8, -25, 1875, 1657, "", 1850],
     [3, 0.5, "", "", "", "", "", "", 1594,
-     "not published: only 3 games against rated opponents; at least 5 are needed"],
-    [2, 1.5, 0.39, 1.11, 40, 44.4, 44, 1744, 2143, ""],
-    [""] * 10,
+     "not published: only 3 games against rated opponents; at least 5 are needed", 1867],
+    [2, 1.5, 0.39, 1.11, 40, 44.4, 44, 1744, 2143, "", 1950],
+    [""] * 11,
 ]
 
 
 def test_event_round_robin_by_hand():
     assert FIDE_EVENT(RR_RATINGS, RR_K, RR_RESULTS, "standard", 45962.0) == RR_EXPECTED
-    assert len(udfs.EVENT_COLUMNS) == 10
+    assert len(udfs.EVENT_COLUMNS) == 11
 
 
 def test_event_round_robin_raw_column_shapes_and_ints():
@@ -528,8 +531,8 @@ def test_event_errors():
     # a bad rating shows in its own row (Ru), the others rate it as an unrated opponent
     # (issue 33 #5: no error across the whole block)
     out = FIDE_EVENT([2000.5] + RR_RATINGS[1:], RR_K, RR_RESULTS)
-    assert out[0][:-1] == [""] * 9
-    assert "ratings row 1 must be a whole number, got 2000.5" in out[0][-1]
+    assert out[0][:9] == [""] * 9 and out[0][10] == ""
+    assert "ratings row 1 must be a whole number, got 2000.5" in out[0][9]   # Ru
     assert all(isinstance(row[7], int) for row in out[1:] if row[4] != "")
 
 
@@ -555,12 +558,14 @@ SW_RATINGS = [2100.0, 1800.0, 1500.0, 1300.0]
 SW_K = [20.0, 40.0, 40.0, None]
 SW_OPPONENTS = [[3.0, 2.0], [4.0, 1.0], [1.0, 4.0], [2.0, 3.0]]
 SW_RESULTS = [[1.0, "½"], ["+", "="], [0.0, 0.0], ["-", 1.0]]
+# Rc (the opponents' average in the N games, .5 up): 1 (1500 + 1800)/2 = 1650; 2 2100 (the
+#   forfeit not counted); 3 2100 (player 4 unrated); 4 1500.
 SW_EXPECTED = [
-    [2, 1.5, 1.77, -0.27, 20, -5.4, -5, 2095, 1843, ""],
-    [1, 0.5, 0.15, 0.35, 40, 14.0, 14, 1814, 2100, ""],
-    [1, 0.0, 0.08, -0.08, 40, -3.2, -3, 1497, 1300, ""],
+    [2, 1.5, 1.77, -0.27, 20, -5.4, -5, 2095, 1843, "", 1650],
+    [1, 0.5, 0.15, 0.35, 40, 14.0, 14, 1814, 2100, "", 2100],
+    [1, 0.0, 0.08, -0.08, 40, -3.2, -3, 1497, 1300, "", 2100],
     [1, 1.0, "", "", "", "", "", "", 2300,
-     "not published: only 1 game against rated opponents; at least 5 are needed"],
+     "not published: only 1 game against rated opponents; at least 5 are needed", 1500],
 ]
 
 
@@ -573,7 +578,7 @@ def test_event_swiss_byes_blank_rows_and_errors():
     ks = SW_K + [None]
     opps = SW_OPPONENTS + [[None, 0.0]]
     res = SW_RESULTS + [[None, None]]
-    assert FIDE_EVENT_SWISS(ratings, ks, opps, res)[4] == [""] * 10
+    assert FIDE_EVENT_SWISS(ratings, ks, opps, res)[4] == [""] * 11
     # a bye (no opponent) scores but is not rated
     res_bye = [list(r) for r in res]
     res_bye[4] = ["H", None]

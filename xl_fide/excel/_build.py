@@ -5,7 +5,7 @@ rule editions are written from the engine (FIDE B.02 §8.1, §8.3), never retype
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -119,6 +119,15 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
 #: 297 mm - 2 x 6.35 mm = 284.3 mm, in pixels at 96 per inch (the unit of column widths
 #: below).
 PAGE_PX = 1074
+#: The page width in pixels at 100 % by orientation (portrait: 210 mm - 2 x 6.35 mm).
+PAGE_WIDTH_PX = {"landscape": PAGE_PX, "portrait": 745}
+#: The page height in points at 100 % between the top and bottom margins of 0.5"
+#: (A4: 595 x 842 pt).
+PAGE_HEIGHT_PT = {"landscape": 595 - 72, "portrait": 842 - 72}
+#: A row one line high as printed, in points at 100 %: Excel's 15, LibreOffice's (DejaVu
+#: Sans 11 pt, measured on its PDF: 50 rows and the two title rows fill a landscape page
+#: at 65 %) 15.1; a little more, so that no engine starts a page the count missed.
+ROW_PT = 15.2
 #: One character of column width, in pixels, as the widest engine draws it: Excel 7 px,
 #: LibreOffice 6.95 pt = 9.3 px (measured on its PDF); the wider one, so that neither
 #: engine adds a page break of its own inside a round.
@@ -166,21 +175,70 @@ def print_units(geo: _Geometry) -> list[tuple[int, int]]:
     return units
 
 
-def page_room(ws: Any) -> float:
+def page_room(ws: Any, orientation: str | None = None) -> float:
     """The pixels of columns a printed page holds right of the title columns, at
-    :data:`PRINT_SCALE` in the widest engine (:data:`CHAR_PX`)."""
-    return PAGE_PX * 100 / PRINT_SCALE - sum(column_px(ws, c) for c in range(1, _TITLE_COLS + 1))
+    :data:`PRINT_SCALE` in the widest engine (:data:`CHAR_PX`), the page in
+    ``orientation`` (default: the sheet's)."""
+    page = PAGE_WIDTH_PX[orientation or ws.page_setup.orientation or "landscape"]
+    return page * 100 / PRINT_SCALE - sum(column_px(ws, c) for c in range(1, _TITLE_COLS + 1))
 
 
-def _paginate(ws: Any, geo: _Geometry, extra: Sequence[tuple[int, int]] = (),
+def pages_high(ws: Any, last_row: int, orientation: str) -> int:
+    """How many pages rows 1 .. ``last_row`` print on at :data:`PRINT_SCALE`, the title
+    rows repeated on each (a row :data:`ROW_PT` high unless given a height)."""
+    def height(r: int) -> float:
+        dim = ws.row_dimensions.get(r)       # (read without creating an entry)
+        return dim.height if dim is not None and dim.height else ROW_PT
+
+    room = (PAGE_HEIGHT_PT[orientation] * 100 / PRINT_SCALE
+            - height(GROUP_ROW) - height(HEADER_ROW))
+    pages, used = 1, 0.0
+    for r in range(1, last_row + 1):
+        if r in (GROUP_ROW, HEADER_ROW):
+            continue
+        if used and used + height(r) > room:
+            pages, used = pages + 1, 0.0
+        used += height(r)
+    return pages
+
+
+Units = Sequence[tuple[int, int]]
+
+
+def _cuts(ws: Any, geo: _Geometry, extra: Units | Callable[[float], Units],
+          room: float) -> list[int]:
+    """The first column of each page after the first, the units packed left to right
+    into pages of ``room`` pixels (``extra`` the units right of the rating block, or
+    their function of the room)."""
+    units = print_units(geo) + list(extra(room) if callable(extra) else extra)
+    grid = (geo.block_first, geo.block_last)
+    if geo.layout == "roundrobin" and sum(
+            column_px(ws, c) for c in range(grid[0], grid[1] + 1)) <= room:
+        units = [u for u in units if not grid[0] <= u[0] <= grid[1]]   # the grid whole
+        units.insert(1, grid)
+    cuts, used = [], 0
+    for first, last in units:
+        w = sum(column_px(ws, c) for c in range(first, last + 1))
+        if used and used + w > room:
+            cuts.append(first)
+            used = 0
+        used += w
+    return cuts
+
+
+def _paginate(ws: Any, geo: _Geometry, extra: Units | Callable[[float], Units] = (),
               last_col: int = 0) -> None:
     """Paper: a cross-table that fits one page wide at :data:`PRINT_SCALE` or more in the
     widest engine (LibreOffice's font, :data:`CHAR_PX`) is printed one page wide; a wider
     one at :data:`PRINT_SCALE` with column breaks between rounds (never inside a round,
     the standings or the rating block), the title columns and rows repeated: 11 pt text
-    is never printed under 7 pt (issue 34). The round robin's group header is written
-    once per page, so no header is cut by a page edge. ``extra``: units right of
-    ``geo.last_col`` up to ``last_col`` (the month blocks, :mod:`._months`)."""
+    is never printed under 7 pt (issue 34). It is printed landscape or portrait,
+    whichever takes fewer pages (landscape on a tie): a 137-player event over two months
+    on 5 x 2 portrait pages rather than 4 x 3 landscape ones, a 130-player Swiss in one
+    period on 2 x 3 landscape pages. The round robin's group header is written once per
+    page, so no header is cut by a page edge. ``extra``: units right of ``geo.last_col``
+    up to ``last_col`` (the month blocks, :mod:`._months`), or their function of the
+    page's room."""
     width = sum(column_px(ws, c) for c in range(1, (last_col or geo.last_col) + 1))
     starts = [geo.block_first]
     if width * ONE_PAGE_SCALE <= PAGE_PX:
@@ -191,21 +249,17 @@ def _paginate(ws: Any, geo: _Geometry, extra: Sequence[tuple[int, int]] = (),
     else:
         ws.page_setup.scale = PRINT_SCALE
         ws.sheet_properties.pageSetUpPr.fitToPage = False
-        room = page_room(ws)
-        used = 0
-        units = print_units(geo) + list(extra)
-        grid = (geo.block_first, geo.block_last)
-        if geo.layout == "roundrobin" and sum(
-                column_px(ws, c) for c in range(grid[0], grid[1] + 1)) <= room:
-            units = [u for u in units if not grid[0] <= u[0] <= grid[1]]   # the grid whole
-            units.insert(1, grid)
-        for first, last in units:
-            w = sum(column_px(ws, c) for c in range(first, last + 1))
-            if used and used + w > room:
-                ws.col_breaks.append(Break(id=first - 1))   # a break after column first - 1
-                starts.append(first)
-                used = 0
-            used += w
+        last_row = key_rows(geo)[1]
+        options = []
+        for orientation in ("landscape", "portrait"):
+            cuts = _cuts(ws, geo, extra, page_room(ws, orientation))
+            options.append(((len(cuts) + 1) * pages_high(ws, last_row, orientation),
+                            orientation, cuts))
+        _, orientation, cuts = min(options, key=lambda o: o[0])    # landscape on a tie
+        ws.page_setup.orientation = orientation
+        for first in cuts:
+            ws.col_breaks.append(Break(id=first - 1))   # a break after column first - 1
+        starts += cuts
     if geo.layout == "roundrobin":                 # the grid's header, once per page
         g1, g2 = geo.block_first, geo.block_last
         title = str(ws.cell(GROUP_ROW, g1).value)
@@ -578,7 +632,7 @@ def _build_roundrobin(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         chk = geo.cell("check", r)
         ws[chk] = ArrayFormula(chk, f"=SUM({_pair_bad(row, mine)})")
     # the rating block: ONE array formula
-    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
+    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['rc'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
         rb, f"=FIDE_EVENT({geo.column('ro_used')},{geo.column('k')},{grid_abs},{_TC_ARG},{_DATE_ARG},"
             f'"short")')
@@ -651,7 +705,7 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
                                     f"{_L(geo.check_last)}{r})")
     opps = [_abs(geo.round_col(k, "opp"), f, geo.round_col(k, "opp"), last) for k in range(1, R + 1)]
     ress = [_abs(geo.round_col(k, "res"), f, geo.round_col(k, "res"), last) for k in range(1, R + 1)]
-    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['ru'])}{last}"
+    rb = f"{_L(geo.col['n'])}{f}:{_L(geo.col['rc'])}{last}"
     ws[rb.split(":")[0]] = ArrayFormula(
         rb, f"=FIDE_EVENT_SWISS({geo.column('ro_used')},{geo.column('k')},{_choose(opps)},"
             f'{_choose(ress)},{_TC_ARG},{_DATE_ARG},"short")')

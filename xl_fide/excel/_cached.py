@@ -192,7 +192,7 @@ def complete_values(wb: Any, geo: Any, known: CachedValues) -> _Cells:
             if all(_blank(s.get(CROSS, r, c))
                    for c in range(geo.block_first, geo.block_last + 1)):
                 for key in ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new",
-                            "rp", "ru"):
+                            "rp", "ru", "rc"):
                     s.put(CROSS, r, geo.col[key], "")
         _k_cells(s, geo, CROSS)
     return s.out
@@ -774,6 +774,8 @@ def _block(s: _Sheets, lay: Any, r: int, state: int, B: object,
         "w_pd": rated(lambda: _num((50 * _int(v[n.C_W]) - _int(v[n.C_PD])) / 100)),
         "k_used": lambda: v[n.C_K], "change": rated(lambda: _num(_int(v[n.C_CHG]) / 100)),
         "chg": rated(chg), "new": rated(new), "rp": lambda: v[n.C_RP],
+        # Rc: Σ R_opp / N, .5 up (:func:`xl_fide.excel._native._rating_cells`)
+        "rc": lambda: _half_up(_int(v[n.C_SR]), _int(v[n.C_N])) if _int(v[n.C_N]) > 0 else "",
     }
     for key, value in values.items():
         s.put(lay.cross, r, lay.col[key], shown(value))

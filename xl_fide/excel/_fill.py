@@ -334,20 +334,22 @@ def _data_rating(row: Any) -> int | None:
 def rating_values(res: Any, edition: RuleEdition) -> list[Any]:
     """The rating block of one player as the formulas show it (both modes): N, W, ΣPD,
     W−ΣPD, K used, K×ΣΔR, Δ, new rating (or below the floor ``NP 1395``), Rp, Ru (or the
-    code of why it is not published, :data:`xl_fide.rules.notes.KEY`), rated under
-    ``edition``; ``""`` where the cell is blank."""
+    code of why it is not published, :data:`xl_fide.rules.notes.KEY`), Rc (the report's:
+    the opponents' average, .5 up), rated under ``edition``; ``""`` where the cell is
+    blank."""
     calc, init = res.calc, res.initial
     rp = res.Rp if res.Rp is not None else ""
+    rc = res.Rc if res.Rc is not None else ""
     if calc is not None:
         return [res.N, res.W_half / 2, calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K,
-                calc.change / 100, calc.rating_change, new_rating_code(calc), rp, ""]
+                calc.change / 100, calc.rating_change, new_rating_code(calc), rp, "", rc]
     ru: Any = ""
     if init is not None:
         ru = initial_code(init, edition)
-    return [res.N, res.W_half / 2, "", "", "", "", "", "", rp, ru]
+    return [res.N, res.W_half / 2, "", "", "", "", "", "", rp, ru, rc]
 
 
-_BLOCK = ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new", "rp", "ru")
+_BLOCK = ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new", "rp", "ru", "rc")
 
 
 def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],

@@ -119,24 +119,29 @@ RATING_COLS: tuple[_Col, ...] = (
     _Col("n", "N", "RatedGames", 5, "calc_int",
          "Rated games: played games (1 ½ 0) against rated opponents."),
     _Col("w", "W", "RatedScore", 5, "calc_1", "Score W in the rated games."),
-    _Col("sum_pd", "ΣPD", "Expected", 6.5, "calc_2",
+    _Col("sum_pd", "ΣPD", "Expected", 6, "calc_2",
          "Expected score: sum of PD over the rated games (table 8.1.2, 400-point rule)."),
-    _Col("w_pd", "W−ΣPD", "ScoreMinusExpected", 8, "calc_s2", "ΣΔR = W − ΣPD."),
+    _Col("w_pd", "W−ΣPD", "ScoreMinusExpected", 7, "calc_s2", "ΣΔR = W − ΣPD."),
     _Col("k_used", "K used", "KUsed", 5, "calc_int",
          "K after the K × n ≤ 700 cap over the event (§8.3.3)."),
-    _Col("change", "K×ΣΔR", "Change", 8.5, "calc_s2",
+    _Col("change", "K×ΣΔR", "Change", 8, "calc_s2",
          "Rating change K × ΣΔR, not rounded (two decimals)."),
     _Col("chg", "Δ", "RatingChange", 6, "calc_sint",
          "Rating change rounded to a whole number, .5 away from zero (§8.3.4)."),
-    _Col("new", "New", "NewRating", 8, "calc_new",
+    _Col("new", "New", "NewRating", 7, "calc_new",
          "New rating = Ro + Δ; under the rating floor it is not published (FIDE B.02 §7.2.1): "
          "NP and the rating computed (NP 1395), see the key under the table."),
     _Col("rp", "Rp", "Performance", 5.5, "calc_int",
          "FIDE performance Ra + dp(p) over the rated games."),
-    _Col("ru", "Ru", "InitialRating", 8, "calc_note",
+    _Col("ru", "Ru", "InitialRating", 7, "calc_note",
          "Unrated players: initial rating (§8.2, games against rated opponents), or why "
          "it is not published as a code (NP 3g, NP 0g, NP 0pt, NP 1356), see the key under "
          "the table."),
+    # last: FIDE_EVENT(_SWISS)'s 11th column (udfs.EVENT_COLUMNS)
+    _Col("rc", "Rc", "OpponentAverage", 5, "calc_int",
+         "Rc: the average rating of the opponents in the N games (rated games; unrated "
+         "players: the games against rated opponents), a whole number rounded .5 up, as "
+         "FIDE's rating report shows it."),
 )
 
 STANDING_COLS: dict[str, tuple[_Col, ...]] = {
@@ -601,7 +606,7 @@ def _note_cell(ws: Any, geo: _Geometry, tall: bool = True) -> Any:
     """The note cell above the rating block (row 1, merged over the block's width,
     wrapped; ``tall``: row 1 three lines high, room for the whole note, never cut by the
     page edge; else the row keeps its height and the note shows its first line)."""
-    n, ru = geo.col["n"], geo.col["ru"]
+    n, ru = geo.col["n"], geo.col[geo.rating_cols[-1].key]
     cell = ws.cell(1, n)
     _apply(cell, "subtitle")
     cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)

@@ -143,7 +143,7 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
     helpers = []
     previous: Month | None = None
     for m in months:
-        c0, c_last = month_col(geo, m.index, "m_ro"), month_col(geo, m.index, "ru")
+        c0, c_last = month_col(geo, m.index, "m_ro"), month_col(geo, m.index, "rc")
         _group(ws, c0, c_last, f"Month {m.index} of {len(months)}: {m.year}-{m.month:02d} "
                                f"({_span(m.rounds)}), as FIDE rates it (B.02 §8.3)")
         for spec in MONTH_COLS:
@@ -188,15 +188,18 @@ def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
     with breaks between units). A month block is one unit; one wider than a page is
     two, Ro ... K used and K×ΣΔR ... Ru, each with its own group header when a page
     break falls between them, so no header is cut by a page edge."""
-    from xl_fide.excel._build import _BOLD_CHAR_PX, _paginate, column_px, page_room
+    from xl_fide.excel._build import _BOLD_CHAR_PX, _paginate, column_px
     halves = [(month_col(geo, m.index, "m_ro"), month_col(geo, m.index, "k_used"),
-               month_col(geo, m.index, "ru")) for m in months]
+               month_col(geo, m.index, "rc")) for m in months]
     ws.col_breaks = ColBreak()
-    room = page_room(ws)
-    units = []
-    for a, b, c in halves:
-        whole = sum(column_px(ws, k) for k in range(a, c + 1)) <= room
-        units += [(a, c)] if whole else [(a, b), (b + 1, c)]
+
+    def units(room: float) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for a, b, c in halves:
+            whole = sum(column_px(ws, k) for k in range(a, c + 1)) <= room
+            out += [(a, c)] if whole else [(a, b), (b + 1, c)]
+        return out
+
     _paginate(ws, geo, units, last_col(geo, len(months)))
     breaks = {b.id for b in ws.col_breaks.brk}
     for m, (a, b, c) in zip(months, halves):
@@ -248,7 +251,7 @@ def _udf_month(ws: Any, geo: _Geometry, m: Month, date: str) -> None:
            f'{geo.column("games")},{geo.column("peak")},"","",{_TC_ARG},{date})))')
     opps = [_col_range(geo, geo.round_col(rnd, "opp")) for rnd in m.rounds]
     ress = [_col_range(geo, geo.round_col(rnd, "res")) for rnd in m.rounds]
-    n_col, ru_col = month_col(geo, m.index, "n"), month_col(geo, m.index, "ru")
+    n_col, ru_col = month_col(geo, m.index, "n"), month_col(geo, m.index, "rc")
     block = f"{_L(n_col)}{f}:{_L(ru_col)}{last}"
     ws[f"{_L(n_col)}{f}"] = ArrayFormula(
         block, f"=FIDE_EVENT_SWISS({ro},{_col_range(geo, k_col)},{_choose(opps)},"

@@ -542,6 +542,8 @@ def _rating_cells(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
         "chg": f'IF({rated},{round_half_away(CHG)},"")',
         "new": f'IF({rated},{_new_shown(f"{B}+{chg_cell}", lay.calc)},"")',
         "rp": calc(C_RP),
+        # Rc: the opponents' average over the N games, .5 up (FIDE's rating report)
+        "rc": f'IF({N}>0,{_half_up_ratio(calc(C_SR), N)},"")',
     }
     for key, value in values.items():
         yield (lay.cross, row, lay.col[key], "=" + _shown(st, value))

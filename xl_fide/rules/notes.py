@@ -36,15 +36,15 @@ ZERO_SCORE = f"{NP} 0pt"
 WIDEST = f"{NP} 1399"
 
 KEY_TITLE = "NP = not published:"
-#: The key of the codes, one line each (printed once under a cross-table).
+#: The key of the codes, one line each (printed once under a cross-table), each short
+#: enough for the narrowest first page of a printed cross-table (at most 85 characters:
+#: the longest lines were cut by the page edge of a portrait page, issue 34).
 KEY: tuple[str, ...] = (
-    f"{NP} 1395 = the rating computed (1395) is below the rating floor: not published, "
-    "the player is unrated (FIDE B.02 §7.2.1)",
-    f"{NP} 3g = only 3 games against rated opponents, fewer than the rules ask for an "
-    "initial rating (FIDE B.02 §8.2)",
+    f"{NP} 1395 = the rating computed, 1395, is below the rating floor (FIDE B.02 §7.2.1)",
+    f"{NP} 3g = only 3 games against rated opponents, too few for a rating (FIDE B.02 §8.2)",
     f"{NO_GAMES} = no games against rated opponents (FIDE B.02 §8.2)",
-    f"{ZERO_SCORE} = zero score against rated opponents: a first event without a point "
-    "is ignored (FIDE B.02 §8.2)",
+    f"{ZERO_SCORE} = zero score against rated opponents: the event is ignored "
+    "(FIDE B.02 §8.2)",
 )
 
 
