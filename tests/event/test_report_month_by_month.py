@@ -161,3 +161,24 @@ def test_an_event_across_1_march_2024_rated_by_later_rules_is_adjusted_once():
     assert [r.result.rating for r in march.rows] == [1712, 1748]
     assert [r.new_rating for r in rep.rows] == [1703, 1757]
     assert [m.month for m in rep.months] == [_dt.date(2024, 2, 1), _dt.date(2024, 3, 1)]
+
+
+def test_an_adjustment_between_the_months_is_said_in_the_report():
+    # A user trial: rules as on the start (25 Feb 2024, the 2022 edition), K 20. The
+    # table showed A: Ro 1500, change +4, new 1699, with nothing to say why Ro + change
+    # is not the new rating.
+    # February: A 1500 beats B 1600: D -100 -> PD .36: +.64 x 20 = +12.80 -> +13 -> 1513;
+    #   B -12.80 -> -13 -> 1587.
+    # 1 March 2024 list (reference §8): A 1513 + round(.4 x 487 = 194.8) = 1708;
+    #   B 1587 + round(.4 x 413 = 165.2) = 1752.
+    # March: B 1752 beats A 1708: D 44 -> .56: +.44 x 20 = +8.80 -> +9 -> 1761; A -9 -> 1699.
+    rep = build_report(feb_march_2024(), EventOptions(k=20))
+    feb, march = rep.months
+    assert [r.new_rating for r in feb.rows] == [1513, 1587]
+    assert [r.result.rating for r in march.rows] == [1708, 1752]
+    assert [(r.result.rating, r.rating_change, r.new_rating) for r in rep.rows] == \
+        [(1500, 4, 1699), (1600, -4, 1761)]
+    said = [n for n in rep.notes if "1 March 2024" in n and "2024-03" in n]
+    assert len(said) == 1, rep.notes
+    assert "player 1: 1513 -> 1708" in said[0] and "player 2: 1587 -> 1752" in said[0]
+    assert said[0] in to_table(rep) and said[0] in json.loads(to_json(rep))["notes"]

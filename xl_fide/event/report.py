@@ -227,6 +227,7 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
                         "monthly changes each rounded in its month, §8.3.4); the event as one "
                         "rating period is shown for comparison only")
         notes += [n for r in rows for n in _publication_note(r.result)]
+        notes += _adjusted_between(months)
     else:
         notes += row_notes
         note = split_note(tournament, rules.time_control)
@@ -235,6 +236,26 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
     return Report(tournament.name, rules.date, rules.time_control, rules.edition, rows,
                   tuple(notes), tuple(str(w) for w in tournament.warnings), months,
                   tournament, rules, comparison)
+
+
+def _adjusted_between(months: Sequence[Report]) -> list[str]:
+    """A note for each month whose players start from other ratings than the previous
+    month's published new ratings: the one-off adjustment of 1 March 2024 applied to the
+    list between them (:func:`~xl_fide.event.months.interim_parts`), so that for those
+    players the first rating plus the change is not the new rating."""
+    notes = []
+    for before, month in zip(months, months[1:]):
+        new = {r.result.start_rank: r.result.new_rating for r in before.rows
+               if r.result.calc is not None and r.result.calc.published}
+        moved = [f"player {r.result.start_rank}: {new[r.result.start_rank]} -> {r.result.rating}"
+                 for r in month.rows if r.result.start_rank in new
+                 and r.result.rating != new[r.result.start_rank]]
+        if moved and month.month is not None:
+            notes.append(f"month {month.month:%Y-%m}: the ratings it starts from are the previous "
+                         "month's new ratings as FIDE adjusted its 1 March 2024 list (below "
+                         "2000: R + round(0.4 x (2000 - R))), so Ro + the change is not the new "
+                         "rating for " + ", ".join(moved))
+    return notes
 
 
 def _publication_note(res: PlayerResult) -> list[str]:
