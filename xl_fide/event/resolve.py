@@ -17,6 +17,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Iterable, Mapping
 
+from xl_fide._dates import day_month_numbers
 from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide.rules.editions import (
     EventOptions,
@@ -105,6 +106,31 @@ def event_time_control(tournament: Tournament) -> tuple[TimeControl | None, Time
     return None, TimeControlSource.DEFAULT
 
 
+def _day_or_month_first(tournament: Tournament, date: _dt.date, tc: TimeControl,
+                        edition_id: str) -> list[str]:
+    """A note when the file's start date is written as two numbers up to 12 before the
+    year (``3/2/2024``: read day first, 3 Feb) and the other reading (2 Mar) falls under
+    other rules, unless the round dates (132, written year first) side with the reading
+    used: the nearer of the two to the first round date."""
+    parts = day_month_numbers(tournament.start_date_text)
+    if parts is None or parts[0] == parts[1] or max(parts[:2]) > 12:
+        return []
+    a, b, year = parts
+    try:
+        other = _dt.date(year, a, b) if date == _dt.date(year, b, a) else _dt.date(year, b, a)
+    except ValueError:
+        return []
+    if other == date or rules_for(other, tc).id == edition_id:
+        return []
+    first = min((d for d in tournament.round_dates if d is not None), default=None)
+    if first is not None and abs((first - date).days) < abs((first - other).days):
+        return []
+    return [f"start date {tournament.start_date_text.strip()!r} read as {date.isoformat()}; "
+            f"read the other way round ({other.isoformat()}) other rules would apply "
+            f"({rules_for(other, tc).id} instead of {edition_id}): give the event date "
+            "(--event-date) to settle it"]
+
+
 def event_rules(tournament: Tournament, options: EventOptions | EventRules | None = None
                 ) -> EventRules:
     """The rules for ``tournament`` (FIDE B.02 §8.3: those in force at its start): the
@@ -132,6 +158,8 @@ def event_rules(tournament: Tournament, options: EventOptions | EventRules | Non
                          "(give the time control)")
         tc = guessed or TimeControl.STANDARD
     edition = rules_for(date, tc)
+    if options.event_date is None and date is not None:
+        notes += _day_or_month_first(tournament, date, tc, edition.id)
     if date is not None and date < edition.in_force:
         notes.append(f"event of {date.isoformat()} predates the oldest rules we hold: "
                      f"{edition.id} used")
