@@ -43,3 +43,14 @@ def test_round_dates_or_the_same_rules_settle_it():
     t = _event("3/2/2024")
     assert [n for n in event_rules(t, EventOptions(event_date=_dt.date(2024, 2, 3))).notes
             if "other way round" in n] == []             # the date given settles it
+
+
+def test_a_k_given_for_everyone_is_said_in_the_notes():
+    # A user trial: `report --k 5` printed a report that could not be told from one by
+    # the rules (the K column shows 5, nothing else says it was forced)
+    t = _event("2024/06/03")
+    assert [n for n in build_report(t).notes if "given for every" in n] == []
+    (twenty,) = [n for n in build_report(t, EventOptions(k=20)).notes if "given for every" in n]
+    assert twenty.startswith("K 20 given for every rated player") and "no K" not in twenty
+    (five,) = [n for n in build_report(t, EventOptions(k=5)).notes if "given for every" in n]
+    assert "5 is no K of the rules: 40, 20, 10" in five

@@ -163,6 +163,10 @@ def event_rules(tournament: Tournament, options: EventOptions | EventRules | Non
     if date is not None and date < edition.in_force:
         notes.append(f"event of {date.isoformat()} predates the oldest rules we hold: "
                      f"{edition.id} used")
+    if options.k is not None:
+        notes.append(f"K {options.k} given for every rated player, not FIDE B.02 §8.3.3's K by "
+                     "rating, age and games" + ("" if options.k in (10, 20, 40) else
+                                                f" ({options.k} is no K of the rules: 40, 20, 10)"))
     year_from = date or options.today
     if year_from is None:
         notes.append("no event date: birth years not used for K (FIDE B.02 §8.3.3 junior rule)")
