@@ -74,7 +74,6 @@ def _points(value: Decimal) -> float | int:
 
 
 # where K came from (KSource), as the CSV/JSON word and the table's mark after K
-_K_KEYS = {"given": "given", "K set": "sheet", "rating list": "list", "rating": "rule"}
 _K_MARKS = {"given": "", "sheet": "*", "list": "L", "rule": ""}
 K_MARK_NOTE = "K: * typed in the sheet (K set), L from the rating list; unmarked: the K rule " \
     "(FIDE B.02 §8.3.3) or --k"
@@ -87,7 +86,7 @@ def k_source_key(row: ReportRow) -> str | None:
     calc = row.result.calc      # PlayerResult.K: the K of the rated player's change
     if row.k_source is None or calc is None or calc.K is None:
         return None
-    return _K_KEYS[str(row.k_source.value)]
+    return row.k_source.key
 
 
 def row_dict(row: ReportRow) -> dict[str, Any]:

@@ -46,6 +46,15 @@ class KSource(StrEnum):
     LIST = "rating list"      # the K of the player data (a FIDE list or a CSV)
     RULE = "rating"           # FIDE B.02 §8.3.3 from rating, birth year, games, peak
 
+    @property
+    def key(self) -> str:
+        """The short word every output shows for it (report CSV/JSON ``k_source``, the
+        workbook's Report sheet): ``given``, ``sheet``, ``list`` or ``rule``."""
+        return _K_KEYS[self.value]
+
+
+_K_KEYS = {"given": "given", "K set": "sheet", "rating list": "list", "rating": "rule"}
+
 
 @dataclass(frozen=True)
 class PlayerK:

@@ -454,7 +454,7 @@ def _report_rows(ws: Any, hr: int, report: Report) -> int:
         calc = res.calc
         values = [
             res.start_rank, row.title or None, res.name or None, row.federation or None,
-            res.rating, res.K_given, row.k_source or None, _num(row.points), res.N,
+            res.rating, res.K_given, row.k_source.key if row.k_source else None, _num(row.points), res.N,
             res.W_half / 2,
             res.sum_PD / 100 if res.sum_PD is not None else None,
             calc.sum_delta_R / 100 if calc is not None else None,
