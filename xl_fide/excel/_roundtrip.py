@@ -48,13 +48,12 @@ _Refs = tuple[tuple[int, int, str], ...]
 
 def _input_cells(geo: _Geometry) -> tuple[_Refs, _Refs]:
     """(row, column, reference such as ``"D7"``) of the input cells of the Crosstable and
-    Event sheets; made once per sheet size (writing a workbook and checking it both use
-    them)."""
+    Event sheets; made each time they are needed, not kept (at 2,000 players they are
+    114,000 tuples, 13 MB a whole command long: issue 32's peak memory)."""
     return _input_refs(geo.first, geo.last, geo.block_last,
                        frozenset(geo.col[k] for k in _COMPUTED_KEYS))
 
 
-@functools.lru_cache(maxsize=2)
 def _input_refs(first: int, last: int, block_last: int,
                 computed: frozenset[int]) -> tuple[_Refs, _Refs]:
     letters = {c: _layout._L(c) for c in range(1, block_last + 1) if c not in computed}
