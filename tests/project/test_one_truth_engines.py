@@ -25,6 +25,7 @@ elsewhere; what is pinned here is that no form drifts from them.
 from __future__ import annotations
 
 import json
+import os
 import warnings
 
 import pytest
@@ -42,9 +43,11 @@ from xl_fide.cli._main import main
 from xl_fide.excel import fill_workbook, save_workbook
 from xl_fide.trf import parse_trf
 
-#: Every engine example costs seconds: a handful per test keeps CI in its budget, and no
-#: shrinking (minutes of engine runs): a failure prints its whole event, a reproducer.
-ENGINE = settings(max_examples=3, deadline=None,
+#: Every engine example costs seconds: a handful per test keeps CI in its budget
+#: (XL_FIDE_TRUTH_EXAMPLES=50 for a longer hunt by hand), and no shrinking (minutes of
+#: engine runs): a failure prints its whole event, a reproducer.
+ENGINE = settings(max_examples=int(os.environ.get("XL_FIDE_TRUTH_EXAMPLES", "3")),
+                  deadline=None,
                   phases=(Phase.explicit, Phase.reuse, Phase.generate),
                   suppress_health_check=[HealthCheck.function_scoped_fixture,
                                          HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -75,21 +78,43 @@ def _api(report):
     return [r.new_rating for r in sorted(report.rows, key=lambda r: r.result.start_rank)]
 
 
+def _as_sheet(report):
+    """The API's new rating per player as the cross-table's NewRating shows it.
+
+    KNOWN DISAGREEMENT, left to the lead (see
+    :func:`test_a_rating_not_published_before_the_last_month_is_the_sheets_new_rating`):
+    over 30 days, a player whose new rating is not published after an earlier month
+    (below the floor, B.02 §7.2.1) is unrated in the last month; the API, JSON, CSV and
+    table give that earlier month's computed rating (``published`` False), the sheet's
+    NewRating (the last month's New column) is blank. Every other player: the API's."""
+    rows = sorted(report.rows, key=lambda r: r.result.start_rank)
+    last = ({r.result.start_rank: r.result for r in report.months[-1].rows}
+            if report.months else {})
+    return [None if (r.result.calc is not None and not r.result.published
+                     and r.result.start_rank in last
+                     and last[r.result.start_rank].calc is None) else r.new_rating
+            for r in rows]
+
+
 def _sheet_new(values, n):
     return [_blank(v) for v in _named_column(values, "NewRating")][:n]
 
 
 # ------------------------------------------------------------------ 1. UDF cross-table
 
-@pytest.mark.parametrize("long", [False, True], ids=["one_period", "over_30_days"])
-def test_the_udf_cross_table_in_libreoffice_agrees(office, tmp_path_factory, long):
+@pytest.mark.parametrize("starts, long", [
+    (STARTS, False),
+    (tuple(s for s in STARTS if s != "2024/02/10"), True),
+    (("2024/02/10",), True),        # February and March 2024: the adjustment between them
+], ids=["one_period", "over_30_days", "across_1_march_2024"])
+def test_the_udf_cross_table_in_libreoffice_agrees(office, tmp_path_factory, starts, long):
     @ENGINE
-    @given(events(STARTS).filter(lambda e: _by_months(e) == long))
+    @given(events(starts).filter(lambda e: _by_months(e) == long))
     def check(event):
         text, _ = event
         folder = tmp_path_factory.mktemp("udf")
         report = _report_of(folder, text)
-        api = _api(report)
+        api = _as_sheet(report)
         book = save_workbook(fill_workbook(report, formulas="udf"), folder / "udf.xlsx")
         assert without_value(book) == {}
         assert _sheet_new(load_workbook(book, data_only=True), len(api)) == api
@@ -112,7 +137,7 @@ def test_the_native_months_in_gnumeric_and_libreoffice_agree(plain_office, tmp_p
         folder = tmp_path_factory.mktemp("months")
         report = _report_of(folder, text)
         assert report.months, "over 30 days: rated month by month"
-        api = _api(report)
+        api = _as_sheet(report)
         book = save_workbook(fill_workbook(report, formulas="native"), folder / "native.xlsx")
         assert without_value(book) == {}
         assert _sheet_new(load_workbook(book, data_only=True), len(api)) == api
@@ -155,6 +180,35 @@ def test_the_first_month_caches_ro_and_k_below_the_floor(tmp_path):
                 warnings.simplefilter("ignore", UserWarning)
                 values = gnumeric.recalc(book, tmp_path / "gnumeric.xlsx")
             assert _differences(book, values, blank_index_is_blank=True) == {}
+
+
+@pytest.mark.xfail(strict=True, reason="issue 32, left to the lead: over 30 days the "
+                   "sheet's NewRating is the last month's New, blank for a player whose "
+                   "rating was not published after an earlier month; the API gives that "
+                   "month's computed rating")
+@pytest.mark.parametrize("formulas", ["udf", "native"])
+def test_a_rating_not_published_before_the_last_month_is_the_sheets_new_rating(formulas,
+                                                                                tmp_path):
+    # Found by the random months above. K 20 given. November 2025 (round 1): A 1405
+    # loses to B 1405: D 0 -> PD .50, ΔR -.50 x 20 = -10.00 -> 1395, below the floor
+    # 1400 of the 2025 rules: not published (FIDE B.02 §7.2.1), A is unrated in
+    # December (round 2: draws C, one game: no initial rating). The API, like the
+    # report's table, JSON and CSV, gives A 1395 not published; the one-period sheet
+    # shows such a rating as "NP 1395" in NewRating. The month-by-month sheet: blank.
+    from tests.harness.trf_lines import player_line, trf
+    from xl_fide.rules.editions import EventOptions
+    head = {"012": "Gone", "042": "2025/11/03", "052": "2025/12/04", "122": "90 min"}
+    players = [player_line(1, "A", 1405, rounds=[(2, "w", "0"), (3, "w", "=")]),
+               player_line(2, "B", 1405, rounds=[(1, "b", "1"), (4, "w", "=")]),
+               player_line(3, "C", 1600, rounds=[(4, "w", "="), (1, "b", "=")]),
+               player_line(4, "D", 1600, rounds=[(3, "b", "="), (2, "b", "=")])]
+    text = trf(head, players, ["132" + " " * 88 + "25/11/03  25/12/04"])
+    report = build_report(parse_trf(text, source="gone.trf"), EventOptions(k=20))
+    a = report.rows[0]
+    assert len(report.months) == 2
+    assert (a.new_rating, a.result.published) == (1395, False)
+    book = save_workbook(fill_workbook(report, formulas=formulas), tmp_path / "gone.xlsx")
+    assert _sheet_new(load_workbook(book, data_only=True), 4)[0] == 1395
 
 
 # ------------------------------------------------------------------- 3. the player sheet
