@@ -17,6 +17,11 @@ every example starts an engine):
    computed rating and "published?" equal ``xl-fide rate`` on the same games CSV, and
    its cached values equal the recalculation.
 
+Found on the way: the first month's Ro and K of a rating below the floor were cached
+blank (fixed; :func:`test_the_first_month_caches_ro_and_k_below_the_floor`), and the
+sheet's NewRating of a player whose rating was not published after an earlier month
+(left to the lead: a strict xfail, :func:`_as_sheet`).
+
 Every LibreOffice book is opened as a user opens it (``xlwings_blanks=False``: Calc hands
 a blank single cell to an add-in as 0, issue 32 #4). Expected values are the API's and
 ``rate``'s, whose own correctness is pinned against published FIDE calculations
