@@ -210,8 +210,10 @@ def build_report(tournament: Tournament, rules: EventRules | EventOptions | None
                        if r.result.calc is not None and r.result.calc.published}
 
     # the months start from the event's ratings as its rules see them (adjusted once if
-    # need be), valid as on the later of the list's and the rules' dates
-    start = {e.start_rank: e.rating for e in table.entrants}
+    # need be), valid as on the later of the list's and the rules' dates; before the
+    # floor, which each month applies (B.02 §7: rated as unrated), so that the first
+    # month's Ro and K are the sheet's (Ro used) for a rating below it too
+    start = {e.start_rank: ro for e, ro in zip(table.entrants, table.sheet_ratings)}
     dates = [d for d in (tournament.start_date, rules.date) if d is not None]
     months = tuple(interim_parts(tournament, rules.time_control, rate_month, start,
                                  max(dates, default=None)))
