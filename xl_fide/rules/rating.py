@@ -464,7 +464,7 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
     report needs of a player's games. ``pairs``: ``(R_opp, score_half)`` ints already
     checked."""
     capped_index: set[int] | None = None      # None: every game over 400 is capped
-    cap = cap_applies(Ro, edition)
+    cap = not (edition.exempt_2650 and Ro >= EXEMPT_RATING)     # cap_applies, inline
     if edition.cap400 is _EVERY_GAME and not edition.rapid_blitz_600:
         # the usual edition: PD one look-up by Ro - R_opp (the 400-point rule, when it
         # applies, is in the table); every game rated unless an opponent is below the floor
@@ -682,13 +682,33 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
     built = []
     newest: RuleEdition | None = None
     n = sum_delta_R = 0
-    of_pairs = PeriodEvent.of_pairs
     for name, Ro_event, ed, pairs in events:
-        e = of_pairs(name, Ro_event, ed, pairs)
+        # PeriodEvent.of_pairs(name, Ro_event, ed, pairs) inline, its rated_sums too for
+        # the usual edition (every game over 400 capped, no 600-point rule) when every
+        # opponent is at or above the floor: PD one look-up by Ro - R_opp (one event a
+        # player, every player of a period)
+        if ed.cap400 is _EVERY_GAME and not ed.rapid_blitz_600:
+            table = PD_OF_D[not (ed.exempt_2650 and Ro_event >= EXEMPT_RATING)]
+            floor = ed.rating_floor
+            base = Ro_event + RATING_MAX
+            N = len(pairs)
+            W_half = sum_PD = 0
+            for R_opp, s in pairs:
+                if R_opp < floor:
+                    N, W_half, sum_PD, _ = rated_sums(Ro_event, pairs, ed)
+                    break
+                W_half += s
+                sum_PD += table[base - R_opp]
+        else:
+            N, W_half, sum_PD, _ = rated_sums(Ro_event, pairs, ed)
+        event_delta_R = 50 * W_half - sum_PD
+        e = _new(PeriodEvent)
+        _set(e, "__dict__", {"name": name, "Ro": Ro_event, "edition_id": ed.id, "N": N,
+                             "sum_delta_R": event_delta_R, "_pairs": tuple(pairs),
+                             "_edition": ed})
         built.append(e)
-        d = e.__dict__
-        n += d["N"]
-        sum_delta_R += d["sum_delta_R"]
+        n += N
+        sum_delta_R += event_delta_R
         if edition_id is None and (newest is None or ed.in_force > newest.in_force):
             newest = ed                 # the newest edition: only when no id is given
     K_used = _cap_k(K, n)
