@@ -445,6 +445,8 @@ def _not_rated(Ro: int, R_opp: int, edition: RuleEdition) -> str:
 
 def _lines(Ro: int, pairs: Sequence[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
     """:func:`game_lines` of a rating and ``(R_opp, score_half)`` ints already checked."""
+    if edition.cap400 is _EVERY_GAME and not edition.rapid_blitz_600:
+        return _usual_lines(Ro, pairs, edition)
     capped_index = _capped_index(Ro, pairs, edition)
     lines = []
     for i, (R_opp, s) in enumerate(pairs):
@@ -454,6 +456,36 @@ def _lines(Ro: int, pairs: Sequence[tuple[int, int]], edition: RuleEdition) -> t
             D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
         note = _not_rated(Ro, R_opp, edition)
         lines.append(_line(R_opp, s, D, capped, _pd(D), not note, note))
+    return tuple(lines)
+
+
+def _usual_lines(Ro: int, pairs: Sequence[tuple[int, int]],
+                 edition: RuleEdition) -> tuple[GameCalc, ...]:
+    """:func:`_lines` for the usual edition (the 400-point rule in every game, no
+    600-point rule), each line built in place: a game over 400 points is capped
+    unless the player is exempt (§8.3.1); an opponent below the floor is no rating
+    (B.02 §7.2.1): a line not rated, with its note, its D not capped."""
+    cap = not (edition.exempt_2650 and Ro >= EXEMPT_RATING)     # cap_applies, inline
+    floor = edition.rating_floor
+    lines = []
+    append = lines.append
+    for R_opp, s in pairs:
+        D = Ro - R_opp
+        if R_opp < floor:
+            capped = rated = False
+            note = floor_note(R_opp, edition)
+        else:
+            capped = cap and (D > CAP_DIFFERENCE or D < -CAP_DIFFERENCE)
+            if capped:
+                D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
+            rated = True
+            note = ""
+        # _pd(D) and _line(...), inline
+        PD = PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
+        g = _new(GameCalc)
+        _set(g, "__dict__", {"R_opp": R_opp, "score_half": s, "D": D, "capped": capped,
+                             "PD": PD, "delta_R": 50 * s - PD, "rated": rated, "note": note})
+        append(g)
     return tuple(lines)
 
 
