@@ -259,9 +259,13 @@ def _settled(Ro: int, K: int, sum_delta_R: int, edition_id: str) -> tuple[int, i
     property cost more than the arithmetic): ``(change, rating_change, new_rating,
     publication)`` of checked ints (FIDE B.02 §8.3.2, §8.3.4, §7.2.1)."""
     change = K * sum_delta_R
-    rounded = round_half_away(change, 100)
+    q, r = divmod(abs(change), 100)         # round_half_away(change, 100), inline
+    if 2 * r >= 100:
+        q += 1
+    rounded = q if change >= 0 else -q
     new = Ro + rounded
-    return change, rounded, new, publication_note(new, _floor_edition(edition_id))
+    ed = _floor_edition(edition_id)
+    return change, rounded, new, ("" if new >= ed.rating_floor else publication_note(new, ed))
 
 
 def _floor_edition(edition_id: str) -> RuleEdition:
