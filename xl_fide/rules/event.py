@@ -16,7 +16,7 @@ rating period (K x n <= 700 cap over its rated games, one rounding).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence, overload
+from typing import Any, Callable, Sequence, overload
 
 from xl_fide.rules.editions import RuleEdition, rules_for
 from xl_fide.errors import InputError
@@ -61,6 +61,55 @@ class Entrant:
         _set(e, "name", name)
         _set(e, "points_half", None)
         return e
+
+    @classmethod
+    def of_codes(cls, start_rank: int, rating: int | None, K: int | None,
+                 opponents: Sequence[int | None], codes: str, name: str,
+                 decode: CellCodes) -> Entrant:
+        """``Entrant.of(start_rank, rating, K, decode.cells(opponents, codes), name)``
+        whose ``rounds`` are made when first read: the rounds given compact, one
+        opponent (start rank or ``None``) and one result code a round, read as
+        ``decode`` says (:class:`CellCodes`); :func:`rate_crosstable` reads them so."""
+        e = _new(cls)
+        _set(e, "start_rank", start_rank)
+        _set(e, "rating", rating)
+        _set(e, "K", K)
+        _set(e, "name", name)
+        _set(e, "points_half", None)
+        _set(e, "_opponents", opponents)
+        _set(e, "_codes", codes)
+        _set(e, "_decode", decode)
+        return e
+
+
+class CellCodes:
+    """How an event's compact round cells read (:meth:`Entrant.of_codes`): ``played``
+    maps the code of a played game (``1 = 0``) to the score in half points (with an
+    opponent it can be rated); ``unplayed_half(code)`` is the points in half points of
+    any other cell (a code without an opponent, a bye, a forfeit); ``cells(opponents,
+    codes)`` makes the ``rounds`` of :class:`Entrant` of the same cells."""
+
+    __slots__ = ("played", "unplayed_half", "cells")
+
+    def __init__(self, played: dict[str, int], unplayed_half: Callable[[str], int],
+                 cells: Callable[[Sequence[int | None], str],
+                                 tuple[tuple[int | None, GameResult | None], ...]]) -> None:
+        self.played = played
+        self.unplayed_half = unplayed_half
+        self.cells = cells
+
+
+class _LazyRounds:
+    """The ``rounds`` of an :class:`Entrant` made by :meth:`Entrant.of_codes`, made on
+    first read from the compact cells it keeps (a non-data descriptor: an entrant built
+    with its rounds holds them itself)."""
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        rounds = obj._decode.cells(obj._opponents, obj._codes)  # type: ignore[attr-defined]
+        _set(obj, "rounds", rounds)
+        return rounds
 
 
 class _FromCalc:
@@ -317,7 +366,23 @@ def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
     for e in entrants:
         games: list[tuple[int, int]] = []     # (R_opp, half points) vs rated opponents
         points = 0
-        for opp, result in e.rounds:
+        codes = e._codes  # type: ignore[attr-defined]
+        if codes is not None:      # the rounds given compact (Entrant.of_codes)
+            decode = e._decode  # type: ignore[attr-defined]
+            played = decode.played
+            for opp, code in zip(e._opponents, codes):  # type: ignore[attr-defined]
+                half = played.get(code)
+                if half is None or opp is None:     # a bye, a forfeit: points only
+                    points += decode.unplayed_half(code)
+                    continue
+                points += half
+                three = pair_of(opp)
+                if three is None:
+                    if opp not in rating_of:
+                        _not_a_player(e, opp)
+                    continue                  # unrated opponent: not rated for either
+                games.append(three[half])
+        for opp, result in () if codes is not None else e.rounds:
             if result is None:
                 continue
             half = result.half_points
@@ -327,10 +392,7 @@ def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
             three = pair_of(opp)
             if three is None:
                 if opp not in rating_of:
-                    rnd = 1 + next(i for i, (o, r) in enumerate(e.rounds)
-                                   if r is not None and r.played and o == opp)
-                    raise InputError(f"player {e.start_rank}, round {rnd}: opponent {opp} "
-                                     "is not a player")
+                    _not_a_player(e, opp)
                 continue                      # unrated opponent: not rated for either
             if type(half) is not int or not 0 <= half <= 2:
                 raise _NotPlain
@@ -363,3 +425,16 @@ def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
                                _performance_plain(sum_R, N, W_half) if N else None, init, None,
                                sum_R))
     return tuple(out)
+
+
+def _not_a_player(e: Entrant, opp: int) -> None:
+    """Raise the error of a game of ``e`` against ``opp``, no player of the event."""
+    rnd = 1 + next(i for i, (o, r) in enumerate(e.rounds)
+                   if r is not None and r.played and o == opp)
+    raise InputError(f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
+
+
+# an entrant of compact cells (Entrant.of_codes) makes its rounds when first read; any
+# other holds them itself
+Entrant.rounds = _LazyRounds()  # type: ignore[assignment]
+Entrant._codes = None  # type: ignore[attr-defined]
