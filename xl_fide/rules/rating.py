@@ -471,7 +471,7 @@ def _usual_lines(Ro: int, pairs: Sequence[tuple[int, int]],
     (B.02 §7.2.1): a line not rated, with its note, its D not capped."""
     cap = not (edition.exempt_2650 and Ro >= EXEMPT_RATING)     # cap_applies, inline
     floor = edition.rating_floor
-    lines = []
+    lines: list[GameCalc] = []
     append = lines.append
     for R_opp, s in pairs:
         D = Ro - R_opp
