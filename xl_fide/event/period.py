@@ -496,10 +496,9 @@ def _collect(events: list[_EventFacts], rules_of: _RulesOf,
                     p.name, p.fide_id, p.birth_year, [])
             # the rated games (resolve.rated_games: played, within the rounds) against
             # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
-            # (each opponent's pairs looked up by map, one C call a game)
-            games = [pairs[half] for pairs, code in zip(map(pair_of, p.counted_opponents),
-                                                        p.counted_codes)
-                     if pairs is not None and (half := _PLAYED_HALF.get(code)) is not None]
+            games = [pairs[half] for opp, code in zip(p.counted_opponents, p.counted_codes)
+                     if (half := _PLAYED_HALF.get(code)) is not None
+                     and (pairs := pair_of(opp)) is not None]
             entry.events.append((name, ratings[p.start_rank], rules, games, start))
     return table, event_info
 
