@@ -28,7 +28,7 @@ from xl_fide.rules.editions import (
     guess_time_control,
     rules_for,
 )
-from xl_fide.rules.event import Entrant, effective_rating
+from xl_fide.rules.event import CellCodes, Entrant, effective_rating
 from xl_fide.rules.rating import birth_year_problem, k_factor
 from xl_fide.rules.results import GameResult
 from xl_fide.tournament import counted_cells
@@ -246,6 +246,12 @@ def _unplayed(code: str) -> GameResult:
     return result
 
 
+def _unplayed_half(code: str) -> int:
+    """The points (half points) of a cell that is no played game with an opponent: the
+    result of its code as :func:`_cells_of_codes` makes it."""
+    return (_UNPLAYED.get(code) or _unplayed(code)).half_points
+
+
 # Enum members looked up once (on Python 3.11 each look-up of a member runs Python code)
 _STANDARD = TimeControl.STANDARD
 _K_RULE = KSource.RULE
@@ -255,6 +261,7 @@ _set = object.__setattr__
 # One (frozen) GameResult per code, shared by every cell (a cell costs a look-up)
 _PLAYED = {"1": GameResult(2, True, "1"), "=": GameResult(1, True, "="),
            "0": GameResult(0, True, "0")}
+_PLAYED_HALF = {code: result.half_points for code, result in _PLAYED.items()}
 _UNPLAYED: dict[str, GameResult] = {}
 _UNPLAYED_CELLS: dict[str, _Cell] = {}     # (None, its GameResult) of a code
 
@@ -366,6 +373,10 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
     points: list[Decimal] = []
     matched = 0
     shared: dict[str, dict[int, _Cell]] = {code: {} for code in _PLAYED}  # _cells_of_codes
+    # the entrants' rounds compact, made into cells only when read (rate_crosstable reads
+    # the codes)
+    decode = CellCodes(_PLAYED_HALF, _unplayed_half,
+                       lambda opponents, codes: _cells_of_codes(opponents, codes, shared))
     for p in tournament.players:
         data = players.get(p.fide_id, p.name) if players is not None else None
         matched += data is not None
@@ -396,8 +407,8 @@ def crosstable(tournament: Tournament, rules: EventRules | EventOptions | None =
             before_floor, rules, k=k, sheet=inputs.get(p.start_rank) if inputs else None,
             data=data, birth_year=p.birth_year))
         opponents, codes, colours = counted_cells(p, tournament.rounds)   # no Game made
-        entrants.append(Entrant.of(p.start_rank, rating, pk.K if pk else None,
-                                   _cells_of_codes(opponents, codes, shared), p.name))
+        entrants.append(Entrant.of_codes(p.start_rank, rating, pk.K if pk else None,
+                                         opponents, codes, p.name, decode))
         ks.append(pk)
         points.append(tournament.points_of_cells(codes, colours))
     if players is not None:

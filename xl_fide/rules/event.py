@@ -16,15 +16,15 @@ rating period (K x n <= 700 cap over its rated games, one rounding).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence, overload
+from typing import Any, Callable, Sequence, overload
 
 from xl_fide.rules.editions import RuleEdition, rules_for
 from xl_fide.errors import InputError
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.rules.rounding import round_half_up
-from xl_fide.rules.tables import dp_for_p, p_hundredths
-from xl_fide.rules.rating import EventChange, cap_k, checked_pairs, rated_sums
-from xl_fide.rules.values import RATING_MAX, as_rating
+from xl_fide.rules.tables import DP_TABLE, dp_for_p, p_hundredths
+from xl_fide.rules.rating import EventChange, _cap_k, cap_k, checked_pairs, rated_sums
+from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, as_rating
 from xl_fide.rules.results import GameResult
 
 _new = object.__new__
@@ -61,6 +61,55 @@ class Entrant:
         _set(e, "name", name)
         _set(e, "points_half", None)
         return e
+
+    @classmethod
+    def of_codes(cls, start_rank: int, rating: int | None, K: int | None,
+                 opponents: Sequence[int | None], codes: str, name: str,
+                 decode: CellCodes) -> Entrant:
+        """``Entrant.of(start_rank, rating, K, decode.cells(opponents, codes), name)``
+        whose ``rounds`` are made when first read: the rounds given compact, one
+        opponent (start rank or ``None``) and one result code a round, read as
+        ``decode`` says (:class:`CellCodes`); :func:`rate_crosstable` reads them so."""
+        e = _new(cls)
+        _set(e, "start_rank", start_rank)
+        _set(e, "rating", rating)
+        _set(e, "K", K)
+        _set(e, "name", name)
+        _set(e, "points_half", None)
+        _set(e, "_opponents", opponents)
+        _set(e, "_codes", codes)
+        _set(e, "_decode", decode)
+        return e
+
+
+class CellCodes:
+    """How an event's compact round cells read (:meth:`Entrant.of_codes`): ``played``
+    maps the code of a played game (``1 = 0``) to the score in half points (with an
+    opponent it can be rated); ``unplayed_half(code)`` is the points in half points of
+    any other cell (a code without an opponent, a bye, a forfeit); ``cells(opponents,
+    codes)`` makes the ``rounds`` of :class:`Entrant` of the same cells."""
+
+    __slots__ = ("played", "unplayed_half", "cells")
+
+    def __init__(self, played: dict[str, int], unplayed_half: Callable[[str], int],
+                 cells: Callable[[Sequence[int | None], str],
+                                 tuple[tuple[int | None, GameResult | None], ...]]) -> None:
+        self.played = played
+        self.unplayed_half = unplayed_half
+        self.cells = cells
+
+
+class _LazyRounds:
+    """The ``rounds`` of an :class:`Entrant` made by :meth:`Entrant.of_codes`, made on
+    first read from the compact cells it keeps (a non-data descriptor: an entrant built
+    with its rounds holds them itself)."""
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        rounds = obj._decode.cells(obj._opponents, obj._codes)  # type: ignore[attr-defined]
+        _set(obj, "rounds", rounds)
+        return rounds
 
 
 class _FromCalc:
@@ -181,6 +230,15 @@ def _performance(sum_R: int, N: int, W_half: int) -> int:
     return round_half_up(sum_R + N * dp_for_p(p_hundredths(W_half, N)), N)
 
 
+def _performance_plain(sum_R: int, N: int, W_half: int) -> int:
+    """:func:`_performance` of N >= 1 games whose half points are ints 0..2 (so that
+    0 <= W_half <= 2N): the same integer steps inline, p rounded half up to hundredths,
+    dp from table 8.1.1, Rp rounded half up (B.02 §8.1.1)."""
+    p = (200 * W_half + 2 * N) // (4 * N)
+    dp = DP_TABLE[p - 50] if p >= 50 else -DP_TABLE[50 - p]
+    return (2 * (sum_R + N * dp) + N) // (2 * N)
+
+
 def _result(start_rank: int, name: str, rating: int | None, points_half: int, N: int,
             W_half: int, Rp: int | None, initial: InitialRating | None,
             calc: EventChange | None, sum_R_opp: int = 0) -> PlayerResult:
@@ -220,6 +278,11 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     # plain int ratings and half points 0..2 (the usual case) need no check per game
     plain = all(r is None or (type(r) is int and 0 <= r <= RATING_MAX)
                 for r in rating_of.values())
+    if plain:
+        try:
+            return _rate_plain(entrants, rating_of, edition, apply_cap)
+        except _NotPlain:
+            pass                # a result's half points to check: the general path below
     out = []
     # one tuple per (R_opp, half points), shared by every game that has them (the
     # changes keep their games: a large event repeats the same few thousand)
@@ -274,3 +337,104 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
             out.append(_result(e.start_rank, e.name, None, points, N, W_half, Rp, init, None,
                                sum_R))
     return tuple(out)
+
+
+class _NotPlain(Exception):
+    """A game whose half points are not an int 0..2: :func:`rate_crosstable`'s general
+    path checks it (and names it in its error)."""
+
+
+#: a rating's three games (R_opp, half points 0, 1, 2), one tuple each, shared
+_PAIRS: dict[int, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {}
+
+
+def _three(R: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    three = _PAIRS[R] = ((R, 0), (R, 1), (R, 2))
+    return three
+
+
+def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
+                edition: RuleEdition, apply_cap: bool) -> tuple[PlayerResult, ...]:
+    """:func:`rate_crosstable` of entrants whose ratings are ints 0..4000 (or ``None``):
+    the same results and errors, each game's ``(R_opp, score_half)`` the one tuple of its
+    rating and score (:data:`_PAIRS`). Raises :class:`_NotPlain` at a game whose half
+    points are not an int 0..2 (the caller then rates the event on its general path)."""
+    pair_of = {sr: _PAIRS.get(R) or _three(R) for sr, R in rating_of.items()
+               if R is not None}.get
+    of_pairs = EventChange.of_pairs
+    out = []
+    for e in entrants:
+        games: list[tuple[int, int]] = []     # (R_opp, half points) vs rated opponents
+        points = 0
+        codes = e._codes  # type: ignore[attr-defined]
+        if codes is not None:      # the rounds given compact (Entrant.of_codes)
+            decode = e._decode  # type: ignore[attr-defined]
+            played = decode.played
+            for opp, code in zip(e._opponents, codes):  # type: ignore[attr-defined]
+                half = played.get(code)
+                if half is None or opp is None:     # a bye, a forfeit: points only
+                    points += decode.unplayed_half(code)
+                    continue
+                points += half
+                three = pair_of(opp)
+                if three is None:
+                    if opp not in rating_of:
+                        _not_a_player(e, opp)
+                    continue                  # unrated opponent: not rated for either
+                games.append(three[half])
+        for opp, result in () if codes is not None else e.rounds:
+            if result is None:
+                continue
+            half = result.half_points
+            points += half
+            if opp is None or not result.played:
+                continue
+            three = pair_of(opp)
+            if three is None:
+                if opp not in rating_of:
+                    _not_a_player(e, opp)
+                continue                      # unrated opponent: not rated for either
+            if type(half) is not int or not 0 <= half <= 2:
+                raise _NotPlain
+            games.append(three[half])
+        if e.points_half is not None:
+            points = e.points_half
+        Ro = e.rating
+        if Ro is not None:
+            K = e.K
+            if K is None:
+                raise InputError(f"player {e.start_rank} is rated but has no K")
+            sums = rated_sums(Ro, games, edition)
+            N, W_half, _, sum_R = sums
+            if apply_cap:       # K x n <= 700 (B.02 §8.3.3)
+                K_used = _cap_k(K, N) if type(K) is int and K_MIN <= K <= K_MAX else cap_k(K, N)
+            else:
+                K_used = K
+            calc = of_pairs(Ro, K, K_used, games, edition, sums)
+            out.append(_result(e.start_rank, e.name, Ro, points, N, W_half,
+                               _performance_plain(sum_R, N, W_half) if N else None, None, calc,
+                               sum_R))
+        else:
+            init = initial_rating([[(r, s / 2) for r, s in games]], edition)
+            N = len(games)
+            W_half = sum_R = 0
+            for r, s in games:
+                W_half += s
+                sum_R += r
+            out.append(_result(e.start_rank, e.name, None, points, N, W_half,
+                               _performance_plain(sum_R, N, W_half) if N else None, init, None,
+                               sum_R))
+    return tuple(out)
+
+
+def _not_a_player(e: Entrant, opp: int) -> None:
+    """Raise the error of a game of ``e`` against ``opp``, no player of the event."""
+    rnd = 1 + next(i for i, (o, r) in enumerate(e.rounds)
+                   if r is not None and r.played and o == opp)
+    raise InputError(f"player {e.start_rank}, round {rnd}: opponent {opp} is not a player")
+
+
+# an entrant of compact cells (Entrant.of_codes) makes its rounds when first read; any
+# other holds them itself
+Entrant.rounds = _LazyRounds()  # type: ignore[assignment]
+Entrant._codes = None  # type: ignore[attr-defined]
