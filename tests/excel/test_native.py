@@ -584,5 +584,5 @@ def test_native_rows_whose_results_disagree_show_na(plain_office, tmp_path):
     assert [sheet_row(values, formulas, r) for r in (7, 8)] == [
         engine_cells(row) for row in report.rows[2:]]
     block = {f"{CROSS}!{values[CROSS].cell(r, c).coordinate}"
-             for c in columns(formulas, RATING_NAMES) for r in (5, 6)}
+             for c in columns(formulas, RATING_NAMES + ("OpponentAverage",)) for r in (5, 6)}
     assert_no_bad_cells(values, designed=block)

@@ -259,7 +259,7 @@ def _crosstable(args: argparse.Namespace) -> int:
     _save_book(wb, out, args.force)
     _keep_to_exit(event, report, wb)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
-    if args.formulas == "udf" and not args.quiet:      # advice, not a result
+    if args.formulas == "udf":          # even under -q: without it a UDF book shows #NAME?
         _say("its FIDE_* formulas compute in Excel with xl-fide's functions; without Excel: "
              "LibreOffice Calc with the extension of `xl-fide libreoffice` (then Ctrl+Shift+F9), "
              "or write the workbook with --formulas native")
