@@ -24,10 +24,11 @@ The tree (the standard-library bases in brackets)::
     ├── BatchNotSupported [NotImplementedError]   the batch engine lacks this edition
     └── CliError                          a command-line problem, printed as one line
 
-Two signals never leave the module that raises them (not errors of the package):
-:class:`TooManyDigits` (a number past the digit budget, :mod:`xl_fide.rules.values`)
-and :class:`FormulaErrorValue` (a formula's error value while working out a cached
-value, :mod:`xl_fide.excel`).
+Three signals never leave the module that raises them (not errors of the package):
+:class:`TooManyDigits` (a number past the digit budget, :mod:`xl_fide.rules.values`),
+:class:`NotPlain` (a game the fast path of :mod:`xl_fide.rules.event` hands to its
+general path) and :class:`FormulaErrorValue` (a formula's error value while working
+out a cached value, :mod:`xl_fide.excel`).
 """
 
 from __future__ import annotations
@@ -142,6 +143,13 @@ class CliError(XlFideError):
 class TooManyDigits(Exception):
     """A number past the digit budget (only its size is reported): a signal inside
     :mod:`xl_fide.rules.values`, turned into an :class:`InputError` there."""
+
+
+class NotPlain(Exception):
+    """A game whose half points are not an int 0..2: a signal inside
+    :mod:`xl_fide.rules.event` (its fast path for plain ratings hands the event to the
+    general path, which checks the game and names it in its error); never raised to a
+    caller."""
 
 
 class FormulaErrorValue(Exception):

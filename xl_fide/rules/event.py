@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence, overload
 
 from xl_fide.rules.editions import RuleEdition, rules_for
-from xl_fide.errors import InputError
+from xl_fide.errors import InputError, NotPlain
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.rules.rounding import round_half_up
 from xl_fide.rules.tables import DP_TABLE, dp_for_p, p_hundredths
@@ -281,7 +281,7 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     if plain:
         try:
             return _rate_plain(entrants, rating_of, edition, apply_cap)
-        except _NotPlain:
+        except NotPlain:
             pass                # a result's half points to check: the general path below
     out = []
     # one tuple per (R_opp, half points), shared by every game that has them (the
@@ -339,11 +339,6 @@ def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = N
     return tuple(out)
 
 
-class _NotPlain(Exception):
-    """A game whose half points are not an int 0..2: :func:`rate_crosstable`'s general
-    path checks it (and names it in its error)."""
-
-
 #: a rating's three games (R_opp, half points 0, 1, 2), one tuple each, shared
 _PAIRS: dict[int, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {}
 
@@ -357,7 +352,7 @@ def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
                 edition: RuleEdition, apply_cap: bool) -> tuple[PlayerResult, ...]:
     """:func:`rate_crosstable` of entrants whose ratings are ints 0..4000 (or ``None``):
     the same results and errors, each game's ``(R_opp, score_half)`` the one tuple of its
-    rating and score (:data:`_PAIRS`). Raises :class:`_NotPlain` at a game whose half
+    rating and score (:data:`_PAIRS`). Raises :class:`NotPlain` at a game whose half
     points are not an int 0..2 (the caller then rates the event on its general path)."""
     pair_of = {sr: _PAIRS.get(R) or _three(R) for sr, R in rating_of.items()
                if R is not None}.get
@@ -395,7 +390,7 @@ def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
                     _not_a_player(e, opp)
                 continue                      # unrated opponent: not rated for either
             if type(half) is not int or not 0 <= half <= 2:
-                raise _NotPlain
+                raise NotPlain
             games.append(three[half])
         if e.points_half is not None:
             points = e.points_half
