@@ -31,6 +31,7 @@ from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_
 from xl_fide.tournament import counted_cells
 
 if TYPE_CHECKING:
+    from xl_fide.event.resolve import PlayerK
     from xl_fide.lists._model import PlayerDirectory
     from xl_fide.tournament import Tournament, TrfPlayer
 
@@ -461,7 +462,9 @@ def _collect(events: list[_EventFacts], rules_of: _RulesOf,
     event let go once its players are collected."""
     table: dict[str, _Entry] = {}
     event_info = []
-    keys_of = [[player_key(p.fide_id, p.name) for p in t.players] for t in events]
+    # player_key of each player, inline
+    keys_of = [[f"id:{p.fide_id}" if p.fide_id else "name:" + normalise_name(p.name or "")
+                for p in t.players] for t in events]
     ratings_of = [_event_ratings(t, rules_of(t), players) for t in events]
     unrated = _unrated_at_start(events, players, keys_of, ratings_of)
     events.reverse()            # popped from the end: the first event first
@@ -659,6 +662,9 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
     outside: list[str] = []
     latest: list[str] = []
     entries: list[tuple[str, _Entry] | None] = list(table.items())
+    # choose_k's answer by (Ro, birth year, id of the period's rules) for a player without
+    # player data (the rules are held by with_year and by_value: each id stays theirs)
+    k_of: dict[tuple[int, int | None, int], PlayerK] = {}
     table.clear()       # each player's events freed once the player is rated
 
     def rated() -> Iterator[PeriodPlayer]:
@@ -683,7 +689,7 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
                 start = base[4]
                 if start is None or not first_start <= start < first_end:
                     outside.append(entry.name)
-                elif len(evs_of) > 1 and any(e[1] is not None and e[1] != Ro for e in evs_of):
+                elif len(evs_of) > 1 and not {e[1] for e in evs_of} <= {None, Ro}:
                     latest.append(entry.name)
             names = tuple(map(_EVENT_NAME, entry.events))
             if Ro is None:
@@ -710,7 +716,16 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
                 if adjusted:
                     notes.append(f"{entry.name}: Ro {adjusted}")
                 assert Ro is not None
-            pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
+            if data is None:
+                # without player data, K depends on Ro, the birth year and the period's
+                # rules alone: worked out once for each (most players of a period share one)
+                pk_key = (Ro, entry.birth_year, id(year_rules))
+                pk = k_of.get(pk_key)
+                if pk is None:
+                    pk = k_of[pk_key] = choose_k(Ro, year_rules, k=k,
+                                                  birth_year=entry.birth_year)
+            else:
+                pk = choose_k(Ro, year_rules, k=k, data=data, birth_year=entry.birth_year)
             if pk.note:
                 notes.append(f"{entry.name}: {pk.note}")
             # the ratings and games were checked by the reader (and the player data's): the
