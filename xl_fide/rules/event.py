@@ -22,7 +22,7 @@ from xl_fide.rules.editions import RuleEdition, rules_for
 from xl_fide.errors import InputError, NotPlain
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.rules.rounding import round_half_up
-from xl_fide.rules.tables import DP_TABLE, dp_for_p, p_hundredths
+from xl_fide.rules.tables import dp_for_p, p_hundredths
 from xl_fide.rules.rating import EventChange, _cap_k, cap_k, checked_pairs, rated_sums
 from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, as_rating
 from xl_fide.rules.results import GameResult
@@ -230,15 +230,6 @@ def _performance(sum_R: int, N: int, W_half: int) -> int:
     return round_half_up(sum_R + N * dp_for_p(p_hundredths(W_half, N)), N)
 
 
-def _performance_plain(sum_R: int, N: int, W_half: int) -> int:
-    """:func:`_performance` of N >= 1 games whose half points are ints 0..2 (so that
-    0 <= W_half <= 2N): the same integer steps inline, p rounded half up to hundredths,
-    dp from table 8.1.1, Rp rounded half up (B.02 §8.1.1)."""
-    p = (200 * W_half + 2 * N) // (4 * N)
-    dp = DP_TABLE[p - 50] if p >= 50 else -DP_TABLE[50 - p]
-    return (2 * (sum_R + N * dp) + N) // (2 * N)
-
-
 def _result(start_rank: int, name: str, rating: int | None, points_half: int, N: int,
             W_half: int, Rp: int | None, initial: InitialRating | None,
             calc: EventChange | None, sum_R_opp: int = 0) -> PlayerResult:
@@ -407,7 +398,7 @@ def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
                 K_used = K
             calc = of_pairs(Ro, K, K_used, games, edition, sums)
             out.append(_result(e.start_rank, e.name, Ro, points, N, W_half,
-                               _performance_plain(sum_R, N, W_half) if N else None, None, calc,
+                               _performance(sum_R, N, W_half) if N else None, None, calc,
                                sum_R))
         else:
             init = initial_rating([[(r, s / 2) for r, s in games]], edition)
@@ -417,7 +408,7 @@ def _rate_plain(entrants: Sequence[Entrant], rating_of: dict[int, int | None],
                 W_half += s
                 sum_R += r
             out.append(_result(e.start_rank, e.name, None, points, N, W_half,
-                               _performance_plain(sum_R, N, W_half) if N else None, init, None,
+                               _performance(sum_R, N, W_half) if N else None, init, None,
                                sum_R))
     return tuple(out)
 

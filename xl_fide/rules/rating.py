@@ -259,13 +259,9 @@ def _settled(Ro: int, K: int, sum_delta_R: int, edition_id: str) -> tuple[int, i
     property cost more than the arithmetic): ``(change, rating_change, new_rating,
     publication)`` of checked ints (FIDE B.02 §8.3.2, §8.3.4, §7.2.1)."""
     change = K * sum_delta_R
-    q, r = divmod(abs(change), 100)         # round_half_away(change, 100), inline
-    if 2 * r >= 100:
-        q += 1
-    rounded = q if change >= 0 else -q
+    rounded = round_half_away(change, 100)
     new = Ro + rounded
-    ed = _floor_edition(edition_id)
-    return change, rounded, new, ("" if new >= ed.rating_floor else publication_note(new, ed))
+    return change, rounded, new, publication_note(new, _floor_edition(edition_id))
 
 
 def _floor_edition(edition_id: str) -> RuleEdition:
@@ -449,8 +445,6 @@ def _not_rated(Ro: int, R_opp: int, edition: RuleEdition) -> str:
 
 def _lines(Ro: int, pairs: Sequence[tuple[int, int]], edition: RuleEdition) -> tuple[GameCalc, ...]:
     """:func:`game_lines` of a rating and ``(R_opp, score_half)`` ints already checked."""
-    if edition.cap400 is _EVERY_GAME and not edition.rapid_blitz_600:
-        return _usual_lines(Ro, pairs, edition)
     capped_index = _capped_index(Ro, pairs, edition)
     lines = []
     for i, (R_opp, s) in enumerate(pairs):
@@ -463,36 +457,6 @@ def _lines(Ro: int, pairs: Sequence[tuple[int, int]], edition: RuleEdition) -> t
     return tuple(lines)
 
 
-def _usual_lines(Ro: int, pairs: Sequence[tuple[int, int]],
-                 edition: RuleEdition) -> tuple[GameCalc, ...]:
-    """:func:`_lines` for the usual edition (the 400-point rule in every game, no
-    600-point rule), each line built in place: a game over 400 points is capped
-    unless the player is exempt (§8.3.1); an opponent below the floor is no rating
-    (B.02 §7.2.1): a line not rated, with its note, its D not capped."""
-    cap = not (edition.exempt_2650 and Ro >= EXEMPT_RATING)     # cap_applies, inline
-    floor = edition.rating_floor
-    lines: list[GameCalc] = []
-    append = lines.append
-    for R_opp, s in pairs:
-        D = Ro - R_opp
-        if R_opp < floor:
-            capped = rated = False
-            note = floor_note(R_opp, edition)
-        else:
-            capped = cap and (D > CAP_DIFFERENCE or D < -CAP_DIFFERENCE)
-            if capped:
-                D = CAP_DIFFERENCE if D > 0 else -CAP_DIFFERENCE
-            rated = True
-            note = ""
-        # _pd(D) and _line(...), inline
-        PD = PD_BY_DIFFERENCE[D + PD_SPAN] if -PD_SPAN <= D <= PD_SPAN else (100 if D > 0 else 0)
-        g = _new(GameCalc)
-        _set(g, "__dict__", {"R_opp": R_opp, "score_half": s, "D": D, "capped": capped,
-                             "PD": PD, "delta_R": 50 * s - PD, "rated": rated, "note": note})
-        append(g)
-    return tuple(lines)
-
-
 def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
                edition: RuleEdition) -> tuple[int, int, int, int]:
     """``(N, W_half, ΣPD, ΣR_opp)`` over the rated lines of :func:`_lines` (the same
@@ -500,7 +464,7 @@ def rated_sums(Ro: int, pairs: Sequence[tuple[int, int]],
     report needs of a player's games. ``pairs``: ``(R_opp, score_half)`` ints already
     checked."""
     capped_index: set[int] | None = None      # None: every game over 400 is capped
-    cap = not (edition.exempt_2650 and Ro >= EXEMPT_RATING)     # cap_applies, inline
+    cap = cap_applies(Ro, edition)
     if edition.cap400 is _EVERY_GAME and not edition.rapid_blitz_600:
         # the usual edition: PD one look-up by Ro - R_opp (the 400-point rule, when it
         # applies, is in the table); every game rated unless an opponent is below the floor
@@ -719,24 +683,9 @@ def rate_period_checked(Ro: int, events: Iterable[tuple[str, int, RuleEdition, l
     newest: RuleEdition | None = None
     n = sum_delta_R = 0
     for name, Ro_event, ed, pairs in events:
-        # PeriodEvent.of_pairs(name, Ro_event, ed, pairs) inline, its rated_sums too for
-        # the usual edition (every game over 400 capped, no 600-point rule) when every
-        # opponent is at or above the floor: PD one look-up by Ro - R_opp (one event a
-        # player, every player of a period)
-        if ed.cap400 is _EVERY_GAME and not ed.rapid_blitz_600:
-            table = PD_OF_D[not (ed.exempt_2650 and Ro_event >= EXEMPT_RATING)]
-            floor = ed.rating_floor
-            base = Ro_event + RATING_MAX
-            N = len(pairs)
-            W_half = sum_PD = 0
-            for R_opp, s in pairs:
-                if R_opp < floor:
-                    N, W_half, sum_PD, _ = rated_sums(Ro_event, pairs, ed)
-                    break
-                W_half += s
-                sum_PD += table[base - R_opp]
-        else:
-            N, W_half, sum_PD, _ = rated_sums(Ro_event, pairs, ed)
+        # PeriodEvent.of_pairs(name, Ro_event, ed, pairs) inline (one event a player,
+        # every player of a period); rated_sums has the usual edition's one look-up
+        N, W_half, sum_PD, _ = rated_sums(Ro_event, pairs, ed)
         event_delta_R = 50 * W_half - sum_PD
         e = _new(PeriodEvent)
         _set(e, "__dict__", {"name": name, "Ro": Ro_event, "edition_id": ed.id, "N": N,
