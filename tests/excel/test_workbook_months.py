@@ -260,6 +260,11 @@ def test_a_rating_below_the_floor_after_a_month_is_not_carried_on(formulas, tmp_
     assert november[0][0] is None and november[0][9] is None          # A: unrated
     assert november[0][11] == "NP 1g"
     assert november[2][0] == rep.months[0].rows[2].result.new_rating and november[2][2] == 0
+    # the rating after the event (NewRating, the column over the months): A's October NP
+    # 1396, as the report's rows give it (not November's blank, issue 32)
+    sheet, (c1, r1, _, _) = name_range(load_workbook(src), "NewRating")
+    assert values[sheet].cell(r1, c1).value == "NP 1396"
+    assert rep.rows[0].new_rating == 1396 and not rep.rows[0].result.published
     for i, month in enumerate(rep.months, 1):
         for got, want in zip(sheet_month(values, blocks[i], range(5, 8)),
                              expected_month(month.rows)):
@@ -311,11 +316,15 @@ def test_gnumeric_computes_the_months_of_a_native_workbook(event, k, tmp_path):
     for i, month in enumerate(rep.months, 1):
         for got, want in zip(sheet_month(values, blocks[i], rows), expected_month(month.rows)):
             same(got, want)
+    # NewRating: the column over the months, the report's rows (the last month the player
+    # was rated in: the floor event's A NP 1396 after October, unrated in November)
     sheet, (c1, r1, _, _) = name_range(load_workbook(src), "NewRating")
-    last = [shown_new(r.result.calc) if r.result.calc is not None else None
-            for r in rep.months[-1].rows]
+    published = [shown_new(r.result.calc) if r.result.calc is not None else None
+                 for r in sorted(rep.rows, key=lambda r: r.result.start_rank)]
     got = [values[sheet].cell(r1 + i, c1).value for i in range(len(t.players))]
-    assert [None if blank(g) else g for g in got] == last
+    assert [None if blank(g) else g for g in got] == published
+    if event == "floor":
+        assert got[0] == "NP 1396"
 
 
 @pytest.mark.parametrize("formulas", ["udf", "native"])

@@ -590,7 +590,7 @@ def _group(ws: Any, first: int, last: int, text: str) -> None:
 #: On the Crosstable sheet (row 1, above the rounds) of a standard event over 30 days
 #: that the report rates month by month (FIDE B.02 §8.3, interim reports).
 MONTHLY_NOTE = ("Rated month by month (interim reports, FIDE B.02 §8.3): the Month blocks "
-                "to the right are what FIDE publishes, NewRating the last month's; this "
+                "to the right are what FIDE publishes, NewRating their Result column; this "
                 "block is the whole event as one period")
 #: The rating block's header then: the figure is not what FIDE publishes.
 ONE_PERIOD_HEADER = "Whole event as one period (not published)"

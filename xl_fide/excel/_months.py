@@ -22,8 +22,12 @@ right of the sheet's one-period block (which then says it is not published):
   native mode: a hidden helper sheet per month (``Calc M1`` ...), the same native
   formulas as the one-period block (:mod:`xl_fide.excel._native`).
 
-The defined name ``NewRating`` then covers the last month's New column: the rating
-after the event, as FIDE publishes it. Only the Swiss layout holds rounds; a round robin
+Right of the last month, one column over the months (:data:`OVER_COLS`): ``New``, the
+New of the last month the player was rated in (a later month's Ro is a number: his
+rating after every month, or ``NP 1395`` when a month's rating is not published and he
+is unrated after it; blank for a player unrated at the start). The defined name
+``NewRating`` covers it: the rating after the event, as FIDE publishes it and as the
+report's rows give it. Only the Swiss layout holds rounds; a round robin
 grid does not, so such an event is refused in that layout.
 """
 
@@ -72,6 +76,14 @@ MONTH_COLS: tuple[_Col, ...] = (
          "K set if given, else K by FIDE B.02 §8.3.3 at this month's Ro and date."),
 ) + RATING_COLS
 WIDTH = len(MONTH_COLS)
+#: The column right of the month blocks: the result over the months (``NewRating``).
+OVER_COLS: tuple[_Col, ...] = (
+    _Col("m_new", "New", None, 7, "calc_new",
+         "The new rating after the event, as FIDE publishes it: New of the last month the "
+         "player was rated in (his Ro that month is a number). A month whose new rating is "
+         "below the floor is not published (FIDE B.02 §7.2.1, NP 1395) and the player is "
+         "unrated after it. Blank: unrated at the start (see each month's Ru)."),
+)
 
 
 @dataclass(frozen=True)
@@ -93,9 +105,26 @@ def month_col(geo: _Geometry, index: int, key: str) -> int:
     return first + [c.key for c in MONTH_COLS].index(key)
 
 
+def over_col(geo: _Geometry, months: int) -> int:
+    """The column over the months (:data:`OVER_COLS`), right of ``months`` blocks."""
+    return geo.check_last + months * WIDTH + 1
+
+
 def last_col(geo: _Geometry, months: int) -> int:
-    """The last column of the month blocks (``geo.last_col`` without months)."""
-    return geo.check_last + months * WIDTH if months else geo.last_col
+    """The last column of the month blocks and the column over them (``geo.last_col``
+    without months)."""
+    return over_col(geo, months) if months else geo.last_col
+
+
+def over_formula(geo: _Geometry, months: int, r: int) -> str:
+    """Row ``r``'s New over the months: the New of the last month whose Ro is a number
+    (a rated player's months come first: one not published ends them), else month 1's
+    (blank for a player unrated at the start; an error there is passed on)."""
+    expr = f"{_L(month_col(geo, 1, 'new'))}{r}"
+    for i in range(2, months + 1):
+        expr = (f"IF(ISNUMBER({_L(month_col(geo, i, 'm_ro'))}{r}),"
+                f"{_L(month_col(geo, i, 'new'))}{r},{expr})")
+    return "=" + expr
 
 
 def _span(rounds: Sequence[int]) -> str:
@@ -174,12 +203,23 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
         else:
             _udf_month(ws, geo, m, _abs_cell(c0, 2))
         previous = m
+    _over_months(ws, geo, len(months))
     _help_line(wb, len(months))
-    last = months[-1]
-    _define(wb, "NewRating", CROSS, _col_range(geo, month_col(geo, last.index, "new")))
+    _define(wb, "NewRating", CROSS, _col_range(geo, over_col(geo, len(months))))
     ws.print_area = f"A1:{_L(last_col(geo, len(months)))}{key_rows(geo)[1]}"
     _paper(ws, geo, months)
     return helpers
+
+
+def _over_months(ws: Any, geo: _Geometry, months: int) -> None:
+    """The column over the months (:data:`OVER_COLS`), built-in formulas in both modes."""
+    c = over_col(geo, months)
+    _group(ws, c, c, "Result")
+    _header(ws, geo, c, OVER_COLS[0])
+    for r in range(geo.first, geo.last + 1):
+        cell = ws.cell(r, c)
+        _apply(cell, OVER_COLS[0].style)
+        cell.value = over_formula(geo, months, r)
 
 
 def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
@@ -198,7 +238,8 @@ def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
         for a, b, c in halves:
             whole = sum(column_px(ws, k) for k in range(a, c + 1)) <= room
             out += [(a, c)] if whole else [(a, b), (b + 1, c)]
-        return out
+        last = out.pop()        # the column over the months prints with the last month
+        return out + [(last[0], last[1] + 1)]
 
     _paginate(ws, geo, units, last_col(geo, len(months)))
     breaks = {b.id for b in ws.col_breaks.brk}
@@ -224,7 +265,8 @@ def _help_line(wb: Workbook, months: int) -> None:
           f"FIDE B.02 §8.3), so the Crosstable has {months} Month blocks right of the "
           "rating block, each over its month's rounds. A later month's Ro is the previous "
           "month's new rating when published (blank: unrated), K is K set or the K rule "
-          "at that Ro; the defined name NewRating covers the last month's New column. The "
+          "at that Ro. The Result column right of them is the new rating FIDE publishes: "
+          "the New of the last month the player was rated in (defined name NewRating). The "
           "first rating block is the whole event as one period, for comparison only.",
           "text")
 
