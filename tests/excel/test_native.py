@@ -478,18 +478,18 @@ def formulas_values(path):
 
 
 def assert_formulas_match(wb, report, tmp_path, name):
-    from tests.excel.test_workbook_lo import engine_cells
+    from tests.excel.test_workbook_lo import engine_cells, rating_names
     path = tmp_path / f"{name}.xlsx"
     save_workbook(wb, path, force=True)
     values = formulas_values(path)
     errors = sorted(f"{s}!{c}={v}" for (s, c), v in values.items()
                     if isinstance(v, str) and v.startswith("#"))
     assert errors == []
-    cols = [name_range(wb, n)[1][0] for n in RATING_NAMES]
+    cols = [name_range(wb, n)[1][0] for n in rating_names(wb)]
     for i, row in enumerate(report.comparison or report.rows):   # the one-period block
         got = [values.get((CROSS.upper(), f"{wb[CROSS].cell(5 + i, c).column_letter}{5 + i}"))
                for c in cols]
-        assert got == engine_cells(row, report), f"row {5 + i}"
+        assert got == engine_cells(row), f"row {5 + i}"
 
 
 EXAMPLES = {"rr_example": lambda: (rr_example(), {"k": 10}),
@@ -579,7 +579,7 @@ def test_native_rows_whose_results_disagree_show_na(plain_office, tmp_path):
     _, (g1, _, _, _) = name_range(wb, "Results")
     wb[CROSS].cell(6, g1).value = "½"
     _, values, formulas = recalc_native(plain_office, wb, tmp_path, "asymmetric")
-    from tests.excel.test_workbook_lo import engine_cells
+    from tests.excel.test_workbook_lo import engine_cells, rating_names
     assert [sheet_row(values, formulas, r) for r in (5, 6)] == [["#N/A"] * 10] * 2
     assert [sheet_row(values, formulas, r) for r in (7, 8)] == [
         engine_cells(row) for row in report.rows[2:]]

@@ -75,21 +75,34 @@ def shown_ru(init):
     return f"NP {init.value}"
 
 
-def engine_cells(row, report=None):
-    """The 10 rating-block values of a report row, as FIDE_EVENT lays them out. With the
-    ``report`` of an event rated month by month (``report.months``), New is the rating
-    after the last month: NewRating then covers that month's column (issue 20 #5)."""
+def engine_cells(row):
+    """The 10 rating-block values of a report row, as FIDE_EVENT lays them out (over 30
+    days the one-period block: the report's comparison row, its own New)."""
     r = row.result
     if r.rated:
-        cells = [r.N, r.W_half / 2, r.sum_PD / 100, r.calc.sum_delta_R / 100, r.K,
-                 r.change / 100, r.rating_change, shown_new(r.calc), r.Rp, None]
-    else:
-        ru = shown_ru(r.initial)
-        cells = [r.N, r.W_half / 2, None, None, None, None, None, None, r.Rp, ru]
-    if report is not None and report.months:
-        last = {m.result.start_rank: m.result for m in report.months[-1].rows}[r.start_rank]
-        cells[7] = shown_new(last.calc) if last.calc is not None else None
-    return cells
+        return [r.N, r.W_half / 2, r.sum_PD / 100, r.calc.sum_delta_R / 100, r.K,
+                r.change / 100, r.rating_change, shown_new(r.calc), r.Rp, None]
+    ru = shown_ru(r.initial)
+    return [r.N, r.W_half / 2, None, None, None, None, None, None, r.Rp, ru]
+
+
+def rating_names(formulas, names=RATING_NAMES):
+    """The defined names of the one-period rating block: over 30 days ``Comparison<name>``
+    (the block is the comparison only; RatingChange and NewRating cover the Result over
+    the months, issue 32)."""
+    if "ComparisonNewRating" in formulas.defined_names:
+        return tuple(("Comparison" + n) if n in RATING_NAMES else n for n in names)
+    return names
+
+
+def result_over_months(report):
+    """(RatingChange, NewRating) per player in start-rank order as the Result columns of
+    an event over 30 days show them: the report's rows (the months together)."""
+    out = []
+    for row in sorted(report.rows, key=lambda r: r.result.start_rank):
+        calc = row.result.calc
+        out.append((None, None) if calc is None else (calc.rating_change, shown_new(calc)))
+    return out
 
 
 def columns(formulas, names):
@@ -99,7 +112,8 @@ def columns(formulas, names):
 def sheet_row(values, formulas, r, names=RATING_NAMES):
     ws = values[CROSS]
     return [None if blank(v) else v
-            for v in (ws.cell(r, c).value for c in columns(formulas, names))]
+            for v in (ws.cell(r, c).value for c in columns(formulas, rating_names(formulas,
+                                                                               names)))]
 
 
 def assert_no_bad_cells(values, designed=()):
@@ -122,10 +136,16 @@ def assert_matches_report(values, formulas, report, first=5):
     # the sheet's block rates the event as one period: over 30 days the comparison rows
     for i, row in enumerate(report.comparison or report.rows):
         r = first + i
-        assert sheet_row(values, formulas, r) == engine_cells(row, report), f"row {r}"
+        assert sheet_row(values, formulas, r) == engine_cells(row), f"row {r}"
         assert float(ws.cell(r, pts).value) == float(row.points), f"points row {r}"
         if row.k_source in ("rating", "rating and birth year"):
             assert ws.cell(r, kr).value == row.result.K_given, f"K rule row {r}"
+    if report.months:           # the Result over the months: the report's rows
+        chg, new = columns(formulas, ("RatingChange", "NewRating"))
+        got = [tuple(None if blank(v) else v for v in (ws.cell(first + i, chg).value,
+                                                        ws.cell(first + i, new).value))
+               for i in range(len(report.rows))]
+        assert got == result_over_months(report)
 
 
 def assert_blank_rows(values, formulas, rows):

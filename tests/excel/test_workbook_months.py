@@ -21,6 +21,7 @@ from tests.harness import xl_formulas
 from tests.harness.trf_lines import player_line, trf
 from tests.excel.test_workbook import name_range
 from xl_fide.errors import InputError
+from xl_fide.cli._main import main
 from xl_fide.excel._fill import fill_workbook, save_workbook
 from xl_fide.excel._layout import CROSS, GROUP_ROW, HEADER_ROW, ONE_PERIOD_HEADER
 from xl_fide.event.report import build_report
@@ -131,8 +132,16 @@ def test_a_two_month_event_shows_each_month_and_new_rating_after_the_last(
     sheet, (c1, r1, _, r2) = name_range(wb, "NewRating")
     assert [values[sheet].cell(r, c1).value for r in range(r1, r2 + 1)] == \
         [1985, 1896, 1814, 1705]
-    # the one-period block is there, labelled, with its own (unpublished) figure
-    _, (c, _, _, _) = name_range(wb, "RatingChange")
+    # RatingChange over the months: the months' changes, each rounded in its month
+    # (§8.3.4): A +2 -17 = -15, B -2 -2 = -4, C +12 +2 = +14, D -12 +17 = +5
+    sheet, (c1, r1, _, r2) = name_range(wb, "RatingChange")
+    assert [values[sheet].cell(r, c1).value for r in range(r1, r2 + 1)] == [-15, -4, 14, 5]
+    assert [r.rating_change for r in sorted(rep.rows, key=lambda r: r.result.start_rank)
+            ] == [-15, -4, 14, 5]
+    # the one-period block is there, labelled, with its own (unpublished) figure: its
+    # Δ is the first column headed so (B -5, not -4)
+    c = next(col for col in range(1, wb[CROSS].max_column + 1)
+             if wb[CROSS].cell(HEADER_ROW, col).value == "Δ")
     assert values[CROSS].cell(6, c).value == -5
     assert ONE_PERIOD_HEADER in [wb[CROSS].cell(GROUP_ROW, col).value
                                  for col in range(1, wb[CROSS].max_column + 1)]
@@ -426,3 +435,27 @@ def test_a_small_event_over_30_days_prints_readable_pages(office, tmp_path):
     assert sum(page.count("Ru") for page in texts) == 3           # one-period + 2 months
     # "K used" (one-period + 2 months) and "Ro used" (issue 32 #3), whole
     assert sum(page.count("used") for page in texts) == 4
+
+
+@pytest.mark.parametrize("formulas", ["udf", "native"])
+def test_no_plain_name_covers_the_comparison(formulas, tmp_path):
+    # Issue 32, found by a user trial: in the example (San Viator 2018, April and May),
+    # RatingChange and the other names of the rating block covered the one-period block,
+    # the comparison only: player 2 (Ro 1731) read RatingChange -6 beside NewRating 1726,
+    # FIDE's published 1726 (issue 32) being 1731 - 5. Now the comparison's names start
+    # with Comparison, and RatingChange covers the Result: Ro + RatingChange = NewRating.
+    book = tmp_path / f"example_{formulas}.xlsx"
+    assert main(["crosstable", "--example", "--formulas", formulas, "-o", str(book)]) == 0
+    wb = load_workbook(book)
+    names = set(wb.defined_names)
+    for plain in ("RatedGames", "RatedScore", "Expected", "ScoreMinusExpected", "KUsed",
+                  "Change", "Performance", "InitialRating", "OpponentAverage"):
+        assert plain not in names and "Comparison" + plain in names, plain
+    values = load_workbook(book, data_only=True)
+
+    def at(name, r):
+        sheet, (c, r1, _, _) = name_range(wb, name)
+        return values[sheet].cell(r1 + r - 1, c).value
+
+    assert (at("Rating", 2), at("RatingChange", 2), at("NewRating", 2)) == (1731, -5, 1726)
+    assert at("ComparisonRatingChange", 2) == -6

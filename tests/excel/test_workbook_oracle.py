@@ -96,7 +96,7 @@ def test_engine_agrees_with_the_oracle(path):
 
 
 def test_recalculated_workbook_agrees_with_the_oracle(office, tmp_path):
-    from tests.excel.test_workbook_lo import columns, recalc
+    from tests.excel.test_workbook_lo import columns, rating_names, recalc
     from xl_fide.excel._layout import CROSS
     from xl_fide.excel._fill import fill_workbook
     t = read_trf(EVENTS[0])
@@ -104,9 +104,10 @@ def test_recalculated_workbook_agrees_with_the_oracle(office, tmp_path):
                                    tmp_path, "oracle")
     assert res.errors == []
     # the oracle rates the event as one period: the one-period block's New, right of its
-    # Δ (NewRating is the last month's of this event over 30 days, issue 20 #5)
-    n_col, change_col, chg_col = columns(formulas, ("RatedGames", "Change", "RatingChange"))
-    new_col = chg_col + 1
+    # K×ΣΔR and Δ (RatingChange and NewRating cover the Result over the months of this
+    # event over 30 days, issues 20 #5 and 32)
+    n_col, change_col = columns(formulas, rating_names(formulas, ("RatedGames", "Change")))
+    new_col = change_col + 2
     ws = values[CROSS]
     first = 5
     expected = oracle(t)

@@ -280,14 +280,17 @@ def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequenc
                           + rating_values(res, month.edition))
             for spec, v in zip(_m.MONTH_COLS, values):
                 out[f"{_L(_m.month_col(geo, m.index, spec.key))}{r}"] = v
-    # over the months: the report's row (its MonthlyChange: the last rated month's)
+    # over the months: the report's rows (a MonthlyChange: the months' changes summed,
+    # the last rated month's new rating)
     rows = {row.result.start_rank: row.result for row in report.rows}
-    over = _L(_m.over_col(geo, len(months)))
+    chg = _L(_m.over_col(geo, len(months), "over_chg"))
+    new = _L(_m.over_col(geo, len(months), "over_new"))
     for r in range(geo.first, geo.last + 1):
         i = r - geo.first
         res = rows.get(players[i].start_rank) if i < len(players) else None
-        out[f"{over}{r}"] = (new_rating_code(res.calc) if res is not None
-                             and res.calc is not None else "")
+        calc = res.calc if res is not None else None
+        out[f"{chg}{r}"] = calc.rating_change if calc is not None else ""
+        out[f"{new}{r}"] = new_rating_code(calc) if calc is not None else ""
     return out
 
 

@@ -22,12 +22,17 @@ right of the sheet's one-period block (which then says it is not published):
   native mode: a hidden helper sheet per month (``Calc M1`` ...), the same native
   formulas as the one-period block (:mod:`xl_fide.excel._native`).
 
-Right of the last month, one column over the months (:data:`OVER_COLS`): ``New``, the
-New of the last month the player was rated in (a later month's Ro is a number: his
+Left of the month blocks, the result over the months (:data:`OVER_COLS`): ``Δ``, the sum
+of the months' changes each rounded in its month, and ``New``, the New of the last month
+the player was rated in (a later month's Ro is a number: his
 rating after every month, or ``NP 1395`` when a month's rating is not published and he
 is unrated after it; blank for a player unrated at the start). The defined name
-``NewRating`` covers it: the rating after the event, as FIDE publishes it and as the
-report's rows give it. Only the Swiss layout holds rounds; a round robin
+``RatingChange`` and ``NewRating`` cover them: the change and rating after the event, as
+FIDE publishes them and as the report's rows give them. The one-period block's defined
+names become ``Comparison<name>`` (``ComparisonRatedGames`` ...): no plain name covers
+the figure that is not published (the report's ``comparison``); N, W, Rp, Ru and Rc over
+the months (the report's rows) are not on the sheet: they need per-month sums of the
+opponents' ratings the sheet does not hold. Only the Swiss layout holds rounds; a round robin
 grid does not, so such an event is refused in that layout.
 """
 
@@ -39,6 +44,7 @@ from typing import Any, Sequence
 
 from openpyxl import Workbook
 from openpyxl.comments import Comment
+from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.formula import ArrayFormula
 from openpyxl.worksheet.pagebreak import ColBreak
 
@@ -76,9 +82,14 @@ MONTH_COLS: tuple[_Col, ...] = (
          "K set if given, else K by FIDE B.02 §8.3.3 at this month's Ro and date."),
 ) + RATING_COLS
 WIDTH = len(MONTH_COLS)
-#: The column right of the month blocks: the result over the months (``NewRating``).
+#: The columns left of the month blocks: the result over the months, as the report's
+#: rows give it (the defined names ``RatingChange`` and ``NewRating`` cover them).
 OVER_COLS: tuple[_Col, ...] = (
-    _Col("m_new", "New", None, 7, "calc_new",
+    _Col("over_chg", "Δ", "RatingChange", 5, "calc_sint",
+         "The rating change over the event, as FIDE publishes it: the sum of the months' "
+         "changes, each rounded in its month (FIDE B.02 §8.3.4). Blank: unrated at the "
+         "start."),
+    _Col("over_new", "New", "NewRating", 7, "calc_new",
          "The new rating after the event, as FIDE publishes it: New of the last month the "
          "player was rated in (his Ro that month is a number). A month whose new rating is "
          "below the floor is not published (FIDE B.02 §7.2.1, NP 1395) and the player is "
@@ -100,31 +111,37 @@ class Month:
 
 def month_col(geo: _Geometry, index: int, key: str) -> int:
     """The column of ``key`` (``m_ro``, ``m_k``, ``n`` ... ``ru``) in month ``index``'s
-    block (1-based), to the right of the sheet's other columns."""
-    first = geo.check_last + 1 + (index - 1) * WIDTH
+    block (1-based), right of the Result columns (:data:`OVER_COLS`)."""
+    first = geo.check_last + 1 + len(OVER_COLS) + (index - 1) * WIDTH
     return first + [c.key for c in MONTH_COLS].index(key)
 
 
-def over_col(geo: _Geometry, months: int) -> int:
-    """The column over the months (:data:`OVER_COLS`), right of ``months`` blocks."""
-    return geo.check_last + months * WIDTH + 1
+def over_col(geo: _Geometry, months: int, key: str = "over_new") -> int:
+    """The column ``key`` of :data:`OVER_COLS`: left of the ``months`` blocks, right of
+    the sheet's other columns (the result first, the months as its working)."""
+    return geo.check_last + 1 + [c.key for c in OVER_COLS].index(key)
 
 
 def last_col(geo: _Geometry, months: int) -> int:
-    """The last column of the month blocks and the column over them (``geo.last_col``
-    without months)."""
-    return over_col(geo, months) if months else geo.last_col
+    """The last column of the columns over the months and the month blocks
+    (``geo.last_col`` without months)."""
+    return geo.check_last + len(OVER_COLS) + months * WIDTH if months else geo.last_col
 
 
-def over_formula(geo: _Geometry, months: int, r: int) -> str:
-    """Row ``r``'s New over the months: the New of the last month whose Ro is a number
-    (a rated player's months come first: one not published ends them), else month 1's
-    (blank for a player unrated at the start; an error there is passed on)."""
-    expr = f"{_L(month_col(geo, 1, 'new'))}{r}"
+def over_formulas(geo: _Geometry, months: int, r: int) -> dict[str, str]:
+    """Row ``r``'s result over the months, by :data:`OVER_COLS` key: ``over_chg`` the
+    sum of the months' Δ (blank where none is a number: unrated at the start; a month
+    the player is unrated in has none); ``over_new`` the New of the last month whose Ro
+    is a number (a rated player's months come first: one not published ends them), else
+    month 1's (blank for a player unrated at the start; an error there is passed on)."""
+    def at(i: int, key: str) -> str:
+        return f"{_L(month_col(geo, i, key))}{r}"
+
+    changes = ",".join(at(i, "chg") for i in range(1, months + 1))
+    new = at(1, "new")
     for i in range(2, months + 1):
-        expr = (f"IF(ISNUMBER({_L(month_col(geo, i, 'm_ro'))}{r}),"
-                f"{_L(month_col(geo, i, 'new'))}{r},{expr})")
-    return "=" + expr
+        new = f"IF(ISNUMBER({at(i, 'm_ro')}),{at(i, 'new')},{new})"
+    return {"over_chg": f'=IF(COUNT({changes})=0,"",SUM({changes}))', "over_new": "=" + new}
 
 
 def _span(rounds: Sequence[int]) -> str:
@@ -203,23 +220,48 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
         else:
             _udf_month(ws, geo, m, _abs_cell(c0, 2))
         previous = m
-    _over_months(ws, geo, len(months))
+    _comparison_names(wb)
+    _over_months(wb, geo, len(months))
     _help_line(wb, len(months))
-    _define(wb, "NewRating", CROSS, _col_range(geo, over_col(geo, len(months))))
     ws.print_area = f"A1:{_L(last_col(geo, len(months)))}{key_rows(geo)[1]}"
     _paper(ws, geo, months)
     return helpers
 
 
-def _over_months(ws: Any, geo: _Geometry, months: int) -> None:
-    """The column over the months (:data:`OVER_COLS`), built-in formulas in both modes."""
-    c = over_col(geo, months)
-    _group(ws, c, c, "Result")
-    _header(ws, geo, c, OVER_COLS[0])
-    for r in range(geo.first, geo.last + 1):
-        cell = ws.cell(r, c)
-        _apply(cell, OVER_COLS[0].style)
-        cell.value = over_formula(geo, months, r)
+#: The defined names of the one-period block that an event over 30 days renames: that
+#: block is the comparison only (the report's ``comparison``), and no name a user reads
+#: as the result may cover it (issue 32): ``Comparison<name>``. ``RatingChange`` and
+#: ``NewRating`` then cover the Result columns; the others are not defined (N, W, Rp,
+#: Ru, Rc over the months need per-month sums the sheet does not hold; a formula naming
+#: them shows #NAME? rather than the comparison's figure).
+COMPARISON_PREFIX = "Comparison"
+
+
+def _comparison_names(wb: Workbook) -> None:
+    """Rename the one-period block's defined names (:data:`COMPARISON_PREFIX`)."""
+    for spec in RATING_COLS:
+        if spec.name and spec.name in wb.defined_names:
+            ref = wb.defined_names[spec.name].attr_text
+            del wb.defined_names[spec.name]
+            wb.defined_names[COMPARISON_PREFIX + spec.name] = DefinedName(
+                COMPARISON_PREFIX + spec.name, attr_text=ref)
+
+
+def _over_months(wb: Workbook, geo: _Geometry, months: int) -> None:
+    """The columns over the months (:data:`OVER_COLS`), built-in formulas in both modes,
+    and their defined names."""
+    ws = wb[CROSS]
+    _group(ws, over_col(geo, months, OVER_COLS[0].key),
+           over_col(geo, months, OVER_COLS[-1].key), "Result")
+    for spec in OVER_COLS:
+        c = over_col(geo, months, spec.key)
+        _header(ws, geo, c, spec)
+        for r in range(geo.first, geo.last + 1):
+            cell = ws.cell(r, c)
+            _apply(cell, spec.style)
+            cell.value = over_formulas(geo, months, r)[spec.key]
+        assert spec.name is not None
+        _define(wb, spec.name, CROSS, _col_range(geo, c))
 
 
 def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
@@ -234,12 +276,12 @@ def _paper(ws: Any, geo: _Geometry, months: Sequence[Month]) -> None:
     ws.col_breaks = ColBreak()
 
     def units(room: float) -> list[tuple[int, int]]:
-        out: list[tuple[int, int]] = []
+        first = over_col(geo, len(months), OVER_COLS[0].key)   # the result: its own unit
+        out: list[tuple[int, int]] = [(first, first + len(OVER_COLS) - 1)]
         for a, b, c in halves:
             whole = sum(column_px(ws, k) for k in range(a, c + 1)) <= room
             out += [(a, c)] if whole else [(a, b), (b + 1, c)]
-        last = out.pop()        # the column over the months prints with the last month
-        return out + [(last[0], last[1] + 1)]
+        return out
 
     _paginate(ws, geo, units, last_col(geo, len(months)))
     breaks = {b.id for b in ws.col_breaks.brk}
@@ -265,9 +307,13 @@ def _help_line(wb: Workbook, months: int) -> None:
           f"FIDE B.02 §8.3), so the Crosstable has {months} Month blocks right of the "
           "rating block, each over its month's rounds. A later month's Ro is the previous "
           "month's new rating when published (blank: unrated), K is K set or the K rule "
-          "at that Ro. The Result column right of them is the new rating FIDE publishes: "
-          "the New of the last month the player was rated in (defined name NewRating). The "
-          "first rating block is the whole event as one period, for comparison only.",
+          "at that Ro. The Result columns left of them are what FIDE publishes: Δ the sum "
+          "of the months' changes (defined name RatingChange) and New the New of the last "
+          "month the player was rated in (defined name NewRating). The "
+          "first rating block is the whole event as one period, for comparison only: its "
+          "defined names start with Comparison (ComparisonRatedGames ...). N, W, Rp, Ru "
+          "and Rc over the months are in xl-fide report (an unrated player's initial "
+          "rating pools his games of every month, FIDE B.02 §8.2).",
           "text")
 
 
