@@ -153,6 +153,7 @@ __all__ = [
     "parse_date",
     "clean_text",
     "encode_trf",
+    "line_ending",
     "MAX_FILE_BYTES",
     "MAX_LINES",
     "MAX_LINE_CHARS",
@@ -1636,6 +1637,23 @@ def empty_report_fields(trf_text: str) -> tuple[list[str], list[str]]:
     blank = [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if seen.get(tag) is False]
     missing = [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if tag not in seen]
     return blank, missing
+
+
+def line_ending(path: str | os.PathLike[str]) -> str:
+    """The line ending of the TRF file at ``path``, as its first line break is written:
+    ``"\r\n"`` (CR LF), ``"\r"`` (CR, the spec's) or ``"\n"`` (LF, also for a file with
+    none), to write it back with the same (``write_trf(..., newline=...)``)."""
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 16):
+            cr, lf = chunk.find(b"\r"), chunk.find(b"\n")
+            if cr < 0 and lf < 0:
+                continue
+            if lf >= 0 and (cr < 0 or lf < cr):
+                return "\n"
+            if cr + 1 < len(chunk):
+                return "\r\n" if chunk[cr + 1:cr + 2] == b"\n" else "\r"
+            return "\r\n" if f.read(1) == b"\n" else "\r"
+    return "\n"
 
 
 def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | None = None) -> bytes:

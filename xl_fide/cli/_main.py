@@ -285,7 +285,7 @@ def _where_to_fill(empty: Sequence[str], workbook: bool) -> str:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from xl_fide.trf import empty_report_fields, encode_trf
+    from xl_fide.trf import empty_report_fields, encode_trf, line_ending
     _check_output_name(Path(args.output), "trf")
     path = _input_path(args)
     event = _load_event(path, args)
@@ -297,8 +297,9 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
-    # in the encoding the TRF was read in, so nothing read is lost
-    data = encode_trf(t, encoding=args.encoding)
+    # in the encoding the TRF was read in, with its line ending, so nothing read is lost
+    newline = "\n" if _is_workbook(path) else line_ending(path)
+    data = encode_trf(t, newline=newline, encoding=args.encoding)
     # what the TRF written lacks (not what the input lacked: a TRF in without a 022 line
     # gives one without it, not a blank one)
     blank, missing = empty_report_fields(data.decode(args.encoding or t.encoding, "replace"))
