@@ -259,7 +259,7 @@ def _game_text(row: Any) -> str:
 
 
 def to_table(p: Any) -> str:
-    from xl_fide.rules.rounding import hundredths_to_str
+    from xl_fide.rules.rounding import hundredths_to_str, signed
     h = hundredths_to_str
     lines = []
     if p.Ro is not None:
@@ -285,7 +285,7 @@ def to_table(p: Any) -> str:
                     PD = shown[c.PD] = h(c.PD)
                 if dR is None:
                     dR = shown[c.delta_R] = h(c.delta_R)
-                text += f": D {c.D:+d}, PD {PD}, ΔR {dR}"
+                text += f": D {c.D:+d}, PD {PD}, ΔR {dR}" if c.D else f": D 0, PD {PD}, ΔR {dR}"
             elif g.note:
                 text += f": {g.note}"
             lines.append(text)
@@ -293,7 +293,7 @@ def to_table(p: Any) -> str:
             lines.append(f"  ΣΔR {h(ev.sum_delta_R)} × K {ev.K} = {h(ev.change)}")
     i = p.initial
     if p.change is not None:        # the period's one rounding (§8.3.4)
-        last = (f"total K×ΣΔR {h(p.change)} -> {p.rating_change:+d} (rounded once, "
+        last = (f"total K×ΣΔR {h(p.change)} -> {signed(p.rating_change)} (rounded once, "
                 f"§8.3.4): new rating {p.computed_rating}"
                 + (f" ({p.publication})" if p.publication else ""))
     elif i is not None and i.Ru is not None:     # an unrated player's first rating (§8.2)
@@ -531,6 +531,7 @@ def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
     (FIDE B.02 §8.3.4) and the new rating. Over 30 days the JSON has ``months`` (each
     with its ``month``) and the result: ``new_rating``, ``rating_change``."""
     from xl_fide.event.card import player_periods
+    from xl_fide.rules.rounding import signed
     periods = player_periods(report, start_rank)
     row = next(r for r in report.rows if r.result.start_rank == start_rank)
     res = row.result
@@ -562,9 +563,9 @@ def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
         lines.append(to_table(p))
     if report.months:
         if res.calc is not None:
-            steps = " ".join(f"{p.rating_change:+d}" for _, p in periods
+            steps = " ".join(signed(p.rating_change) for _, p in periods
                              if p.rating_change is not None)
-            lines.append(f"Month by month: {steps} = {res.rating_change:+d}, each rounded in "
+            lines.append(f"Month by month: {steps} = {signed(res.rating_change or 0)}, each rounded in "
                          f"its month (FIDE B.02 §8.3.4): new rating {res.new_rating}"
                          + (f" ({res.publication})" if res.publication else ""))
         elif res.initial is not None:
