@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+from decimal import Decimal
 from pathlib import Path
 
 # `xl-fide --help` registers this module (every command builds its parser): no typing,
@@ -306,22 +307,45 @@ def to_table(p: Any) -> str:
 
 
 def to_csv(p: Any) -> str:
+    """The period as CSV, the fields of :func:`to_dict` (one truth: the same names and
+    values as the JSON): one line per event (its fields but ``games``), then a line with
+    ``event`` ``period`` (the period's fields but the lists and objects: ``notes``,
+    ``initial``). Columns: the events' fields in the JSON's order, then the period's
+    others; a field a line does not have is blank. Points in hundredths as two decimals
+    (``change``, ``sum_delta_R``), ``W`` as 2.5, ``published`` ``yes``/``no``."""
     import csv
     import io
+    doc = to_dict(p)
+    rows = [{k: v for k, v in ev.items() if k != "games"} for ev in doc["events"]]
+    rows.append({"event": "period", **{k: v for k, v in doc.items()
+                                       if k != "event" and type(v) not in (list, dict)}})
+    columns = list(dict.fromkeys(k for row in rows for k in row))
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["event", "event_start", "event_end", "Ro", "K", "N", "W", "sum_delta_R",
-                "change", "rating_change", "new_rating", "published"])
-    from xl_fide.rules.rounding import hundredths_to_str
-    h = (lambda v: "" if v is None else hundredths_to_str(v))
-    for ev in p.events:
-        w.writerow([_safe(ev.name), ev.start.isoformat(), ev.end.isoformat(),
-                    "" if ev.Ro is None else ev.Ro, "" if ev.K is None else ev.K, ev.N,
-                    f"{ev.W_half / 2:g}", h(ev.sum_delta_R), h(ev.change), "", "", ""])
-    w.writerow(["period", "", "", "" if p.Ro is None else p.Ro, "" if p.K is None else p.K, p.N,
-                "", "", h(p.change), "" if p.rating_change is None else p.rating_change,
-                "" if p.new_rating is None else p.new_rating, "yes" if p.published else "no"])
+    w.writerow(columns)
+    for row in rows:
+        w.writerow([_csv_cell(k, row.get(k)) for k in columns])
     return out.getvalue()
+
+
+def _csv_cell(key: str, value: Any) -> str:
+    """A field of :func:`to_dict` as :func:`to_csv` writes it."""
+    if value is None:
+        return ""
+    if type(value) is bool:
+        return "yes" if value else "no"
+    if type(value) is float:
+        if key == "W":                          # half points: 10, 2.5
+            return f"{value:g}"
+        # a number of points to_dict made of integer hundredths (h / 100): its shortest
+        # repr is those hundredths exactly, written with two decimals (no rounding)
+        return format(Decimal(repr(value)).quantize(_CENTS), "f")
+    if type(value) is str:
+        return _safe(value)
+    return str(value)
+
+
+_CENTS = Decimal("0.01")
 
 
 def _safe(text: str) -> str:
