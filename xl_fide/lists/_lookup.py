@@ -43,11 +43,34 @@ def event_player_data(path: str | os.PathLike[str], tournaments: Sequence[Any],
     their ratings, games and K are those of the events' time control (``rules``, the
     events resolved by :func:`xl_fide.event_rules`; none: standard; a standard rating
     is the rapid/blitz fallback, FIDE R&B §7.2.1). The directory's
-    ``notes`` count the unreadable lines of other players.
+    ``notes`` count the unreadable lines of other players, and name each player whose
+    rating in an event's file differs from the one in ``path`` (the file's is used, as
+    with ``--lists``).
     Raises :class:`~xl_fide.errors.PlayerFileError` (one line, file and line named).
     """
     kind = _event_kind(rules)
-    return read_player_file(path, kind, only=_pairs(tournaments))
+    directory = read_player_file(path, kind, only=_pairs(tournaments))
+    where = f"in {os.fspath(path)}" if not isinstance(path, bytes) else "in the player data"
+    notes: dict[str, None] = {}
+    for t in tournaments:
+        for p in t.players:
+            if p.rating is None:
+                continue
+            try:
+                data = directory.get(p.fide_id, p.name)
+            except InputError:      # a name that fits several: the report says so
+                continue
+            if data is not None and data.rating is not None and data.rating != p.rating:
+                notes[_rating_note(p, data.rating, where)] = None
+    if notes:
+        directory.notes = (*directory.notes, *notes)
+    return directory
+
+
+def _rating_note(p: Any, rating: int, where: str) -> str:
+    """The note on a player whose rating in the event's file (used) is not the list's."""
+    return (f"player {p.start_rank} ({p.name}): rating {p.rating} in the file, {rating} "
+            f"{where}: the file's is used")
 
 
 # --- --lists: the lists FIDE would have used for an event ----------------------------
@@ -133,8 +156,7 @@ def event_list_data(tournaments: Sequence[Any], rules: Sequence[EventRules],
                 continue
             rating = ro.rating if ro is not None else None
             if p.rating is not None and rating is not None and p.rating != rating:
-                notes.append(f"player {p.start_rank} ({p.name}): rating {p.rating} in the file, "
-                             f"{rating} on the {kind} list of {ro_month}: the file's is used")
+                notes.append(_rating_note(p, rating, f"on the {kind} list of {ro_month}"))
             born = next((e.birth_year for e in (kk, ro, std) if e is not None and e.birth_year),
                         None)
             players[p.fide_id] = PlayerData(
