@@ -27,10 +27,12 @@ def run(capsys, *argv):
 HEAD = re.compile(r"^(?P<name>.+?)(?: \((?P<id>\d+)\))?: (?:Ro (?P<Ro>\d+), K (?P<K>\d+)"
                   r"(?: \(capped from (?P<Kg>\d+)\))?|unrated, (?:initial rating (?P<Ru>\d+) "
                   r"\((?P<N>\d+) games\)|no initial rating.*))$")
+# a change as the report writes it: +2.20, 0.00, -5.60 (a gain with its sign, none for 0)
+CHANGE = r"(?:[+-](?!0\.00)\d+\.\d\d|0\.00)"
 EVENT = re.compile(r"^  (?P<event>.+): Ro (?P<Ro>\d+), (?P<N>\d+) games \[(?P<games>[^\]]*)\] "
-                   r"ΣΔR (?P<chg>-?\d+\.\d\d), K (?P<K>\d+), K×ΣΔR (?P<Kchg>-?\d+\.\d\d)$")
-TOTAL = re.compile(r"^  total: K×ΣΔR (?P<Kchg>-?\d+\.\d\d) -> (?P<chg>[+-][1-9]\d*|0), new rating "
-                   r"(?P<new>\d+)(?: \((?P<pub>.*): listed as unrated\))?$")
+                   r"ΣΔR (?P<chg>-?\d+\.\d\d), K (?P<K>\d+), K×ΣΔR (?P<Kchg>" + CHANGE + ")$")
+TOTAL = re.compile(r"^  total: K×ΣΔR (?P<Kchg>" + CHANGE + r") -> (?P<chg>[+-][1-9]\d*|0), "
+                   r"new rating (?P<new>\d+)(?: \((?P<pub>.*): listed as unrated\))?$")
 
 
 def table_players(text):

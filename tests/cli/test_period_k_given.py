@@ -64,7 +64,7 @@ def test_a_k_given_is_shown_with_where_it_came_from(events, capsys, tmp_path):
 
 def test_the_table_names_the_sums_as_the_report_does(events, capsys):
     out = run(capsys, "period", *events, "-q")
-    # Alpha: ΣΔR 0.50 an event, K 20: K×ΣΔR 10.00 each, 20.00 in all -> +20
-    assert "  Open A: Ro 1800, 1 games [1800:1] ΣΔR 0.50, K 20, K×ΣΔR 10.00" in out
-    assert "  total: K×ΣΔR 20.00 -> +20, new rating 1820" in out
+    # Alpha: ΣΔR 0.50 an event, K 20: K×ΣΔR +10.00 each, +20.00 in all -> +20 (signed as report)
+    assert "  Open A: Ro 1800, 1 games [1800:1] ΣΔR 0.50, K 20, K×ΣΔR +10.00" in out
+    assert "  total: K×ΣΔR +20.00 -> +20, new rating 1820" in out
     assert " chg " not in out and "K·chg" not in out

@@ -32,7 +32,7 @@ def test_rate_writes_a_gain_with_its_sign(capsys):
     out = run(capsys, "rate", "--rating", "1800", "--k", "40", "--date", "2025-03-01",
               "--game", "1700:1")
     assert ": D +100, PD 0.64, ΔR 0.36" in out
-    assert "total K×ΣΔR 14.40 -> +14 (rounded once, §8.3.4): new rating 1814" in out
+    assert "total K×ΣΔR +14.40 -> +14 (rounded once, §8.3.4): new rating 1814" in out
 
 
 def _draws(folder):
@@ -74,3 +74,23 @@ def test_whatif_writes_zero_without_a_sign():
     need = needed_for_change(1800, [], [1800], 20, 0, rules_for("2025-03-01"))
     assert need.points == 0.5
     assert need.detail == "0.5/1 gives 0 (K x ΣΔR 0.00, K 20)"
+
+
+def test_period_csv_signs_a_gain_as_the_report_csv(capsys, tmp_path):
+    # Alpha (1800) beats Beta (1800): D 0, PD 0.50, ΔR ±0.50, K 20: K×ΣΔR ±10.00 -> ±10
+    path = tmp_path / "w.trf"
+    path.write_text("\n".join([
+        "012 Win Open", "042 2025/03/01", "052 2025/03/01",
+        "001    1 m    Alpha, A                          1800 SUI     1000001 1990/01/01"
+        "  1.0    1     2 w 1",
+        "001    2 m    Beta, B                           1800 SUI     1000002 1991/01/01"
+        "  0.0    2     1 b 0",
+    ]) + "\n", encoding="ascii")
+    period = list(csv.DictReader(io.StringIO(run(capsys, "period", path, "-q", "--format",
+                                                 "csv"))))
+    report = list(csv.DictReader(io.StringIO(run(capsys, "report", path, "-q", "--format",
+                                                 "csv"))))
+    expected = [("+10.00", "+10"), ("-10.00", "-10")]
+    assert [(r["K×ΣΔR"], r["Chg"]) for r in report] == expected
+    assert [(r["K×ΣΔR"], r["Chg"]) for r in period if not r["Event"]] == expected
+    assert [r["K×ΣΔR"] for r in period if r["Event"]] == ["+10.00", "-10.00"]

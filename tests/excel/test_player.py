@@ -150,7 +150,7 @@ def test_cli_period_prints_what_rate_prints(tmp_path, capsys):
     code, out, _ = run(capsys, "period", *files, "--k", "10")
     me = out.split("Me", 1)[1].split("\nX", 1)[0]
     # ONE_ROUNDING by hand: -2.50, +4.30; +1.80 -> +2 -> 2002
-    assert "K×ΣΔR -2.50" in me and "K×ΣΔR 4.30" in me and "new rating 2002" in me
+    assert "K×ΣΔR -2.50" in me and "K×ΣΔR +4.30" in me and "new rating 2002" in me
 
 
 def test_unrated_equals_xl_fide_period():

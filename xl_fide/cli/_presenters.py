@@ -12,7 +12,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from xl_fide.rules.rounding import hundredths_to_str, signed
+from xl_fide.rules.rounding import hundredths_to_str, signed, signed_hundredths
 
 if TYPE_CHECKING:
     from xl_fide.event.period import PeriodPlayer, PeriodReport
@@ -355,15 +355,21 @@ _GAME_TEXTS = _GameTexts()
 
 
 class _HundredthsTexts(dict[int, str]):
-    """Integer hundredths -> ``"-2.50"`` (:func:`hundredths_to_str`), each made once (a
-    period repeats them: one look-up each, in C)."""
+    """Integer hundredths -> ``"-2.50"`` (:func:`hundredths_to_str`, or ``fmt``), each
+    made once (a period repeats them: one look-up each, in C)."""
+
+    def __init__(self, fmt: Any = hundredths_to_str) -> None:
+        super().__init__()
+        self.fmt = fmt
 
     def __missing__(self, value: int) -> str:
-        text = self[value] = hundredths_to_str(value)
+        text = self[value] = self.fmt(value)
         return text
 
 
 _HUNDREDTHS_TEXTS = _HundredthsTexts()
+#: a change K×ΣΔR as the report's column writes it: ``+2.20``, ``0.00``, ``-5.60``
+_CHANGE_TEXTS = _HundredthsTexts(signed_hundredths)
 
 
 def format_period(report: PeriodReport, fmt: str = "table") -> str:
@@ -391,6 +397,7 @@ def period_table_parts(events: Sequence[tuple[str, Any, str]], players: Iterable
                                         for n, d, e in events) + "\n"
     game_text = _GAME_TEXTS.__getitem__
     h = _HUNDREDTHS_TEXTS.__getitem__
+    hc = _CHANGE_TEXTS.__getitem__
     for p in players:
         lines = []
         head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
@@ -404,8 +411,8 @@ def period_table_parts(events: Sequence[tuple[str, Any, str]], players: Iterable
                 sum_dR = ev.sum_delta_R
                 opps = " ".join(map(game_text, ev.rated_results()))
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
-                             f"ΣΔR {h(sum_dR)}, K {K}, K×ΣΔR {h(K * sum_dR)}")
-            lines.append(f"  total: K×ΣΔR {h(c.change)} -> {signed(c.rating_change)}, "
+                             f"ΣΔR {h(sum_dR)}, K {K}, K×ΣΔR {hc(K * sum_dR)}")
+            lines.append(f"  total: K×ΣΔR {hc(c.change)} -> {signed(c.rating_change)}, "
                          f"new rating {c.new_rating}"
                          + (f" ({c.publication}: listed as unrated)" if c.publication else ""))
         else:
@@ -431,6 +438,7 @@ _GIVEN_K = frozenset({"given", "list", "sheet"})
 
 def _period_csv_rows(players: Iterable[PeriodPlayer]) -> list[list[str]]:
     h = _HUNDREDTHS_TEXTS.__getitem__
+    hc = _CHANGE_TEXTS.__getitem__
     rows: list[list[str]] = []
     for p in players:
         who = [_csv_text(p.name), str(p.fide_id) if p.fide_id else ""]
@@ -439,11 +447,11 @@ def _period_csv_rows(players: Iterable[PeriodPlayer]) -> list[list[str]]:
             source = p.K_source or ""
             K, K_given = str(c.K), str(c.K_given) if source in _GIVEN_K else ""
             rows.extend(who + [_csv_text(ev.name), str(ev.Ro), K, K_given, str(ev.N),
-                               h(ev.sum_delta_R), h(c.K * ev.sum_delta_R), "", "", "", "",
+                               h(ev.sum_delta_R), hc(c.K * ev.sum_delta_R), "", "", "", "",
                                source]
                         for ev in c.events)
             rows.append(who + ["", str(p.Ro), K, K_given, str(c.N), h(c.sum_delta_R),
-                               h(c.change), signed(c.rating_change), str(c.new_rating), "",
+                               hc(c.change), signed(c.rating_change), str(c.new_rating), "",
                                _csv_text(c.publication), source])
             continue
         init = p.initial

@@ -260,7 +260,7 @@ def _game_text(row: Any) -> str:
 
 
 def to_table(p: Any) -> str:
-    from xl_fide.rules.rounding import hundredths_to_str, signed
+    from xl_fide.rules.rounding import hundredths_to_str, signed, signed_hundredths
     h = hundredths_to_str
     lines = []
     if p.Ro is not None:
@@ -294,8 +294,8 @@ def to_table(p: Any) -> str:
             lines.append(f"  ΣΔR {h(ev.sum_delta_R)} × K {ev.K} = {h(ev.change)}")
     i = p.initial
     if p.change is not None:        # the period's one rounding (§8.3.4)
-        last = (f"total K×ΣΔR {h(p.change)} -> {signed(p.rating_change)} (rounded once, "
-                f"§8.3.4): new rating {p.computed_rating}"
+        last = (f"total K×ΣΔR {signed_hundredths(p.change)} -> {signed(p.rating_change)} "
+                f"(rounded once, §8.3.4): new rating {p.computed_rating}"
                 + (f" ({p.publication})" if p.publication else ""))
     elif i is not None and i.Ru is not None:     # an unrated player's first rating (§8.2)
         last = f"initial rating {i.Ru}" + (f" ({i.reason})" if i.reason else "")
