@@ -47,3 +47,16 @@ def test_crosstable_warns_too_and_quiet_hides_it(files, capsys, tmp_path):
     assert "rating 1800 in the file, 1850 in" in capsys.readouterr().err
     assert main(["report", str(trf), "--player-data", str(data), "-q"]) == 0
     assert "rating 1800" not in capsys.readouterr().err
+
+
+def test_period_says_which_rating_it_uses_for_what(files, capsys, tmp_path):
+    # a period adds its change to the list before it (B.02 §8.3): the list's 1850 is the
+    # period's Ro, the file's 1800 rates the event's games (a draw of equals: ΣΔR 0.00)
+    trf, data = files
+    assert main(["period", str(trf), "--player-data", str(data)]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [f"warning: player 1 (Alpha, A): rating 1800 in the file, 1850 "
+                                f"in {data}: the file's for the event's games, the list's as "
+                                f"Ro of the period (B.02 §8.3)"]
+    assert "Alpha, A (1000001): Ro 1850, K 20" in out
+    assert "  Draw Open: Ro 1800, 1 games [1800:½] ΣΔR 0.00, K 20, K×ΣΔR 0.00" in out
