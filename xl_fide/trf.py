@@ -153,6 +153,7 @@ __all__ = [
     "parse_date",
     "clean_text",
     "encode_trf",
+    "line_ending",
     "MAX_FILE_BYTES",
     "MAX_LINES",
     "MAX_LINE_CHARS",
@@ -1055,6 +1056,22 @@ class _Reader:
                               "is not a player", nat.line, 5)
 
 
+#: What a file without players says at its first line that is no TRF record.
+NOT_A_TRF_LINE = "not a TRF line (expected a 3-digit code such as 001 or 012)"
+
+
+def _no_players(reader: _Reader, ctx: _Ctx) -> NoReturn:
+    """The error of a file without a 001 line: at its first line that is no TRF record
+    (random bytes, another text), :data:`NOT_A_TRF_LINE` with its line and the column of
+    the first character of the code that is not a digit; else "no player records"."""
+    bad = next((r for r in reader.records if r is not None and r[0] == "unknown"), None)
+    if bad is not None:
+        code = bad[2][:3]
+        column = next((i for i, ch in enumerate(code, start=1) if not ch.isdigit()), 1)
+        ctx.fatal(NOT_A_TRF_LINE, bad[3], column)
+    ctx.fatal("no player records: expected at least one line starting with '001'")
+
+
 def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     ctx = _Ctx(source, strict)
     _check_size(len(text), ctx, "characters")
@@ -1078,7 +1095,7 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     else:                                           # read up to the first line too long
         _read_to_long_line(lines, read, ctx)
     if not reader.players:
-        ctx.fatal("no player records: expected at least one line starting with '001'")
+        _no_players(reader, ctx)
     t = reader.tournament(source)
     _check_consistency(t, ctx, games_checked=reader.games_agree)
     _check_players(t, ctx)
@@ -1319,7 +1336,7 @@ _NEVER_TEXT = frozenset({b"PK", b"\xd0\xcf", b"%P", b"{\\", b"\x1f\x8b", b"7z", 
 
 def _wrong_kind(exc: TrfError, data: bytes, source: str) -> TrfError:
     """``exc``, or when the bytes are no TRF at all (a workbook, a PDF...), what they are."""
-    if not exc.message.startswith(("no player records", "empty file")):
+    if not exc.message.startswith(("no player records", "empty file", NOT_A_TRF_LINE)):
         return exc
     message = wrong_kind_of_bytes(data, "trf")
     if message is None and _games_csv_header(data):
@@ -1620,6 +1637,23 @@ def empty_report_fields(trf_text: str) -> tuple[list[str], list[str]]:
     blank = [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if seen.get(tag) is False]
     missing = [f"{tag} ({what})" for tag, what in REPORT_FIELDS.items() if tag not in seen]
     return blank, missing
+
+
+def line_ending(path: str | os.PathLike[str]) -> str:
+    """The line ending of the TRF file at ``path``, as its first line break is written:
+    ``"\r\n"`` (CR LF), ``"\r"`` (CR, the spec's) or ``"\n"`` (LF, also for a file with
+    none), to write it back with the same (``write_trf(..., newline=...)``)."""
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 16):
+            cr, lf = chunk.find(b"\r"), chunk.find(b"\n")
+            if cr < 0 and lf < 0:
+                continue
+            if lf >= 0 and (cr < 0 or lf < cr):
+                return "\n"
+            if cr + 1 < len(chunk):
+                return "\r\n" if chunk[cr + 1:cr + 2] == b"\n" else "\r"
+            return "\r\n" if f.read(1) == b"\n" else "\r"
+    return "\n"
 
 
 def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | None = None) -> bytes:

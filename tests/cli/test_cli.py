@@ -105,7 +105,7 @@ def test_trf_round_trip(tmp_path, capsys):
 def test_period_rounds_once(tmp_path, capsys):
     code, out, _ = run(capsys, "period", str(SAN), str(DATA / "gros_2010_swiss_after_round4.trf"),
                        "--span")
-    assert code == 0 and "Rating period:" in out and "total: K·chg" in out
+    assert code == 0 and "Rating period:" in out and "total: K×ΣΔR" in out
     assert "pooled on purpose" in out
 
 

@@ -27,10 +27,12 @@ def run(capsys, *argv):
 HEAD = re.compile(r"^(?P<name>.+?)(?: \((?P<id>\d+)\))?: (?:Ro (?P<Ro>\d+), K (?P<K>\d+)"
                   r"(?: \(capped from (?P<Kg>\d+)\))?|unrated, (?:initial rating (?P<Ru>\d+) "
                   r"\((?P<N>\d+) games\)|no initial rating.*))$")
+# a change as the report writes it: +2.20, 0.00, -5.60 (a gain with its sign, none for 0)
+CHANGE = r"(?:[+-](?!0\.00)\d+\.\d\d|0\.00)"
 EVENT = re.compile(r"^  (?P<event>.+): Ro (?P<Ro>\d+), (?P<N>\d+) games \[(?P<games>[^\]]*)\] "
-                   r"chg (?P<chg>-?\d+\.\d\d), K (?P<K>\d+), K·chg (?P<Kchg>-?\d+\.\d\d)$")
-TOTAL = re.compile(r"^  total: K·chg (?P<Kchg>-?\d+\.\d\d) -> (?P<chg>[+-]\d+), new rating "
-                   r"(?P<new>\d+)(?: \((?P<pub>.*): listed as unrated\))?$")
+                   r"ΣΔR (?P<chg>-?\d+\.\d\d), K (?P<K>\d+), K×ΣΔR (?P<Kchg>" + CHANGE + ")$")
+TOTAL = re.compile(r"^  total: K×ΣΔR (?P<Kchg>" + CHANGE + r") -> (?P<chg>[+-][1-9]\d*|0), "
+                   r"new rating (?P<new>\d+)(?: \((?P<pub>.*): listed as unrated\))?$")
 
 
 def table_players(text):
@@ -73,7 +75,7 @@ def test_csv_numbers_are_the_tables(outputs):
     table = table_players(outputs["table"])
     rows = list(csv.DictReader(io.StringIO(outputs["csv"])))
     assert list(rows[0]) == ["Name", "FIDE id", "Event", "Ro", "K", "K given", "N", "ΣΔR",
-                             "K×ΣΔR", "Chg", "New", "Ru", "note"]
+                             "K×ΣΔR", "Chg", "New", "Ru", "note", "K from"]
     it = iter(rows)
     rated = unrated = 0
     for p in table:
@@ -85,7 +87,8 @@ def test_csv_numbers_are_the_tables(outputs):
                                                                        ev["event"])
                 assert (row["Ro"], row["K"], row["N"], row["ΣΔR"], row["K×ΣΔR"]) == (
                     ev["Ro"], ev["K"], ev["N"], ev["chg"], ev["Kchg"])
-                assert row["K given"] == (p["Kg"] or p["K"])
+                # no --k, no player data: K by the rule (B.02 §8.3.3), none given
+                assert (row["K given"], row["K from"]) == ("", "rule")
             row = next(it)
             total = p["total"]
             assert (row["Name"], row["Event"], row["Ro"], row["K"]) == (p["name"], "", p["Ro"],
@@ -124,8 +127,8 @@ def test_json_numbers_are_the_tables(outputs):
             assert j["initial_rating"] == (int(p["Ru"]) if p["Ru"] else None)
             continue
         assert type(j["rating"]) is int and type(j["k"]) is int and type(j["new_rating"]) is int
-        assert (j["rating"], j["k"], j["k_given"]) == (int(p["Ro"]), int(p["K"]),
-                                                       int(p["Kg"] or p["K"]))
+        assert (j["rating"], j["k"], j["k_given"], j["k_source"]) == (int(p["Ro"]), int(p["K"]),
+                                                                      None, "rule")
         total = p["total"]
         assert (points(j["change"]), j["rating_change"], j["new_rating"]) == (
             Decimal(total["Kchg"]), int(total["chg"]), int(total["new"]))

@@ -96,7 +96,10 @@ def test_period_and_rate_agree(case):
     assert p["rating"] == rate["Ro"]
     if case["base"] == "given":
         assert p["rating"] == case["Ro"]
-    assert (p["k"], p["k_given"], p["games_rated"]) == (rate["K_used"], rate["K"], rate["N"])
+    # K before the cap is "given" only where a K was (--k): rate's K is the rule's otherwise
+    assert (p["k"], p["k_source"], p["games_rated"]) == (rate["K_used"], rate["K_source"],
+                                                         rate["N"])
+    assert p["k_given"] == (rate["K"] if rate["K_source"] == "given" else None)
     assert (p["change"], p["rating_change"], p["new_rating"], p["published"]) == (
         rate["change"], rate["rating_change"], rate["computed_rating"], rate["published"])
     # each event its own Ro for its own games

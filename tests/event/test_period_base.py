@@ -84,7 +84,7 @@ def test_the_list_given_is_the_base(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "P (4100001): Ro 1925, K 20" in out
     assert "  Autumn Open: Ro 1900, 2 games" in out and "  November Cup: Ro 1920, 2 games" in out
-    assert "  total: K·chg 31.40 -> +31, new rating 1956" in out
+    assert "  total: K×ΣΔR +31.40 -> +31, new rating 1956" in out
 
 
 def test_rate_and_period_agree_on_the_two_events(tmp_path, capsys):
@@ -94,7 +94,7 @@ def test_rate_and_period_agree_on_the_two_events(tmp_path, capsys):
     assert main(["period", str(a), str(b)]) == 0
     out = capsys.readouterr().out
     assert "P (4100001): Ro 1920, K 20" in out
-    assert "  total: K·chg 31.40 -> +31, new rating 1951" in out
+    assert "  total: K×ΣΔR +31.40 -> +31, new rating 1951" in out
     games = tmp_path / "games.csv"
     games.write_text("event,event_start,event_end,opponent_rating,result,Ro\n"
                      "Autumn Open,2025-10-28,2025-11-02,1900,1,1900\n"

@@ -78,7 +78,7 @@ def test_the_table_in_parts_is_the_table():
     assert len(pieces) == 1 + 10 + (1 if report.notes else 0)
     assert all(piece.endswith("\n") for piece in pieces)
     assert "".join(pieces) == period_table(report)
-    assert "  total: K·chg 95.00 -> +95, new rating 1695" in pieces[1]
+    assert "  total: K×ΣΔR +95.00 -> +95, new rating 1695" in pieces[1]
 
 
 def test_the_json_in_parts_is_what_json_dumps_writes():

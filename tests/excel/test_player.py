@@ -150,7 +150,7 @@ def test_cli_period_prints_what_rate_prints(tmp_path, capsys):
     code, out, _ = run(capsys, "period", *files, "--k", "10")
     me = out.split("Me", 1)[1].split("\nX", 1)[0]
     # ONE_ROUNDING by hand: -2.50, +4.30; +1.80 -> +2 -> 2002
-    assert "K·chg -2.50" in me and "K·chg 4.30" in me and "new rating 2002" in me
+    assert "K×ΣΔR -2.50" in me and "K×ΣΔR +4.30" in me and "new rating 2002" in me
 
 
 def test_unrated_equals_xl_fide_period():
@@ -239,10 +239,16 @@ def test_cli_rate_writes_csv_and_reads_windows_1252(capsys, tmp_path):
     out = tmp_path / "out.csv"
     code, _, _ = run(capsys, "rate", str(f), "--rating", "2000", "--k", "10", "-o", str(out))
     assert code == 0
-    lines = out.read_text(encoding="utf-8").splitlines()
+    # the CSV has the JSON's fields (a user trial: K and K_used, by name, not position)
+    import csv
+    import io
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
     # ONE_ROUNDING's numbers: -2.50, +4.30, the period +1.80 -> +2 -> 2002
-    assert lines[1].startswith("Café,") and lines[1].endswith(",-2.50,,,")
-    assert lines[-1].split(",")[-4:] == ["1.80", "2", "2002", "yes"]
+    assert (rows[0]["event"], rows[0]["change"], rows[0]["rating_change"]) == ("Café", "-2.50", "")
+    period = rows[-1]
+    assert (period["event"], period["change"], period["rating_change"], period["new_rating"],
+            period["published"], period["K"], period["K_used"]) == (
+        "period", "1.80", "2", "2002", "yes", "10", "10")
     code, _, err = run(capsys, "rate", str(f), "--rating", "2000", "-o", str(f), "--force")
     assert code == 2 and f.read_bytes().startswith(b"event")      # never over an input
 

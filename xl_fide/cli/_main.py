@@ -137,18 +137,20 @@ def _load_event(path: Path, args: argparse.Namespace) -> _Event:
 
 
 def _players(args: argparse.Namespace, tournaments: Sequence[Any],
-             rules: Sequence[EventRules]) -> Any:
-    """The player data of ``--lists`` or ``--player-data`` for the resolved events."""
+             rules: Sequence[EventRules], period: bool = False) -> Any:
+    """The player data of ``--lists`` or ``--player-data`` for the resolved events
+    (``period``: for ``xl-fide period``, whose notes say the list's rating is its Ro)."""
     if getattr(args, "lists", False):
         if getattr(args, "player_data", None):
             raise CliError("give --player-data FILE or --lists, not both")
         from xl_fide.lists import event_list_data
-        data = event_list_data(tournaments, rules)
+        data = event_list_data(tournaments, rules, period=period)
     elif not getattr(args, "player_data", None):
         return None
     else:
         from xl_fide.lists import event_player_data
-        data = event_player_data(_existing_file(Path(args.player_data)), tournaments, rules)
+        data = event_player_data(_existing_file(Path(args.player_data)), tournaments, rules,
+                                 period=period)
     if not getattr(args, "quiet", False):
         for note in data.notes:
             _say(f"warning: {note}", err=True)
@@ -285,7 +287,7 @@ def _where_to_fill(empty: Sequence[str], workbook: bool) -> str:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from xl_fide.trf import empty_report_fields, encode_trf
+    from xl_fide.trf import empty_report_fields, encode_trf, line_ending
     _check_output_name(Path(args.output), "trf")
     path = _input_path(args)
     event = _load_event(path, args)
@@ -297,8 +299,9 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
-    # in the encoding the TRF was read in, so nothing read is lost
-    data = encode_trf(t, encoding=args.encoding)
+    # in the encoding the TRF was read in, with its line ending, so nothing read is lost
+    newline = "\n" if _is_workbook(path) else line_ending(path)
+    data = encode_trf(t, newline=newline, encoding=args.encoding)
     # what the TRF written lacks (not what the input lacked: a TRF in without a 022 line
     # gives one without it, not a blank one)
     blank, missing = empty_report_fields(data.decode(args.encoding or t.encoding, "replace"))
@@ -377,7 +380,7 @@ def _period(args: argparse.Namespace) -> int:
         rules = [e.rules for e in events] if wanted else []
         if getattr(args, "lists", False):
             rules = _list_before_period(events, rules)
-        directory = _players(args, events, rules) if wanted else None
+        directory = _players(args, events, rules, period=True) if wanted else None
         del events
         # each player rated, written into its text and dropped (PeriodParts): the text
         # is held, not the period's results; every player rated before any output

@@ -12,7 +12,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from xl_fide.rules.rounding import hundredths_to_str
+from xl_fide.rules.rounding import hundredths_to_str, signed, signed_hundredths
 
 if TYPE_CHECKING:
     from xl_fide.event.period import PeriodPlayer, PeriodReport
@@ -355,15 +355,21 @@ _GAME_TEXTS = _GameTexts()
 
 
 class _HundredthsTexts(dict[int, str]):
-    """Integer hundredths -> ``"-2.50"`` (:func:`hundredths_to_str`), each made once (a
-    period repeats them: one look-up each, in C)."""
+    """Integer hundredths -> ``"-2.50"`` (:func:`hundredths_to_str`, or ``fmt``), each
+    made once (a period repeats them: one look-up each, in C)."""
+
+    def __init__(self, fmt: Any = hundredths_to_str) -> None:
+        super().__init__()
+        self.fmt = fmt
 
     def __missing__(self, value: int) -> str:
-        text = self[value] = hundredths_to_str(value)
+        text = self[value] = self.fmt(value)
         return text
 
 
 _HUNDREDTHS_TEXTS = _HundredthsTexts()
+#: a change K×ΣΔR as the report's column writes it: ``+2.20``, ``0.00``, ``-5.60``
+_CHANGE_TEXTS = _HundredthsTexts(signed_hundredths)
 
 
 def format_period(report: PeriodReport, fmt: str = "table") -> str:
@@ -376,7 +382,7 @@ def format_period(report: PeriodReport, fmt: str = "table") -> str:
 
 def period_table(report: PeriodReport) -> str:
     """The period as text, like FIDE's calculation pages: per event Ro, opponents, w,
-    chg (ΣΔR), K, K·chg; then the total and its single rounding."""
+    ΣΔR, K, K×ΣΔR (the report's names); then the total and its single rounding."""
     return "".join(period_table_parts(report.events, report.players, report.notes))
 
 
@@ -391,6 +397,7 @@ def period_table_parts(events: Sequence[tuple[str, Any, str]], players: Iterable
                                         for n, d, e in events) + "\n"
     game_text = _GAME_TEXTS.__getitem__
     h = _HUNDREDTHS_TEXTS.__getitem__
+    hc = _CHANGE_TEXTS.__getitem__
     for p in players:
         lines = []
         head = f"{p.name}" + (f" ({p.fide_id})" if p.fide_id else "")
@@ -400,12 +407,12 @@ def period_table_parts(events: Sequence[tuple[str, Any, str]], players: Iterable
             lines.append(f"{head}: Ro {p.Ro}, K {K}" + (f" (capped from {c.K_given})"
                                                       if K != c.K_given else ""))
             for ev in c.events:
-                # chg = ΣΔR of the event, K·chg its change (c.event_change), unrounded
-                chg = ev.sum_delta_R
+                # the event's ΣΔR and K×ΣΔR, its change (c.event_change), unrounded
+                sum_dR = ev.sum_delta_R
                 opps = " ".join(map(game_text, ev.rated_results()))
                 lines.append(f"  {ev.name}: Ro {ev.Ro}, {ev.N} games [{opps}] "
-                             f"chg {h(chg)}, K {K}, K·chg {h(K * chg)}")
-            lines.append(f"  total: K·chg {h(c.change)} -> {c.rating_change:+d}, "
+                             f"ΣΔR {h(sum_dR)}, K {K}, K×ΣΔR {hc(K * sum_dR)}")
+            lines.append(f"  total: K×ΣΔR {hc(c.change)} -> {signed(c.rating_change)}, "
                          f"new rating {c.new_rating}"
                          + (f" ({c.publication}: listed as unrated)" if c.publication else ""))
         else:
@@ -422,35 +429,45 @@ def period_table_parts(events: Sequence[tuple[str, Any, str]], players: Iterable
 
 
 PERIOD_COLUMNS = ("Name", "FIDE id", "Event", "Ro", "K", "K given", "N", "ΣΔR", "K×ΣΔR",
-                  "Chg", "New", "Ru", "note")
+                  "Chg", "New", "Ru", "note", "K from")
+
+#: the sources of a K that was given (``--k``, a rating list or player data, a workbook's
+#: K set), not worked out by the rule (B.02 §8.3.3): the only ones with a ``K given``
+_GIVEN_K = frozenset({"given", "list", "sheet"})
 
 
 def _period_csv_rows(players: Iterable[PeriodPlayer]) -> list[list[str]]:
     h = _HUNDREDTHS_TEXTS.__getitem__
+    hc = _CHANGE_TEXTS.__getitem__
     rows: list[list[str]] = []
     for p in players:
         who = [_csv_text(p.name), str(p.fide_id) if p.fide_id else ""]
         c = p.change
         if c is not None:
-            K, K_given = str(c.K), str(c.K_given)
+            source = p.K_source or ""
+            K, K_given = str(c.K), str(c.K_given) if source in _GIVEN_K else ""
             rows.extend(who + [_csv_text(ev.name), str(ev.Ro), K, K_given, str(ev.N),
-                               h(ev.sum_delta_R), h(c.K * ev.sum_delta_R), "", "", "", ""]
+                               h(ev.sum_delta_R), hc(c.K * ev.sum_delta_R), "", "", "", "",
+                               source]
                         for ev in c.events)
             rows.append(who + ["", str(p.Ro), K, K_given, str(c.N), h(c.sum_delta_R),
-                               h(c.change), f"{c.rating_change:+d}", str(c.new_rating), "",
-                               _csv_text(c.publication)])
+                               hc(c.change), signed(c.rating_change), str(c.new_rating), "",
+                               _csv_text(c.publication), source])
             continue
         init = p.initial
         Ru = "" if init is None else str(init.Ru) if init.Ru is not None else "-"
         rows.append(who + ["", "unrated", "", "", str(init.N) if init is not None else "",
-                           "", "", "", "", Ru, _csv_text(init.reason if init is not None else "")])
+                           "", "", "", "", Ru, _csv_text(init.reason if init is not None else ""),
+                           ""])
     return rows
 
 
 def period_csv(report: PeriodReport) -> str:
     """The period as CSV (the report's conventions, :func:`to_csv`): a header
-    (:data:`PERIOD_COLUMNS`), then for a rated player one line per event (its Ro, K,
-    N, ΣΔR and K×ΣΔR in hundredths as the table writes them) and the player's total
+    (:data:`PERIOD_COLUMNS`), then for a rated player one line per event (its Ro, K after
+    the K x n <= 700 cap, ``K given`` before it only where a K was given (``--k``, player
+    data), N, ΣΔR and K×ΣΔR in hundredths as the table writes them, ``K from`` as the
+    report's: ``given``, ``list``, ``rule``) and the player's total
     with a blank ``Event`` (Ro of the period, N, ΣΔR, K×ΣΔR, ``Chg`` rounded once, FIDE
     B.02 §8.3.4, ``New``, ``note`` why it is not published); for an unrated player one
     line: ``Ro`` ``unrated``, N, ``Ru`` (``-`` when none) and why not in ``note``.
@@ -481,7 +498,7 @@ def _period_player_dict(p: PeriodPlayer) -> dict[str, Any]:
     if c is None:
         init = p.initial
         return {"name": p.name, "fide_id": p.fide_id, "rating": None, "k": None,
-                "k_given": None, "games_rated": init.N if init is not None else 0,
+                "k_given": None, "k_source": None, "games_rated": init.N if init is not None else 0,
                 "sum_delta_R": None, "change": None, "rating_change": None,
                 "new_rating": None, "published": init.published if init is not None else None,
                 "publication": None,
@@ -490,7 +507,8 @@ def _period_player_dict(p: PeriodPlayer) -> dict[str, Any]:
                 "events": [{"event": name} for name in p.event_names]}
     K = c.K
     return {
-        "name": p.name, "fide_id": p.fide_id, "rating": p.Ro, "k": K, "k_given": c.K_given,
+        "name": p.name, "fide_id": p.fide_id, "rating": p.Ro, "k": K,
+        "k_given": c.K_given if p.K_source in _GIVEN_K else None, "k_source": p.K_source,
         "games_rated": c.N, "sum_delta_R": _h(c.sum_delta_R), "change": _h(c.change),
         "rating_change": c.rating_change, "new_rating": c.new_rating,
         "published": c.published, "publication": c.publication or None,
@@ -506,7 +524,8 @@ def period_json(report: PeriodReport) -> str:
     """The period as JSON (the report's conventions, :func:`to_json`: ratings, K and
     counts as ints, hundredths as numbers of points, ``null`` for none): ``events``
     (``event``, ``event_date``, ``rule_edition``), ``players`` (``rating`` = Ro of the
-    period, ``k`` after the K x n <= 700 cap and ``k_given``, ``games_rated``,
+    period, ``k`` after the K x n <= 700 cap, ``k_given`` before it where a K was given
+    (else null), ``k_source`` (``given``, ``list``, ``rule``), ``games_rated``,
     ``sum_delta_R``, ``change`` = K x ΣΔR, ``rating_change`` rounded once (FIDE B.02
     §8.3.4), ``new_rating``, ``published``, ``publication``; an unrated player's
     ``initial_rating`` and its reason; per event its own ``rating``, ``games``

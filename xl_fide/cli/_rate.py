@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+from decimal import Decimal
 from pathlib import Path
 
 # `xl-fide --help` registers this module (every command builds its parser): no typing,
@@ -259,7 +260,7 @@ def _game_text(row: Any) -> str:
 
 
 def to_table(p: Any) -> str:
-    from xl_fide.rules.rounding import hundredths_to_str
+    from xl_fide.rules.rounding import hundredths_to_str, signed, signed_hundredths
     h = hundredths_to_str
     lines = []
     if p.Ro is not None:
@@ -285,7 +286,7 @@ def to_table(p: Any) -> str:
                     PD = shown[c.PD] = h(c.PD)
                 if dR is None:
                     dR = shown[c.delta_R] = h(c.delta_R)
-                text += f": D {c.D:+d}, PD {PD}, ΔR {dR}"
+                text += f": D {c.D:+d}, PD {PD}, ΔR {dR}" if c.D else f": D 0, PD {PD}, ΔR {dR}"
             elif g.note:
                 text += f": {g.note}"
             lines.append(text)
@@ -293,8 +294,8 @@ def to_table(p: Any) -> str:
             lines.append(f"  ΣΔR {h(ev.sum_delta_R)} × K {ev.K} = {h(ev.change)}")
     i = p.initial
     if p.change is not None:        # the period's one rounding (§8.3.4)
-        last = (f"total K×ΣΔR {h(p.change)} -> {p.rating_change:+d} (rounded once, "
-                f"§8.3.4): new rating {p.computed_rating}"
+        last = (f"total K×ΣΔR {signed_hundredths(p.change)} -> {signed(p.rating_change)} "
+                f"(rounded once, §8.3.4): new rating {p.computed_rating}"
                 + (f" ({p.publication})" if p.publication else ""))
     elif i is not None and i.Ru is not None:     # an unrated player's first rating (§8.2)
         last = f"initial rating {i.Ru}" + (f" ({i.reason})" if i.reason else "")
@@ -306,22 +307,45 @@ def to_table(p: Any) -> str:
 
 
 def to_csv(p: Any) -> str:
+    """The period as CSV, the fields of :func:`to_dict` (one truth: the same names and
+    values as the JSON): one line per event (its fields but ``games``), then a line with
+    ``event`` ``period`` (the period's fields but the lists and objects: ``notes``,
+    ``initial``). Columns: the events' fields in the JSON's order, then the period's
+    others; a field a line does not have is blank. Points in hundredths as two decimals
+    (``change``, ``sum_delta_R``), ``W`` as 2.5, ``published`` ``yes``/``no``."""
     import csv
     import io
+    doc = to_dict(p)
+    rows = [{k: v for k, v in ev.items() if k != "games"} for ev in doc["events"]]
+    rows.append({"event": "period", **{k: v for k, v in doc.items()
+                                       if k != "event" and type(v) not in (list, dict)}})
+    columns = list(dict.fromkeys(k for row in rows for k in row))
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["event", "event_start", "event_end", "Ro", "K", "N", "W", "sum_delta_R",
-                "change", "rating_change", "new_rating", "published"])
-    from xl_fide.rules.rounding import hundredths_to_str
-    h = (lambda v: "" if v is None else hundredths_to_str(v))
-    for ev in p.events:
-        w.writerow([_safe(ev.name), ev.start.isoformat(), ev.end.isoformat(),
-                    "" if ev.Ro is None else ev.Ro, "" if ev.K is None else ev.K, ev.N,
-                    f"{ev.W_half / 2:g}", h(ev.sum_delta_R), h(ev.change), "", "", ""])
-    w.writerow(["period", "", "", "" if p.Ro is None else p.Ro, "" if p.K is None else p.K, p.N,
-                "", "", h(p.change), "" if p.rating_change is None else p.rating_change,
-                "" if p.new_rating is None else p.new_rating, "yes" if p.published else "no"])
+    w.writerow(columns)
+    for row in rows:
+        w.writerow([_csv_cell(k, row.get(k)) for k in columns])
     return out.getvalue()
+
+
+def _csv_cell(key: str, value: Any) -> str:
+    """A field of :func:`to_dict` as :func:`to_csv` writes it."""
+    if value is None:
+        return ""
+    if type(value) is bool:
+        return "yes" if value else "no"
+    if type(value) is float:
+        if key == "W":                          # half points: 10, 2.5
+            return f"{value:g}"
+        # a number of points to_dict made of integer hundredths (h / 100): its shortest
+        # repr is those hundredths exactly, written with two decimals (no rounding)
+        return format(Decimal(repr(value)).quantize(_CENTS), "f")
+    if type(value) is str:
+        return _safe(value)
+    return str(value)
+
+
+_CENTS = Decimal("0.01")
 
 
 def _safe(text: str) -> str:
@@ -531,6 +555,7 @@ def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
     (FIDE B.02 §8.3.4) and the new rating. Over 30 days the JSON has ``months`` (each
     with its ``month``) and the result: ``new_rating``, ``rating_change``."""
     from xl_fide.event.card import player_periods
+    from xl_fide.rules.rounding import signed
     periods = player_periods(report, start_rank)
     row = next(r for r in report.rows if r.result.start_rank == start_rank)
     res = row.result
@@ -562,9 +587,9 @@ def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
         lines.append(to_table(p))
     if report.months:
         if res.calc is not None:
-            steps = " ".join(f"{p.rating_change:+d}" for _, p in periods
+            steps = " ".join(signed(p.rating_change) for _, p in periods
                              if p.rating_change is not None)
-            lines.append(f"Month by month: {steps} = {res.rating_change:+d}, each rounded in "
+            lines.append(f"Month by month: {steps} = {signed(res.rating_change or 0)}, each rounded in "
                          f"its month (FIDE B.02 §8.3.4): new rating {res.new_rating}"
                          + (f" ({res.publication})" if res.publication else ""))
         elif res.initial is not None:

@@ -51,7 +51,9 @@ def player_key(fide_id: int | None, name: str) -> str:
 
 @dataclass(frozen=True)
 class PeriodPlayer:
-    """One player's period: ``change`` for a rated player, ``initial`` for an unrated one."""
+    """One player's period: ``change`` for a rated player, ``initial`` for an unrated one;
+    ``K_source`` where a rated player's K came from, in the report's words
+    (:attr:`~xl_fide.event.resolve.KSource.key`: ``given``, ``list``, ``rule``)."""
 
     key: str
     name: str
@@ -60,6 +62,7 @@ class PeriodPlayer:
     change: PeriodChange | None
     initial: InitialRating | None
     event_names: tuple[str, ...]
+    K_source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -740,7 +743,8 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
                 Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
                 evs, K if type(K) is int and K_MIN <= K <= K_MAX else as_k(K, "K"),
                 edition_id=listed_id)
-            yield _period_player(key, entry.name, entry.fide_id, Ro, change, names)
+            yield _period_player(key, entry.name, entry.fide_id, Ro, change, names,
+                                 pk.source.key)
         notes.extend(_base_notes(outside, latest, first))
 
     return PeriodParts(tuple(event_info), rated(), notes)
@@ -811,13 +815,14 @@ def _checked_rating(R: object, name: str) -> int:
 
 
 def _period_player(key: str, name: str, fide_id: int | None, Ro: int, change: PeriodChange,
-                   names: tuple[str, ...]) -> PeriodPlayer:
-    """``PeriodPlayer(key, name, fide_id, Ro, change, None, names)`` of values already
-    checked, built in one step (the frozen dataclass's ``__init__`` sets its seven
+                   names: tuple[str, ...], K_source: str) -> PeriodPlayer:
+    """``PeriodPlayer(key, name, fide_id, Ro, change, None, names, K_source)`` of values
+    already checked, built in one step (the frozen dataclass's ``__init__`` sets its
     fields one at a time)."""
     p = _new(PeriodPlayer)
     _set(p, "__dict__", {"key": key, "name": name, "fide_id": fide_id, "Ro": Ro,
-                         "change": change, "initial": None, "event_names": names})
+                         "change": change, "initial": None, "event_names": names,
+                         "K_source": K_source})
     return p
 
 

@@ -36,18 +36,46 @@ def _pairs(tournaments: Iterable[Any]) -> list[tuple[int | None, str | None]]:
 
 
 def event_player_data(path: str | os.PathLike[str], tournaments: Sequence[Any],
-                      rules: Sequence[EventRules] = ()) -> PlayerDirectory:
+                      rules: Sequence[EventRules] = (), *, period: bool = False
+                      ) -> PlayerDirectory:
     """The players of ``tournaments`` found in the list at ``path`` (``--player-data``).
 
     The list is streamed and only the events' players are kept (FIDE id, else name);
     their ratings, games and K are those of the events' time control (``rules``, the
     events resolved by :func:`xl_fide.event_rules`; none: standard; a standard rating
     is the rapid/blitz fallback, FIDE R&B §7.2.1). The directory's
-    ``notes`` count the unreadable lines of other players.
+    ``notes`` count the unreadable lines of other players, and name each player whose
+    rating in an event's file differs from the one in ``path`` (the file's is used, as
+    with ``--lists``; in a rating ``period`` for the event's games, the list's being the
+    period's Ro, B.02 §8.3).
     Raises :class:`~xl_fide.errors.PlayerFileError` (one line, file and line named).
     """
     kind = _event_kind(rules)
-    return read_player_file(path, kind, only=_pairs(tournaments))
+    directory = read_player_file(path, kind, only=_pairs(tournaments))
+    where = f"in {os.fspath(path)}" if not isinstance(path, bytes) else "in the player data"
+    notes: dict[str, None] = {}
+    for t in tournaments:
+        for p in t.players:
+            if p.rating is None:
+                continue
+            try:
+                data = directory.get(p.fide_id, p.name)
+            except InputError:      # a name that fits several: the report says so
+                continue
+            if data is not None and data.rating is not None and data.rating != p.rating:
+                notes[_rating_note(p, data.rating, where, period)] = None
+    if notes:
+        directory.notes = (*directory.notes, *notes)
+    return directory
+
+
+def _rating_note(p: Any, rating: int, where: str, period: bool = False) -> str:
+    """The note on a player whose rating in the event's file (used) is not the list's;
+    in a rating ``period`` the list's is the period's Ro (B.02 §8.3)."""
+    used = ("the file's for the event's games, the list's as Ro of the period (B.02 §8.3)"
+            if period else "the file's is used")
+    return (f"player {p.start_rank} ({p.name}): rating {p.rating} in the file, {rating} "
+            f"{where}: {used}")
 
 
 # --- --lists: the lists FIDE would have used for an event ----------------------------
@@ -91,7 +119,8 @@ def _event_dates(rules: Sequence[EventRules]) -> tuple[_dt.date, _dt.date]:
 
 
 def event_list_data(tournaments: Sequence[Any], rules: Sequence[EventRules],
-                    store: ListStore | None = None) -> PlayerDirectory:
+                    store: ListStore | None = None, *, period: bool = False
+                    ) -> PlayerDirectory:
     """The events' players as FIDE's lists showed them for these events (``--lists``).
 
     FIDE B.02 §8.3.3 and its rating periods: the rating (Ro) is from the list in
@@ -111,7 +140,7 @@ def event_list_data(tournaments: Sequence[Any], rules: Sequence[EventRules],
     if store is None:               # the store (sqlite3) only for --lists; closed here
         from xl_fide.lists._store import ListStore
         with ListStore() as own:
-            return event_list_data(tournaments, rules, own)
+            return event_list_data(tournaments, rules, own, period=period)
     start, end = _event_dates(rules)
     kind = _event_kind(rules)
     ro_month = _need(store, kind, month_of_date(start), "in force at the event's start")
@@ -133,8 +162,8 @@ def event_list_data(tournaments: Sequence[Any], rules: Sequence[EventRules],
                 continue
             rating = ro.rating if ro is not None else None
             if p.rating is not None and rating is not None and p.rating != rating:
-                notes.append(f"player {p.start_rank} ({p.name}): rating {p.rating} in the file, "
-                             f"{rating} on the {kind} list of {ro_month}: the file's is used")
+                notes.append(_rating_note(p, rating, f"on the {kind} list of {ro_month}",
+                                          period))
             born = next((e.birth_year for e in (kk, ro, std) if e is not None and e.birth_year),
                         None)
             players[p.fide_id] = PlayerData(

@@ -66,3 +66,15 @@ def hundredths_to_str(value: int) -> str:
 
 
 _CENTS = tuple(f"{c:02d}" for c in range(100))     # the two decimals of 0 .. 99 hundredths
+
+
+def signed(value: int) -> str:
+    """A rating change as a whole number, its sign shown: ``5 -> '+5'``, ``-5 -> '-5'``,
+    and ``0 -> '0'`` (no change has no sign; the report's ``Chg``)."""
+    return f"{value:+d}" if value else "0"
+
+
+def signed_hundredths(value: int) -> str:
+    """A change in integer hundredths as :func:`hundredths_to_str` writes it, a positive
+    one with ``+``: ``220 -> '+2.20'``, ``0 -> '0.00'``, ``-560 -> '-5.60'``."""
+    return "+" + hundredths_to_str(value) if value > 0 else hundredths_to_str(value)

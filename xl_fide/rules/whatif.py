@@ -15,6 +15,7 @@ from typing import Sequence
 from xl_fide.rules.editions import RuleEdition
 from xl_fide.rules.performance import norm_performance
 from xl_fide.rules.rating import rate_event
+from xl_fide.rules.rounding import signed, signed_hundredths
 from xl_fide.rules.values import as_half_points, as_int, as_rating
 
 
@@ -48,10 +49,10 @@ def needed_for_change(Ro: int, played: Sequence[tuple[int, object]],
         scores = [1.0] * wins + [0.5] * draw + [0.0] * (n - wins - draw)
         e = rate_event(Ro, list(played) + list(zip(opps, scores)), K, edition)
         if e.rating_change >= target:
-            return Needed(total_half / 2, n, f"{total_half / 2:g}/{n} gives {e.rating_change:+d} "
-                                                f"(K x ΣΔR {e.change / 100:+.2f}, K {e.K})")
+            return Needed(total_half / 2, n, f"{total_half / 2:g}/{n} gives {signed(e.rating_change)} "
+                                                f"(K x ΣΔR {signed_hundredths(e.change)}, K {e.K})")
     best = rate_event(Ro, list(played) + [(r, 1) for r in opps], K, edition)
-    return Needed(None, n, f"even {n}/{n} gives only {best.rating_change:+d}")
+    return Needed(None, n, f"even {n}/{n} gives only {signed(best.rating_change)}")
 
 
 def needed_for_norm(played: Sequence[tuple[int | None, object]], remaining: Sequence[int | None],
