@@ -470,6 +470,9 @@ class Tournament:
     initial_colour: str | None = None
     national_records: tuple[NationalRecord, ...] = ()
     encoding: str = field(default="utf-8", compare=False, repr=False)
+    #: the line ending of the file read (its first line break: ``"\n"``, ``"\r\n"`` or
+    #: ``"\r"``), for :func:`~xl_fide.trf.write_trf`'s ``newline``; ``"\n"`` in code
+    newline: str = field(default="\n", compare=False, repr=False)
     _by_rank: Mapping[int, TrfPlayer] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

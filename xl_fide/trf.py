@@ -1103,7 +1103,14 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     # the warnings set on the Tournament just built, which nothing else holds yet
     # (dataclasses.replace would build and check it all over again)
     _set(t, "warnings", tuple(ctx.warnings))
+    _set(t, "newline", _first_line_break(text))
     return t
+
+
+def _first_line_break(text: str) -> str:
+    """The text's first line break (``"\r\n"``, ``"\r"`` or ``"\n"``; ``"\n"`` for none)."""
+    m = _LINE_BREAK.search(text)
+    return m.group() if m is not None else "\n"
 
 
 def _read_to_long_line(lines: list[str], read: Callable[[str, int], None], ctx: _Ctx) -> None:
@@ -1673,8 +1680,9 @@ def encode_trf(tournament: Tournament, *, newline: str = "\n", encoding: str | N
         line = text.count(newline, 0, exc.start) + 1
         bad = text[exc.start:exc.end]
         raise InputError(f"line {line} of the TRF: {bad!r} cannot be written in {name}, the "
-                         "encoding the file was read in; write it in another encoding (UTF-8 holds "
-                         "every character)") from None
+                         "encoding the file was read in; write it in another encoding: UTF-8 holds "
+                         "every character (`xl-fide trf --encoding utf-8`; in Python "
+                         "encoding=\"utf-8\")") from None
 
 
 def write_trf_file(tournament: Tournament, path: str | os.PathLike[str], *, force: bool = False,

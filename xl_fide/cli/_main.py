@@ -300,7 +300,7 @@ def cmd_trf(args: argparse.Namespace) -> int:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     # in the encoding the TRF was read in, with its line ending, so nothing read is lost
-    newline = "\n" if _is_workbook(path) else line_ending(path)
+    newline = t.newline if _is_workbook(path) else line_ending(path)
     data = encode_trf(t, newline=newline, encoding=args.encoding)
     # what the TRF written lacks (not what the input lacked: a TRF in without a 022 line
     # gives one without it, not a blank one)

@@ -163,7 +163,7 @@ def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None
         original = None
     if original is not None:
         _write_original(wb, geo, original, [p.start_rank for p in players],
-                        tournament.encoding)
+                        tournament.encoding, tournament.newline)
     try:                        # never write a workbook that our own reader refuses
         _read_book(wb, None, "<workbook>", strict=False)
     except WorkbookError as exc:

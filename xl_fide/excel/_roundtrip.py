@@ -80,7 +80,7 @@ def _from_json(value: Any) -> Any:
 
 
 def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
-                    encoding: str = "utf-8") -> None:
+                    encoding: str = "utf-8", newline: str = "\n") -> None:
     cross_cells, event_cells = _input_cells(geo)
     cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
     for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
@@ -94,7 +94,8 @@ def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
                 if value is not None:
                     out[ref] = value if type(value) in _AS_IT_IS else _to_json(value)
     payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,
-               "rounds": geo.rounds, "cells": cells, "encoding": encoding}  # the TRF's bytes
+               "rounds": geo.rounds, "cells": cells, "encoding": encoding,  # the TRF's bytes
+               "newline": newline}      # and line ending (a book without it: LF)
     # ASCII only, and no "_" (which an .xlsx reader may take for an _xHHHH_ escape)
     data = json.dumps(payload, ensure_ascii=True, separators=(",", ":")).replace("_", "\\u005f")
     ws = wb.create_sheet(ORIGINAL)
@@ -121,6 +122,8 @@ def _original(wb: Any) -> dict[str, Any] | None:
                                     for k, v in cells.items()}
                             for sheet, cells in payload["cells"].items()}
         payload["ranks"] = [int(r) for r in payload["ranks"]]
+        if payload.setdefault("newline", "\n") not in ("\n", "\r\n", "\r"):
+            raise ValueError(f"line ending {payload['newline']!r}")
         return payload
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise WorkbookError(f"{ORIGINAL}: the hidden copy of the original TRF is damaged "
@@ -130,7 +133,11 @@ def _original(wb: Any) -> dict[str, Any] | None:
 def _original_tournament(payload: dict[str, Any], source: str) -> Tournament:
     from xl_fide.trf import parse_trf
     try:
-        return parse_trf(payload["trf"], source=f"{source} ({ORIGINAL})",
+        # the text kept with LF; with the file's line ending, which the Tournament keeps
+        text = payload["trf"]
+        if payload.get("newline", "\n") != "\n":
+            text = text.replace("\n", payload["newline"])
+        return parse_trf(text, source=f"{source} ({ORIGINAL})",
                          encoding=payload.get("encoding"))
     except XlFideError as exc:
         raise WorkbookError(f"{ORIGINAL}: the hidden copy of the original TRF does not read "
