@@ -377,7 +377,7 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
     inputs = {ranks[i - 1]: d for i, d in cur.inputs.items()}
     if cur.warnings:
         tournament = dataclasses.replace(tournament, warnings=tuple(
-            TrfWarning(source, None, None, w) for w in cur.warnings))
+            TrfWarning(source, None, None, w) for w in cur.warnings) + tournament.warnings)
     return WorkbookEvent(tournament, cur.fields["rules_date"], cur.fields["tc_word"] or None,
                          inputs)
 

@@ -22,7 +22,8 @@ from xl_fide.excel._fence import cells as sheet_cells
 from xl_fide.excel._fence import raw
 from xl_fide.excel._layout import CROSS, EVENT, _Geometry, _text
 from xl_fide.lists._model import PlayerData
-from xl_fide.tournament import DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer
+from xl_fide.tournament import (DEFAULT_SCORING, RESULT_CODES, Game, Tournament, TrfPlayer,
+                                TrfWarning)
 
 
 @dataclass
@@ -254,11 +255,43 @@ def _merge(t0: Tournament, ranks: list[int], pri: _Read, cur: _Read, source: str
             players[rank] = _edited_player(t0, players[rank], before, now, mapped)
     changes = _edited_fields(t0, pri, cur, rounds_written)
     fitted = sorted(players.values(), key=lambda p: p.start_rank)
+    fitted, note = _reranked(t0, fitted)
     try:
-        t = dataclasses.replace(t0, players=tuple(fitted), warnings=(), source=source, **changes)
+        t = dataclasses.replace(t0, players=tuple(fitted), source=source, **changes,
+                                warnings=(TrfWarning(source, None, None, note),) if note else ())
     except InputError as exc:
         raise WorkbookError(f"{source}: {exc}") from None
     return t, ranks
+
+
+def _reranked(t0: Tournament, players: list[TrfPlayer]) -> tuple[list[TrfPlayer], str]:
+    """``players`` with their final ranks (TRF16 columns 86-89) recomputed when the edits
+    changed the points: by points, the ties in the file's order (its ranks, then start
+    rank: the event's tie-breaks are not recomputed); and a note saying so, or ``""``
+    when no rank changed. Ranks are left as they are when the file gave none or a
+    player has no points."""
+    before = {p.start_rank: p.points for p in t0.players}
+    if (all(p.rank is None for p in t0.players) or any(p.points is None for p in players)
+            or ({p.start_rank: p.points for p in players} == before)):
+        return players, ""
+    order = sorted(players, key=lambda p: (-p.points, p.rank is None,  # type: ignore[operator]
+                                           p.rank or 0, p.start_rank))
+    new_rank = {p.start_rank: i for i, p in enumerate(order, start=1)}
+    moved = [p.start_rank for p in players if p.rank != new_rank[p.start_rank]]
+    if not moved:
+        return players, ""
+    note = (f"the final ranks (TRF columns 86-89) of {len(moved)} player(s) recomputed from "
+            "the points after the edits: by points, ties in the file's order (the event's "
+            "tie-breaks are not recomputed; check them in the pairing program)")
+    # the line as read with its new rank (columns 86-89): the writer keeps its other
+    # columns as they are, not formatted anew, unless something else was edited
+    return [dataclasses.replace(p, rank=new_rank[p.start_rank],
+                                raw=_with_rank(p.raw, new_rank[p.start_rank]))
+            if p.start_rank in moved else p for p in players], note
+
+
+def _with_rank(raw: str, rank: int) -> str:
+    return raw[:85].ljust(85) + f"{rank:>4}" + raw[89:] if raw else raw
 
 
 def _edited_player(t0: Tournament, p0: TrfPlayer, before: TrfPlayer, now: TrfPlayer,
