@@ -15,11 +15,14 @@ are characters. A file that is a workbook, a PDF, a web page... (see
 
 Reading is lenient by default: a problem becomes a :class:`TrfWarning` (file, line,
 column, message) in ``Tournament.warnings`` and the value is read as unknown
-(``None``) or, for a result code, as ``Z``. With ``strict=True`` the first problem
+(``None``) or, for a result code of a cell without an opponent, as ``Z``. With
+``strict=True`` the first problem
 raises :class:`~xl_fide.errors.TrfError` instead. Some problems are always fatal
 (:class:`TrfError` whatever ``strict`` says): an empty file, no ``001`` line, a
 start rank that is not a number, a duplicate start rank, an opponent that is not a
-number or not a player. Nothing else than :class:`TrfError` is ever raised for bad
+number or not a player, a result code none of TRF16's in a game with an opponent, a
+001 line whose fields after the name are shifted (the line a character or two short
+or long). Nothing else than :class:`TrfError` is ever raised for bad
 input.
 
 Checks
@@ -277,6 +280,7 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
     if start_rank is None or not 1 <= start_rank <= 9999:
         ctx.fatal(f"start rank (columns 5-8) must be a number 1-9999, got {sr_text!r}", lineno, 5)
     if len(line) < 91 or "".join(_SEPARATORS(line)) != _BLANK_SEPARATORS:
+        _check_shift(line, lineno, ctx)
         for c in _PLAYER_BLANK_COLUMNS:
             if len(line) >= c and line[c - 1] != " ":
                 ctx.warn(f"column {c} must be blank (field separator), got {line[c - 1]!r}",
@@ -330,6 +334,30 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
 
 
 _SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
+#: The separator columns after the name (15-47), the field whose width a writer gets
+#: wrong (33 bytes of UTF-8 for 33 characters): every field after it is shifted
+_AFTER_NAME = tuple(c for c in _PLAYER_BLANK_COLUMNS if c > 47)
+
+
+def _check_shift(line: str, lineno: int, ctx: _Ctx) -> None:
+    """Fatal when the fields after the name sit ``d`` columns off their TRF16 columns
+    (the line one or two characters short or long): at least two separators after the
+    name hold text, and read ``d`` columns over every separator is blank and every
+    round cell usual. Read as it is, each field would take its neighbour's characters
+    (a rating, an opponent, a result): no warning would say what the line means."""
+    off = [c for c in _AFTER_NAME if len(line) >= c and line[c - 1] != " "]
+    if len(off) < 2:
+        return
+    for d in (1, -1, 2, -2):        # d > 0: the line is d characters short
+        places = [c - 1 - d for c in _AFTER_NAME]
+        if (sum(p < len(line) for p in places) >= 4
+                and all(p >= len(line) or line[p] == " " for p in places)
+                and (len(line) <= 91 - d or _USUAL_CELLS.fullmatch(line[91 - d:]))):
+            ctx.fatal(f"the fields after the name (columns 15-47) are {abs(d)} column(s) "
+                      f"{'left' if d > 0 else 'right'} of their TRF16 columns: the line is "
+                      f"{abs(d)} character(s) too {'short' if d > 0 else 'long'} (a name "
+                      "padded to 33 bytes rather than 33 characters?); the name field must "
+                      "be 33 characters", lineno, off[0])
 _BLANK_SEPARATORS = " " * len(_PLAYER_BLANK_COLUMNS)
 
 
@@ -471,6 +499,10 @@ def _parse_cell(line: str, r: int, lineno: int, ctx: _Ctx) -> Game:
                      lineno, base + 5)
     code = code_char.upper() if code_char.strip() else "Z"
     if code not in RESULT_CODES:
+        if opponent:        # a game's result decides two ratings: no guess
+            ctx.fatal(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
+                      f"got {code_char!r} in a game against player {opponent}", lineno,
+                      base + 7)
         ctx.warn(f"round {r}: result must be one of 1 = 0 + - W D L H F U Z or blank, "
                  f"got {code_char!r}; read as Z", lineno, base + 7)
         code = "Z"
