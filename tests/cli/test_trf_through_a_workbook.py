@@ -72,3 +72,18 @@ def test_a_character_cp1252_cannot_hold_names_the_option(tmp_path, capsys):
     assert not back.exists()
     assert main(["trf", str(book), "-o", str(back), "-q", "--encoding", "utf-8"]) == 0
     assert "Łukasz, A" in back.read_bytes().decode("utf-8")
+
+
+def test_a_utf16_crlf_file_comes_back_the_same(tmp_path):
+    # UTF-16 with its byte order mark, CR LF: each line break is 4 bytes (0D 00 0A 00);
+    # the file's own bytes (not the decoded text) once gave a bare CR
+    text = (DATA / "roundrobin_12_synthetic.trf").read_bytes().decode("utf-8")
+    assert "\r\n" in text
+    src = tmp_path / "u16.trf"
+    src.write_bytes(text.encode("utf-16"))
+    back, book, back2 = tmp_path / "back.trf", tmp_path / "book.xlsx", tmp_path / "back2.trf"
+    assert main(["trf", str(src), "-o", str(back), "-q"]) == 0
+    assert back.read_bytes() == src.read_bytes()
+    assert main(["crosstable", str(src), "-o", str(book), "-q"]) == 0
+    assert main(["trf", str(book), "-o", str(back2), "-q"]) == 0
+    assert back2.read_bytes() == src.read_bytes()

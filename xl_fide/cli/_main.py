@@ -287,7 +287,7 @@ def _where_to_fill(empty: Sequence[str], workbook: bool) -> str:
 
 
 def cmd_trf(args: argparse.Namespace) -> int:
-    from xl_fide.trf import empty_report_fields, encode_trf, line_ending
+    from xl_fide.trf import empty_report_fields, encode_trf
     _check_output_name(Path(args.output), "trf")
     path = _input_path(args)
     event = _load_event(path, args)
@@ -300,7 +300,8 @@ def cmd_trf(args: argparse.Namespace) -> int:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
     # in the encoding the TRF was read in, with its line ending, so nothing read is lost
-    newline = t.newline if _is_workbook(path) else line_ending(path)
+    # (a workbook's: that of the TRF it was made from; a text's, as decoded: UTF-16's too)
+    newline = t.newline
     data = encode_trf(t, newline=newline, encoding=args.encoding)
     # what the TRF written lacks (not what the input lacked: a TRF in without a 022 line
     # gives one without it, not a blank one)
