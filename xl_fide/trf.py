@@ -334,6 +334,7 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
 
 
 _SEPARATORS = operator.itemgetter(*(c - 1 for c in _PLAYER_BLANK_COLUMNS))
+_BLANK_SEPARATORS = " " * len(_PLAYER_BLANK_COLUMNS)
 #: The separator columns after the name (15-47), the field whose width a writer gets
 #: wrong (33 bytes of UTF-8 for 33 characters): every field after it is shifted
 _AFTER_NAME = tuple(c for c in _PLAYER_BLANK_COLUMNS if c > 47)
@@ -358,7 +359,6 @@ def _check_shift(line: str, lineno: int, ctx: _Ctx) -> None:
                       f"{abs(d)} character(s) too {'short' if d > 0 else 'long'} (a name "
                       "padded to 33 bytes rather than 33 characters?); the name field must "
                       "be 33 characters", lineno, off[0])
-_BLANK_SEPARATORS = " " * len(_PLAYER_BLANK_COLUMNS)
 
 
 def _number_field(line: str, first: int, last: int, what: str, lineno: int, ctx: _Ctx,
@@ -1140,7 +1140,7 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
 
 
 def _first_line_break(text: str) -> str:
-    """The text's first line break (``"\r\n"``, ``"\r"`` or ``"\n"``; ``"\n"`` for none)."""
+    """The text's first line break: CR LF, CR or LF (LF for a text without one)."""
     m = _LINE_BREAK.search(text)
     return m.group() if m is not None else "\n"
 
