@@ -392,24 +392,21 @@ def _period(args: argparse.Namespace) -> int:
                           inputs=[Path(name) for name in args.files])
         _say(f"wrote {args.output}")
     else:
-        _write_parts(texts)
-    _keep_to_exit(texts)
+        _write_pieces(texts)
     return EXIT_OK
 
 
-def _write_parts(texts: Sequence[str], size: int = 1 << 20) -> None:
-    """Write ``texts`` to the screen as :func:`_write_out` writes their join, a piece
-    of about ``size`` characters at a time (not one copy of a period's whole output
-    per step of the writing)."""
-    piece: list[str] = []
-    length = 0
-    for text in texts:
-        piece.append(text)
-        length += len(text)
-        if length >= size:
-            _write_out("".join(piece))
-            piece, length = [], 0
-    if piece:
+def _write_pieces(texts: list[str], size: int = 1 << 16) -> None:
+    """Write ``texts`` to the screen as :func:`_write_out` writes their join, about
+    ``size`` characters at a time, each text let go once written (``texts`` is
+    emptied): no copy of a period's whole output is made while it is written."""
+    texts.reverse()
+    while texts:
+        piece: list[str] = []
+        length = 0
+        while texts and length < size:
+            piece.append(texts.pop())
+            length += len(piece[-1])
         _write_out("".join(piece))
 
 

@@ -73,15 +73,18 @@ class PeriodReport:
 class _Entry:
     """One player over the period's events (one per player: a plain class with slots)."""
 
-    __slots__ = ("name", "fide_id", "birth_year", "events")
+    __slots__ = ("key", "name", "fide_id", "birth_year", "events")
 
-    def __init__(self, name: str, fide_id: int | None, birth_year: int | None) -> None:
+    def __init__(self, key: str, name: str, fide_id: int | None,
+                 birth_year: int | None) -> None:
+        self.key = key
         self.name = name
         self.fide_id = fide_id
         self.birth_year = birth_year
-        # per event: the event as collected, the player's index in it, its effective
+        # per event, three items one after the other (not a tuple each: a third of the
+        # memory): the event as collected, the player's index in it, its effective
         # rating there (:meth:`_Collected.event`)
-        self.events: list[tuple[_Collected, int, int | None]] = []
+        self.events: list[_Collected | int | None] = []
 
 
 class _Collected:
@@ -603,9 +606,12 @@ def _collect(events: list[_EventFacts], rules_of: _RulesOf,
                 # _Entry(name, fide_id, birth_year) without a call to __init__ (one
                 # per player of the period): its slots set here
                 entry = table[key] = _new(_Entry)
-                entry.name, entry.fide_id, entry.birth_year, entry.events = (
-                    t.names[i], t.fide_ids[i], t.birth_years[i], [])
-            entry.events.append((ev, i, rating_at[sr]))
+                entry.key, entry.name, entry.fide_id, entry.birth_year, entry.events = (
+                    key, t.names[i], t.fide_ids[i], t.birth_years[i], [])
+            evs = entry.events
+            evs.append(ev)
+            evs.append(i)
+            evs.append(rating_at[sr])
     return table, event_info
 
 
@@ -766,24 +772,25 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
                  if first is not None else None)
     outside: list[str] = []
     latest: list[str] = []
-    entries: list[tuple[str, _Entry] | None] = list(table.items())
+    entries: list[_Entry | None] = list(table.values())
     # choose_k's answer by (Ro, birth year, id of the period's rules) for a player without
     # player data (the rules are held by with_year and by_value: each id stays theirs)
     k_of: dict[tuple[int, int | None, int], PlayerK] = {}
     table.clear()       # each player's events freed once the player is rated
 
     def rated() -> Iterator[PeriodPlayer]:
-        for i, item in enumerate(entries):
+        for i, entry in enumerate(entries):
             entries[i] = None
-            assert item is not None
-            key, entry = item
+            assert entry is not None
+            key = entry.key
             data = players.get(entry.fide_id, entry.name) if players is not None else None
             on_list = data.rating if data is not None else None     # the list before the period
             listed = on_list is not None
             # the event whose own rating is the list before the period (period_base): the
             # latest-starting event where the player is rated, of those that start in the
             # period's first month or before
-            evs_of = [ev.event(i, R) for ev, i, R in entry.events]
+            items = iter(entry.events)
+            evs_of = [ev.event(i, R) for ev, i, R in zip(items, items, items)]  # type: ignore[union-attr]
             if len(evs_of) == 1:
                 base = evs_of[0] if evs_of[0][1] is not None else None
             else:
