@@ -393,6 +393,7 @@ def _period(args: argparse.Namespace) -> int:
         _say(f"wrote {args.output}")
     else:
         _write_pieces(texts)
+    _keep_to_exit(texts)        # (empty once written) the process then ends at once
     return EXIT_OK
 
 

@@ -252,7 +252,11 @@ def _ends(codes: Sequence[str]) -> Sequence[int]:
 def _opponent_column(opponents: Sequence[Sequence[int | None]]) -> Sequence[int]:
     """Every player's opponents one after the other, two bytes a cell: the start rank
     (1-9999), 0 for none (:class:`_EventFacts`)."""
-    return array("H", [o or 0 for o in chain.from_iterable(opponents)])
+    cells = tuple(chain.from_iterable(opponents))
+    return array("H", map(_NONE_AS_0.get, cells, cells))      # o, or 0 for None, in C
+
+
+_NONE_AS_0: dict[int | None, int] = {None: 0}
 
 
 # an event as the period reads it: a tournament, or what the period kept of one
