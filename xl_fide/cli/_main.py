@@ -222,6 +222,14 @@ def _report(args: argparse.Namespace) -> int:
     if rank is not None:
         from xl_fide.cli._rate import format_player
         text = format_player(report, rank, fmt)
+    elif fmt == "json" and not args.output:
+        # the JSON written in parts, each player's object let go once written (its
+        # pieces held until then: the document, nothing of it written, if anything fails)
+        from xl_fide.cli._presenters import to_json_parts
+        texts = list(to_json_parts(report))
+        _write_pieces(texts)
+        _keep_to_exit(event, report, texts)
+        return EXIT_OK
     else:
         text = format_report(report, fmt)
     if args.output:
