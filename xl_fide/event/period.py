@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from array import array
 from itertools import accumulate, chain
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence, Union
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
 from xl_fide.event.resolve import EventRules, choose_k, event_rules, period_base
@@ -84,7 +84,7 @@ class _Entry:
         # per event, three items one after the other (not a tuple each: a third of the
         # memory): the event as collected, the player's index in it, its effective
         # rating there (:meth:`_Collected.event`)
-        self.events: list[_Collected | int | None] = []
+        self.events: list[Any] = []
 
 
 class _Collected:
@@ -208,7 +208,7 @@ class _EventFacts:
 
 
 def _facts(t: Tournament, rules: EventRules,
-           shared: dict[object, object] | None = None) -> _EventFacts:
+           shared: dict[Any, Any] | None = None) -> _EventFacts:
     """:class:`_EventFacts` of ``t`` under ``rules``; ``shared`` maps each name, FIDE
     id, rating and birth year already kept to its object (one object for a value met
     in many events of a period)."""
@@ -256,7 +256,7 @@ def _opponent_column(opponents: Sequence[Sequence[int | None]]) -> Sequence[int]
     return array("H", map(_NONE_AS_0.get, cells, cells))      # o, or 0 for None, in C
 
 
-_NONE_AS_0: dict[int | None, int] = {None: 0}
+_NONE_AS_0: dict[Any, Any] = {None: 0}
 
 
 # an event as the period reads it: a tournament, or what the period kept of one
@@ -682,7 +682,7 @@ class PeriodBuilder:
         self.period_year = period_year
         self.span = span
         self._events: list[_EventFacts] = []
-        self._shared: dict[object, object] = {}     # the values the events share (_facts)
+        self._shared: dict[Any, Any] = {}     # the values the events share (_facts)
 
     def add(self, t: Tournament) -> None:
         """Read ``t`` into the period (its rules resolved with the period's options);
@@ -794,7 +794,7 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
             # latest-starting event where the player is rated, of those that start in the
             # period's first month or before
             items = iter(entry.events)
-            evs_of = [ev.event(i, R) for ev, i, R in zip(items, items, items)]  # type: ignore[union-attr]
+            evs_of = [ev.event(i, R) for ev, i, R in zip(items, items, items)]
             if len(evs_of) == 1:
                 base = evs_of[0] if evs_of[0][1] is not None else None
             else:
