@@ -29,7 +29,7 @@ from xl_fide.event.months import interim_parts, rated_by_month, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
 from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_rating
-from xl_fide.tournament import counted_cells
+from xl_fide.tournament import cell_columns
 
 if TYPE_CHECKING:
     from xl_fide.event.resolve import PlayerK
@@ -83,7 +83,7 @@ class _Entry:
         self.birth_year = birth_year
         # per event, three items one after the other (not a tuple each: a third of the
         # memory): the event as collected, the player's index in it, its effective
-        # rating there (:meth:`_Collected.event`)
+        # rating there (:func:`_event_of`)
         self.events: list[Any] = []
 
 
@@ -93,7 +93,7 @@ class _Collected:
     :class:`_EventFacts`' ``counted_*``) and ``pairs``, by start rank, the
     ``(R_opp, score_half)`` of a game against that player by score (``None``: unrated
     or no player). Each player's rated games are read from it when the player is rated
-    (:meth:`event`), not kept: the event's columns are a tenth the size of its players'
+    (:func:`_event_of`), not kept: the event's columns are a tenth the size of its players'
     games as lists (issue 35)."""
 
     __slots__ = ("name", "rules", "start", "opponents", "codes", "ends", "pairs")
@@ -106,18 +106,21 @@ class _Collected:
     ends: Sequence[int]
     pairs: list[tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None]
 
-    def event(self, i: int, R: int | None
+
+
+def _event_of(ev: _Collected, i: int, R: int | None
               ) -> tuple[str, int | None, EventRules, list[tuple[int, int]], _dt.date | None]:
-        """Player ``i``'s ``(name, effective rating R, rules, rated games as (R_opp,
-        score_half), start date)`` in the event: the rated games (resolve.rated_games:
-        played, within the rounds) against rated opponents; no opponent (0) has no
-        rating."""
-        a, b = self.ends[i - 1] if i else 0, self.ends[i]
-        pairs_at = self.pairs
-        return (self.name, R, self.rules,
-                [pairs[half] for opp, code in zip(self.opponents[a:b], self.codes[a:b])
-                 if (half := _PLAYED_HALF.get(code)) is not None
-                 and (pairs := pairs_at[opp]) is not None], self.start)
+    """Player ``i``'s ``(name, effective rating R, rules, rated games as (R_opp,
+    score_half), start date)`` in the event ``ev``: the rated games (resolve.rated_games:
+    played, within the rounds) against rated opponents; no opponent (0) has no
+    rating."""
+    ends = ev.ends
+    a, b = ends[i - 1] if i else 0, ends[i]
+    pairs_at = ev.pairs
+    return (ev.name, R, ev.rules,
+            [pairs[half] for opp, code in zip(ev.opponents[a:b], ev.codes[a:b])
+             if (half := _PLAYED_HALF.get(code)) is not None
+             and (pairs := pairs_at[opp]) is not None], ev.start)
 
 
 class _PlayerFacts:
@@ -226,15 +229,12 @@ def _facts(t: Tournament, rules: EventRules,
     e.fide_ids = tuple([one(p.fide_id, p.fide_id) for p in players])
     e.ratings = tuple([one(p.rating, p.rating) for p in players])
     e.birth_years = tuple([one(p.birth_year, p.birth_year) for p in players])
-    opponents = [p.round_opponents for p in players]
-    codes = [p.round_codes for p in players]
+    opponents, codes, colours, counted = cell_columns(players, t.rounds)
     e.opponents = _opponent_column(opponents)
     e.codes = "".join(codes)
-    e.colours = "".join([p.round_colours for p in players])
+    e.colours = "".join(colours)
     e.ends = _ends(codes)
-    rounds = t.rounds
-    counted = [counted_cells(p, rounds) for p in players]
-    if all([c[1] is k for c, k in zip(counted, codes)]):     # the usual event
+    if counted is None:     # the usual event: every cell counts
         e.counted_opponents, e.counted_codes, e.counted_ends = e.opponents, e.codes, e.ends
     else:
         counted_codes = [c[1] for c in counted]
@@ -794,7 +794,7 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
             # latest-starting event where the player is rated, of those that start in the
             # period's first month or before
             items = iter(entry.events)
-            evs_of = [ev.event(i, R) for ev, i, R in zip(items, items, items)]
+            evs_of = [_event_of(ev, i, R) for ev, i, R in zip(items, items, items)]
             if len(evs_of) == 1:
                 base = evs_of[0] if evs_of[0][1] is not None else None
             else:
