@@ -29,6 +29,12 @@ inputs are synthetic and seeded (not timed):
   plain parse of the same files (fixed columns only) and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
   rating and birth year (FIDE B.02 §8.3.3). The run checks that both give every rated
   player the same new rating.
+* ``report 9999, stdlib floor`` and ``period, stdlib floor`` (issue 35's check uses
+  plain-Python floors of its own, about 15-17 MB): the same commands against a script of
+  the standard library alone (:data:`STDLIB_REPORT_SCRIPT`, :data:`STDLIB_PERIOD_SCRIPT`:
+  the fixed columns read line by line, table 8.1.2 as a literal list, K by rating and
+  birth year, K x n <= 700, one rounding); the period's gives every rated player the
+  new rating xl-fide gives (checked). ``report 9999 --format json`` against the former.
 * ``rate 10,000 games``: ``xl-fide rate GAMES.csv --rating 2000 --k 20`` (table) of a
   player's games CSV (:func:`games_csv`: 10,000 games in about 1,250 events of 5-11
   rounds from March 2024 to December 2026, one to nine days each, with the optional
