@@ -222,6 +222,13 @@ def _report(args: argparse.Namespace) -> int:
     if rank is not None:
         from xl_fide.cli._rate import format_player
         text = format_player(report, rank, fmt)
+    elif fmt == "table" and not args.output:
+        # the table's lines written a piece at a time (no copy of the whole text)
+        from xl_fide.cli._presenters import to_table_lines
+        lines = to_table_lines(report)
+        _write_lines(lines)
+        _keep_to_exit(event, report, lines)
+        return EXIT_OK
     elif fmt == "json" and not args.output:
         # the JSON written in parts, each player's object let go once written (its
         # pieces held until then: the document, nothing of it written, if anything fails)
@@ -417,6 +424,21 @@ def _write_pieces(texts: list[str], size: int = 1 << 16) -> None:
             piece.append(texts.pop())
             length += len(piece[-1])
         _write_out("".join(piece))
+
+
+def _write_lines(lines: list[str], size: int = 1 << 16) -> None:
+    """Write ``"\\n".join(lines) + "\\n"`` to the screen as :func:`_write_out` writes it,
+    about ``size`` characters at a time, each line let go once written (``lines`` is
+    emptied)."""
+    lines.reverse()
+    while lines:
+        piece: list[str] = []
+        length = 0
+        while lines and length < size:
+            piece.append(lines.pop())
+            length += len(piece[-1])
+        piece.append("")
+        _write_out("\n".join(piece))
 
 
 class _SeenFiles:

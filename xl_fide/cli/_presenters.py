@@ -421,20 +421,29 @@ def to_table(report: Report) -> str:
     months together) first, then each month's interim report, then the whole event as
     one period for comparison.
     """
+    return "\n".join(to_table_lines(report)) + "\n"
+
+
+def to_table_lines(report: Report) -> list[str]:
+    """:func:`to_table`'s lines, without their line breaks (its text is
+    ``"\\n".join(lines) + "\\n"``): an event over 30 days' tables one after the other,
+    a blank line between them."""
     if not report.months:
         return _table(report, report.rows, report.notes)
-    parts = [_table(report, report.rows, (MONTHLY_CHANGE_NOTE,) + report.notes,
-                    f"Results, month by month ({len(report.months)} interim reports, each "
-                    "month its own rating period):")]
-    parts += [f"[{i}/{len(report.months)}] " + _table(m, m.rows, m.notes)
-              for i, m in enumerate(report.months, 1)]
-    parts.append(_table(report, report.comparison, (), "As one rating period, for "
-                        "comparison only:"))
-    return "\n".join(parts)
+    lines = _table(report, report.rows, (MONTHLY_CHANGE_NOTE,) + report.notes,
+                   f"Results, month by month ({len(report.months)} interim reports, each "
+                   "month its own rating period):")
+    for i, m in enumerate(report.months, 1):
+        month = _table(m, m.rows, m.notes)
+        month[0] = f"[{i}/{len(report.months)}] " + month[0]
+        lines += [""] + month
+    lines += [""] + _table(report, report.comparison, (), "As one rating period, for "
+                           "comparison only:")
+    return lines
 
 
 def _table(report: Report, rows: tuple[ReportRow, ...], notes_in: tuple[str, ...],
-           title: str = "") -> str:
+           title: str = "") -> list[str]:
     lines = [title] if title else []
     lines.append(f"{report.event_name}".strip() or "(unnamed event)")
     date = report.event_date.isoformat() if report.event_date else "?"
@@ -466,7 +475,7 @@ def _table(report: Report, rows: tuple[ReportRow, ...], notes_in: tuple[str, ...
     if notes:
         lines.append("Notes:")
         lines.extend(f"  {n}" for n in notes)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def format_report(report: Report, fmt: str = "table") -> str:
