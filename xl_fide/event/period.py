@@ -663,8 +663,9 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
 class PeriodBuilder:
     """A rating period read one event at a time (:func:`build_period` of every event
     added): the CLI reads, adds and drops each file, so the period holds only what its
-    output needs of each event (:class:`_EventFacts`: its dates, rules and players with
-    their round cells, compact: no Game is made), not the tournaments read (a standard
+    output needs of each event (:class:`_EventFacts`: its dates, rules and players by
+    column, their round cells one array and two strings: no Game and no object a
+    player is kept), not the tournaments read (a standard
     event over 30 days, rated month by month, is kept whole until :meth:`build`); each
     event is let go once its players are collected, and :meth:`parts` rates each player
     as it is read. Memory grows with the players and games of the period, not with the
