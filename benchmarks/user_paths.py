@@ -29,6 +29,12 @@ inputs are synthetic and seeded (not timed):
   plain parse of the same files (fixed columns only) and :func:`xl_fide.rules.batch.rate_period_batch` on the games, with K by the
   rating and birth year (FIDE B.02 §8.3.3). The run checks that both give every rated
   player the same new rating.
+* ``report 9999, stdlib floor`` and ``period, stdlib floor`` (issue 35's check uses
+  plain-Python floors of its own, about 15-17 MB): the same commands against a script of
+  the standard library alone (:data:`STDLIB_REPORT_SCRIPT`, :data:`STDLIB_PERIOD_SCRIPT`:
+  the fixed columns read line by line, table 8.1.2 as a literal list, K by rating and
+  birth year, K x n <= 700, one rounding); the period's gives every rated player the
+  new rating xl-fide gives (checked). ``report 9999 --format json`` against the former.
 * ``rate 10,000 games``: ``xl-fide rate GAMES.csv --rating 2000 --k 20`` (table) of a
   player's games CSV (:func:`games_csv`: 10,000 games in about 1,250 events of 5-11
   rounds from March 2024 to December 2026, one to nine days each, with the optional
@@ -134,6 +140,101 @@ sys.stdout.write("\n".join(f"{ids[i]} {new}" for i, new in enumerate(result.new_
 """ % (PERIOD_YEAR, PERIOD_YEAR)
 
 
+# The period's second floor, the Python standard library alone (issue 35's check measures
+# against a plain-Python parse and rate of its own, about 15 MB): the same fixed columns,
+# table 8.1.2 as a literal list (``%(PD)s`` filled in from
+# :func:`xl_fide.rules.tables.pd_for_difference`, D from -800 to 800: beyond 735 PD is
+# 0 or 100), each game counted for both players, D capped at 400 below 2650 (B.02
+# §8.3.1, the 2024 rules), K by rating and birth year, K x n <= 700 and one rounding
+# (§8.3.3-§8.3.4). No xl_fide import: what a user could write in a page of Python.
+STDLIB_PERIOD_SCRIPT = r"""
+import sys
+PD = %(PD)s
+index, ratings, born = {}, [], []
+N, W, SPD = [], [], []
+HALF = {"1": 2, "=": 1, "0": 0}
+for path in sys.argv[1:]:
+    ranks, cells = {}, []
+    for line in open(path, encoding="utf-8"):
+        if not line.startswith("001"):
+            continue
+        line = line.rstrip("\r\n")
+        fide_id = int(line[57:68])
+        i = index.get(fide_id)
+        if i is None:
+            i = index[fide_id] = len(ratings)
+            rating, year = line[48:52].strip(), line[69:73].strip()
+            ratings.append(int(rating) if rating and int(rating) >= 1400 else None)
+            born.append(int(year) if year else None)
+            N.append(0); W.append(0); SPD.append(0)
+        sr = int(line[4:8])
+        ranks[sr] = i
+        for c in range(91, len(line), 10):
+            opp, code = line[c:c + 4].strip(), line[c + 7:c + 8]
+            if opp not in ("", "0000") and code in HALF and int(opp) > sr:
+                cells.append((sr, int(opp), HALF[code]))
+    for a, b, s in cells:
+        a, b = ranks[a], ranks[b]
+        Ra, Rb = ratings[a], ratings[b]
+        if Ra is None or Rb is None:
+            continue
+        cap_a = 400 if Ra < 2650 else 800
+        cap_b = 400 if Rb < 2650 else 800
+        N[a] += 1; W[a] += s; SPD[a] += PD[800 + max(-cap_a, min(cap_a, Ra - Rb))]
+        N[b] += 1; W[b] += 2 - s; SPD[b] += PD[800 + max(-cap_b, min(cap_b, Rb - Ra))]
+out = []
+for fide_id, i in index.items():
+    R = ratings[i]
+    if R is None:
+        continue
+    year = born[i]
+    K = 10 if R >= 2400 else 40 if year is not None and %(YEAR)d - year <= 18 and R < 2300 else 20
+    n = N[i]
+    if K * n > 700:
+        K = 700 // n
+    change = K * (50 * W[i] - SPD[i])
+    rounded = (abs(change) + 50) // 100 * (1 if change >= 0 else -1)
+    out.append(f"{fide_id} {R + rounded}")
+sys.stdout.write("\n".join(out) + "\n")
+"""
+
+
+# The report's second floor, the standard library alone (as STDLIB_PERIOD_SCRIPT): each
+# rated player's played games against rated opponents, table 8.1.2 as a list, K by
+# rating and birth year, K x n <= 700, the change rounded once.
+STDLIB_REPORT_SCRIPT = r"""
+import sys
+PD = %(PD)s
+HALF = {"1": 2, "=": 1, "0": 0}
+players = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    if line.startswith("001"):
+        line = line.rstrip("\r\n")
+        rating, born = line[48:52].strip(), line[69:73].strip()
+        cells = [i for i in range(91, len(line), 10)
+                 if line[i:i + 4].strip() not in ("", "0000") and line[i + 7:i + 8] in HALF]
+        players[int(line[4:8])] = (int(rating) if rating else None, int(born) if born else 2000,
+                                   [int(line[i:i + 4]) for i in cells],
+                                   [HALF[line[i + 7]] for i in cells])
+out = []
+for start_rank, (R, born, opps, scores) in players.items():
+    if R is None:
+        continue
+    cap = 400 if R < 2650 else 800
+    n = w = spd = 0
+    for opp, s in zip(opps, scores):
+        Ro = players[opp][0]
+        if Ro is not None:
+            n += 1; w += s; spd += PD[800 + max(-cap, min(cap, R - Ro))]
+    K = 10 if R >= 2400 else 40 if %(YEAR)d - born <= 18 and R < 2300 else 20
+    if n and K * n > 700:
+        K = 700 // n
+    change = K * (50 * w - spd)
+    out.append(f"{start_rank} {R + (abs(change) + 50) // 100 * (1 if change >= 0 else -1)}")
+sys.stdout.write("\n".join(out) + "\n")
+"""
+
+
 # The rate row's floor: a player's games CSV read with the csv module, table 8.1.2 as a
 # plain dict, one rating change per event and the period's total rounded once.
 RATE_SCRIPT = r"""
@@ -161,6 +262,14 @@ print(f"period,{total},{rounded},{Ro + rounded}")
 """
 
 RATE_RO, RATE_K = 2000, 20
+
+
+def _stdlib(script: str) -> str:
+    """A stdlib floor's text: table 8.1.2 (PD in hundredths for D from -800 to 800,
+    :func:`xl_fide.rules.tables.pd_for_difference`) and the period's year filled in."""
+    from xl_fide.rules.tables import pd_for_difference
+    return script % {"PD": repr([pd_for_difference(D) for D in range(-800, 801)]),
+                     "YEAR": PERIOD_YEAR}
 
 
 def games_csv(folder: Path, games: int = 10_000, seed: int = 11) -> Path:
@@ -294,11 +403,17 @@ def main(argv: list[str] | None = None) -> int:
         if "report" in rows:
             elo = folder / "elochess_floor.py"
             elo.write_text(ELOCHESS_SCRIPT, encoding="utf-8")
+            plain = folder / "stdlib_report_floor.py"
+            plain.write_text(_stdlib(STDLIB_REPORT_SCRIPT), encoding="utf-8")
             times = {}
             for n in (500, 2000, 9999):
                 path = big if n == 9999 else swiss_file(folder, n)
                 times[n] = paired(f"report {n} x 11", xl + ["report", str(path)],
                                   py + [str(elo), str(path)], a.repeat)
+            paired("report 9999, stdlib floor", xl + ["report", str(big)],
+                   py + [str(plain), str(big)], a.repeat)
+            paired("report 9999 --format json", xl + ["report", str(big), "--format", "json"],
+                   py + [str(plain), str(big)], a.repeat)
             print(f"{'linear':<28} report 9999 / report 2000 = "
                   f"{times[9999][0] / times[2000][0]:.2f} (the work: 5.0; floor "
                   f"{times[9999][1] / times[2000][1]:.2f})")
@@ -309,6 +424,11 @@ def main(argv: list[str] | None = None) -> int:
             batch.write_text(BATCH_SCRIPT, encoding="utf-8")
             env_py = py + [str(batch)]
             paired("period 1,000 TRFs", xl + ["period", *files], env_py + files, a.repeat)
+            plain = folder / "stdlib_period_floor.py"
+            plain.write_text(_stdlib(STDLIB_PERIOD_SCRIPT), encoding="utf-8")
+            paired("period, stdlib floor", xl + ["period", *files], py + [str(plain)] + files,
+                   a.repeat)
+            print(f"{'':<28} stdlib floor: {check_period(run(xl + ['period', *files])[2], run(py + [str(plain)] + files)[2])}")
             print(f"{'':<28} {check_period(run(xl + ['period', *files])[2], run(env_py + files)[2])}")
         if "rate" in rows:
             csv_path = games_csv(folder)

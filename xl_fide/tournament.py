@@ -38,7 +38,7 @@ __all__ = [
     "RESULT_CODES", "PLAYED_CODES", "DEFAULT_SCORING", "MAX_ROUNDS",
     "Game", "TrfPlayer", "TrfWarning", "Record", "TeamRecord", "NationalRecord",
     "Tournament", "birth_year_of", "records_on_read", "make_game", "compact_games",
-    "counted_cells", "set_compact_games",
+    "counted_cells", "cell_columns", "set_compact_games",
 ]
 
 
@@ -269,6 +269,24 @@ def counted_cells(player: TrfPlayer, rounds: int) -> tuple[Sequence[int | None],
     keep = [i for i, g in enumerate(player.games) if g.round <= rounds]
     return ([opponents[i] for i in keep], "".join([codes[i] for i in keep]),
             "".join([colours[i] for i in keep]))
+
+
+def cell_columns(players: Sequence[TrfPlayer], rounds: int
+                 ) -> tuple[list[tuple[int | None, ...]], list[str], list[str],
+                            list[tuple[Sequence[int | None], str, str]] | None]:
+    """The round cells of ``players`` column by column, as the model keeps them
+    (:func:`compact_games`): each player's opponents, codes and colours
+    (:attr:`TrfPlayer.round_opponents` and the others); then ``None`` when every
+    player's cells are the ones an event of ``rounds`` rounds counts, else each
+    player's :func:`counted_cells`. One pass, for an event's many players."""
+    opponents = [p._opponents for p in players]  # type: ignore[attr-defined]
+    codes = [p._codes for p in players]  # type: ignore[attr-defined]
+    colours = [p._colours for p in players]  # type: ignore[attr-defined]
+    counted = None
+    if rounds and (max(map(len, codes), default=0) > rounds
+                   or not all([p._numbered for p in players])):  # type: ignore[attr-defined]
+        counted = [counted_cells(p, rounds) for p in players]
+    return opponents, codes, colours, counted
 
 
 @dataclass(frozen=True)

@@ -224,6 +224,21 @@ def _report(args: argparse.Namespace) -> int:
     if rank is not None:
         from xl_fide.cli._rate import format_player
         text = format_player(report, rank, fmt)
+    elif fmt == "table" and not args.output:
+        # the table's lines written a piece at a time (no copy of the whole text)
+        from xl_fide.cli._presenters import to_table_lines
+        lines = to_table_lines(report)
+        _write_lines(lines)
+        _keep_to_exit(event, report, lines)
+        return EXIT_OK
+    elif fmt == "json" and not args.output:
+        # the JSON written in parts, each player's object let go once written (its
+        # pieces held until then: the document, nothing of it written, if anything fails)
+        from xl_fide.cli._presenters import to_json_parts
+        texts = list(to_json_parts(report))
+        _write_pieces(texts)
+        _keep_to_exit(event, report, texts)
+        return EXIT_OK
     else:
         text = format_report(report, fmt)
     if args.output:
@@ -396,25 +411,38 @@ def _period(args: argparse.Namespace) -> int:
                           inputs=[Path(name) for name in args.files])
         _say(f"wrote {args.output}")
     else:
-        _write_parts(texts)
-    _keep_to_exit(texts)
+        _write_pieces(texts)
+    _keep_to_exit(texts)        # (empty once written) the process then ends at once
     return EXIT_OK
 
 
-def _write_parts(texts: Sequence[str], size: int = 1 << 20) -> None:
-    """Write ``texts`` to the screen as :func:`_write_out` writes their join, a piece
-    of about ``size`` characters at a time (not one copy of a period's whole output
-    per step of the writing)."""
-    piece: list[str] = []
-    length = 0
-    for text in texts:
-        piece.append(text)
-        length += len(text)
-        if length >= size:
-            _write_out("".join(piece))
-            piece, length = [], 0
-    if piece:
+def _write_pieces(texts: list[str], size: int = 1 << 16) -> None:
+    """Write ``texts`` to the screen as :func:`_write_out` writes their join, about
+    ``size`` characters at a time, each text let go once written (``texts`` is
+    emptied): no copy of a period's whole output is made while it is written."""
+    texts.reverse()
+    while texts:
+        piece: list[str] = []
+        length = 0
+        while texts and length < size:
+            piece.append(texts.pop())
+            length += len(piece[-1])
         _write_out("".join(piece))
+
+
+def _write_lines(lines: list[str], size: int = 1 << 16) -> None:
+    """Write ``"\\n".join(lines) + "\\n"`` to the screen as :func:`_write_out` writes it,
+    about ``size`` characters at a time, each line let go once written (``lines`` is
+    emptied)."""
+    lines.reverse()
+    while lines:
+        piece: list[str] = []
+        length = 0
+        while lines and length < size:
+            piece.append(lines.pop())
+            length += len(piece[-1])
+        piece.append("")
+        _write_out("\n".join(piece))
 
 
 class _SeenFiles:

@@ -126,11 +126,146 @@ def to_json(report: Report) -> str:
     An event over 30 days rated month by month: ``players`` carry the month-by-month
     result, ``months`` the monthly (interim) reports (each with its ``month``,
     ``YYYY-MM``), ``comparison`` the players as one rating period (comparison only)."""
-    import json         # here: the table and the period need no json
-    return json.dumps(_json_doc(report), ensure_ascii=False, indent=2)
+    return "".join(to_json_parts(report))
+
+
+def to_json_parts(report: Report) -> Iterator[str]:
+    """:func:`to_json` in parts (joined, they are its text): the document
+    ``json.dumps(doc, ensure_ascii=False, indent=2)`` writes, each player's object
+    made and written on its own at its depth (a JSON text has no line break inside a
+    string: each of its lines is indented by the depth's spaces), so that the
+    document's objects and the encoder's pieces of the whole are never all held."""
+    return _json_parts(_json_doc(report), 0)
+
+
+class _Lazy(list[Any]):
+    """A JSON array of a report's document made one item at a time when written
+    (:func:`_json_parts`): ``make`` of each of ``items``."""
+
+    def __init__(self, make: Any, items: Sequence[Any]) -> None:
+        super().__init__()
+        self.make, self.items = make, items
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+def _json_parts(value: Any, depth: int) -> Iterator[str]:
+    """``value`` as ``json.dumps(value, ensure_ascii=False, indent=2)`` writes it at
+    ``depth`` in a document, in parts: a dict or array holding other dicts or arrays
+    (or a :class:`_Lazy` one) item by item, anything else whole (:func:`json_text`)."""
+    inner = "\n" + "  " * (depth + 1)
+    if isinstance(value, _Lazy) and value:
+        sep = "[" + inner
+        for item in value.items:
+            yield sep
+            yield from _json_parts(value.make(item), depth + 1)
+            sep = "," + inner
+        yield "\n" + "  " * depth + "]"
+    elif type(value) is dict and any(isinstance(v, (dict, list)) and v
+                                     for v in value.values()):
+        sep = "{" + inner
+        for key, item in value.items():
+            yield sep + json_text(key) + ": "
+            yield from _json_parts(item, depth + 1)
+            sep = "," + inner
+        yield "\n" + "  " * depth + "}"
+    elif type(value) is list and any(isinstance(v, (dict, list)) and v for v in value):
+        sep = "[" + inner
+        for item in value:
+            yield sep
+            yield from _json_parts(item, depth + 1)
+            sep = "," + inner
+        yield "\n" + "  " * depth + "]"
+    else:
+        yield json_text([] if isinstance(value, _Lazy) else value, depth)
+
+
+def json_text(value: Any, depth: int = 0) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=2)``, its lines after the first
+    indented by ``depth`` levels, the same text, written without the encoder's nested
+    functions: with ``indent`` the standard encoder makes a set of functions that refer
+    to each other for each call (a cycle only the cyclic collector frees, which the
+    command line pauses while it rates and writes: ``_RatingPhase``); a period's or
+    large event's JSON, one call per player, held them all (issue 35). Dicts with text
+    keys, lists, tuples, text, ints, floats, booleans and ``None`` are written here;
+    anything else (a subclass, another key) by ``json.dumps``."""
+    out: list[str] = []
+    _write_json(value, depth, out, _json_scalar())
+    return "".join(out)
+
+
+def _write_json(value: Any, depth: int, out: list[str], encode: Any) -> None:
+    t = type(value)
+    if t is str:
+        out.append(encode(value))       # json.encoder.encode_basestring, in C
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif t is int:
+        out.append(int.__repr__(value))
+    elif t is float:        # a finite float as repr writes it (the encoder's own way)
+        if value - value == 0:
+            out.append(float.__repr__(value))
+        else:
+            import json
+            out.append(json.dumps(value))
+    elif t is dict and all([type(k) is str for k in value]):
+        if not value:
+            out.append("{}")
+            return
+        inner = _JSON_BREAKS[depth + 1] if depth + 1 < len(_JSON_BREAKS) else (
+            "\n" + "  " * (depth + 1))
+        sep = "{" + inner
+        for k, v in value.items():
+            out.append(sep)
+            out.append(encode(k))
+            out.append(": ")
+            _write_json(v, depth + 1, out, encode)
+            sep = "," + inner
+        out.append(inner[:-2])
+        out.append("}")
+    elif t is list or t is tuple:
+        if not value:
+            out.append("[]")
+            return
+        inner = _JSON_BREAKS[depth + 1] if depth + 1 < len(_JSON_BREAKS) else (
+            "\n" + "  " * (depth + 1))
+        sep = "[" + inner
+        for v in value:
+            out.append(sep)
+            _write_json(v, depth + 1, out, encode)
+            sep = "," + inner
+        out.append(inner[:-2])
+        out.append("]")
+    else:
+        import json
+        text = json.dumps(value, ensure_ascii=False, indent=2)
+        out.append(text.replace("\n", "\n" + "  " * depth) if depth else text)
+
+
+@functools.lru_cache(maxsize=None)
+def _json_scalar() -> Any:
+    """A text's JSON as ``json.dumps(text, ensure_ascii=False)`` writes it: the json
+    module's public ``encode_basestring`` (looked up when first needed: the table
+    needs no json); a float that is not finite goes to ``json.dumps``."""
+    from json.encoder import encode_basestring
+    return encode_basestring
+
+
+def _json_at(depth: int, value: object) -> str:
+    return json_text(value, depth)
+
+
+_JSON_BREAKS = tuple("\n" + "  " * d for d in range(8))     # a line break at depth d
 
 
 def _json_doc(report: Report) -> dict[str, Any]:
+    """The report's JSON document (:func:`to_json`), its arrays of players and months
+    made as they are written (:class:`_Lazy`)."""
     doc: dict[str, Any] = {
         "event": report.event_name,
         "event_date": report.event_date.isoformat() if report.event_date else None,
@@ -140,7 +275,7 @@ def _json_doc(report: Report) -> dict[str, Any]:
     doc.update({
         "time_control": report.time_control.value,
         "rule_edition": report.edition.id,
-        "players": [row_dict(r) for r in report.rows],
+        "players": _Lazy(row_dict, report.rows),
         "initial_rating_reasons": {
             str(r.result.start_rank): r.result.initial.reason
             for r in report.rows if r.result.initial is not None and r.result.initial.reason},
@@ -148,8 +283,8 @@ def _json_doc(report: Report) -> dict[str, Any]:
         "warnings": list(report.warnings),
     })
     if report.months:   # an event over 30 days: the monthly (interim) reports FIDE rates
-        doc["months"] = [_json_doc(m) for m in report.months]
-        doc["comparison"] = [row_dict(r) for r in report.comparison]
+        doc["months"] = _Lazy(_json_doc, report.months)
+        doc["comparison"] = _Lazy(row_dict, report.comparison)
     return doc
 
 
@@ -286,20 +421,29 @@ def to_table(report: Report) -> str:
     months together) first, then each month's interim report, then the whole event as
     one period for comparison.
     """
+    return "\n".join(to_table_lines(report)) + "\n"
+
+
+def to_table_lines(report: Report) -> list[str]:
+    """:func:`to_table`'s lines, without their line breaks (its text is
+    ``"\\n".join(lines) + "\\n"``): an event over 30 days' tables one after the other,
+    a blank line between them."""
     if not report.months:
         return _table(report, report.rows, report.notes)
-    parts = [_table(report, report.rows, (MONTHLY_CHANGE_NOTE,) + report.notes,
-                    f"Results, month by month ({len(report.months)} interim reports, each "
-                    "month its own rating period):")]
-    parts += [f"[{i}/{len(report.months)}] " + _table(m, m.rows, m.notes)
-              for i, m in enumerate(report.months, 1)]
-    parts.append(_table(report, report.comparison, (), "As one rating period, for "
-                        "comparison only:"))
-    return "\n".join(parts)
+    lines = _table(report, report.rows, (MONTHLY_CHANGE_NOTE,) + report.notes,
+                   f"Results, month by month ({len(report.months)} interim reports, each "
+                   "month its own rating period):")
+    for i, m in enumerate(report.months, 1):
+        month = _table(m, m.rows, m.notes)
+        month[0] = f"[{i}/{len(report.months)}] " + month[0]
+        lines += [""] + month
+    lines += [""] + _table(report, report.comparison, (), "As one rating period, for "
+                           "comparison only:")
+    return lines
 
 
 def _table(report: Report, rows: tuple[ReportRow, ...], notes_in: tuple[str, ...],
-           title: str = "") -> str:
+           title: str = "") -> list[str]:
     lines = [title] if title else []
     lines.append(f"{report.event_name}".strip() or "(unnamed event)")
     date = report.event_date.isoformat() if report.event_date else "?"
@@ -331,7 +475,7 @@ def _table(report: Report, rows: tuple[ReportRow, ...], notes_in: tuple[str, ...
     if notes:
         lines.append("Notes:")
         lines.extend(f"  {n}" for n in notes)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def format_report(report: Report, fmt: str = "table") -> str:
@@ -539,11 +683,7 @@ def period_json_parts(events: Sequence[tuple[str, Any, str]], players: Iterable[
     ``json.dumps(doc, ensure_ascii=False, indent=2)`` would write, each player's
     object written on its own at its depth (a JSON text has no line break inside a
     string: each of its lines is indented by the depth's spaces)."""
-    import json         # here: the table needs no json
-
-    def at(depth: int, value: object) -> str:
-        text = json.dumps(value, ensure_ascii=False, indent=2)
-        return text.replace("\n", "\n" + "  " * depth)
+    at = _json_at
 
     head = [{"event": name, "event_date": day.isoformat() if day else None,
              "rule_edition": edition} for name, day, edition in events]

@@ -14,9 +14,10 @@ import dataclasses
 import datetime as _dt
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import chain
+from array import array
+from itertools import accumulate, chain
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence, Union
 
 from xl_fide.rules.adjustments import adjusted_for_rules, adjustment_between
 from xl_fide.event.resolve import EventRules, choose_k, event_rules, period_base
@@ -28,7 +29,7 @@ from xl_fide.event.months import interim_parts, rated_by_month, split_note
 from xl_fide._names import normalise_name
 from xl_fide.rules.rating import PeriodChange, rate_period_checked
 from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, RATING_MIN, as_k, as_rating
-from xl_fide.tournament import counted_cells
+from xl_fide.tournament import cell_columns
 
 if TYPE_CHECKING:
     from xl_fide.event.resolve import PlayerK
@@ -75,27 +76,65 @@ class PeriodReport:
 class _Entry:
     """One player over the period's events (one per player: a plain class with slots)."""
 
-    __slots__ = ("name", "fide_id", "birth_year", "events")
+    __slots__ = ("key", "name", "fide_id", "birth_year", "events")
 
-    def __init__(self, name: str, fide_id: int | None, birth_year: int | None) -> None:
+    def __init__(self, key: str, name: str, fide_id: int | None,
+                 birth_year: int | None) -> None:
+        self.key = key
         self.name = name
         self.fide_id = fide_id
         self.birth_year = birth_year
-        # per event: (name, effective rating, rules, rated games as (R_opp, score_half),
-        # start date)
-        self.events: list[tuple[str, int | None, EventRules, list[tuple[int, int]],
-                                _dt.date | None]] = []
+        # per event, three items one after the other (not a tuple each: a third of the
+        # memory): the event as collected, the player's index in it, its effective
+        # rating there (:func:`_event_of`)
+        self.events: list[Any] = []
+
+
+class _Collected:
+    """An event as :func:`_collect` leaves it for the rating: its name, rules, start
+    date, the cells it counts (``opponents``, ``codes``, ``ends`` as
+    :class:`_EventFacts`' ``counted_*``) and ``pairs``, by start rank, the
+    ``(R_opp, score_half)`` of a game against that player by score (``None``: unrated
+    or no player). Each player's rated games are read from it when the player is rated
+    (:func:`_event_of`), not kept: the event's columns are a tenth the size of its players'
+    games as lists (issue 35)."""
+
+    __slots__ = ("name", "rules", "start", "opponents", "codes", "ends", "pairs")
+
+    name: str
+    rules: EventRules
+    start: _dt.date | None
+    opponents: Sequence[int]
+    codes: str
+    ends: Sequence[int]
+    pairs: list[tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None]
+
+
+
+def _event_of(ev: _Collected, i: int, R: int | None
+              ) -> tuple[str, int | None, EventRules, list[tuple[int, int]], _dt.date | None]:
+    """Player ``i``'s ``(name, effective rating R, rules, rated games as (R_opp,
+    score_half), start date)`` in the event ``ev``: the rated games (resolve.rated_games:
+    played, within the rounds) against rated opponents; no opponent (0) has no
+    rating."""
+    ends = ev.ends
+    a, b = ends[i - 1] if i else 0, ends[i]
+    pairs_at = ev.pairs
+    return (ev.name, R, ev.rules,
+            [pairs[half] for opp, code in zip(ev.opponents[a:b], ev.codes[a:b])
+             if (half := _PLAYED_HALF.get(code)) is not None
+             and (pairs := pairs_at[opp]) is not None], ev.start)
 
 
 class _PlayerFacts:
-    """What the period keeps of one player of one event: the TrfPlayer's fields it
-    reads (start rank, name, FIDE id, rating, birth year) and its round cells as the
-    model keeps them, compact and not copied (``opponents``, ``codes``, ``colours``:
+    """One player of an event the period kept (:class:`_EventFacts`), made when asked
+    for (:attr:`_EventFacts.players`): the TrfPlayer's fields the period reads (start
+    rank, name, FIDE id, rating, birth year) and its round cells as the model keeps
+    them, compact (``opponents``, ``codes``, ``colours``:
     :attr:`~xl_fide.tournament.TrfPlayer.round_opponents` and the others, one per game
     in the order of its games; ``counted_opponents`` and ``counted_codes`` those of
     the rounds the event counts, :func:`~xl_fide.tournament.counted_cells`). No Game
-    is made; the rest of the player (its line, title, federation...) is freed with the
-    event."""
+    is made."""
 
     __slots__ = ("start_rank", "name", "fide_id", "rating", "birth_year", "opponents",
                  "codes", "colours", "counted_opponents", "counted_codes")
@@ -114,27 +153,71 @@ class _PlayerFacts:
 
 class _EventFacts:
     """What the period keeps of one event (:meth:`PeriodBuilder.add`): its name, source,
-    dates, rounds, players (:class:`_PlayerFacts`), the time control its file states,
-    its rules, and, only for a standard event over 30 days (rated month by month,
-    :mod:`xl_fide.event.months`), the tournament itself (``whole``, else ``None``).
-    Read where the period read the tournament (same attribute names)."""
+    dates, rounds, the time control its file states, its rules, and, only for a
+    standard event over 30 days (rated month by month, :mod:`xl_fide.event.months`),
+    the tournament itself (``whole``, else ``None``); its players by column, in order
+    (``start_ranks``, an array of ints, ``names``, ``fide_ids``, ``ratings``,
+    ``birth_years``, one tuple each, the values shared by the events of a period), and
+    their round cells, every player's one after the other (``opponents`` an array of
+    start ranks, 0 for none, ``codes`` and ``colours`` one character a cell; player ``i``'s from ``ends[i - 1]`` (0 for the first) to
+    ``ends[i]``), with those the event counts (``counted_opponents``,
+    ``counted_codes``, ``counted_ends``: the same objects unless a player has cells
+    beyond the event's rounds). About 60 bytes a player instead of 500 as objects
+    (issue 35). :attr:`players` makes :class:`_PlayerFacts` of them when asked: read
+    where the period read the tournament (same attribute names)."""
 
-    __slots__ = ("name", "source", "start_date", "end_date", "rounds", "players", "stated",
-                 "rules", "whole")
+    __slots__ = ("name", "source", "start_date", "end_date", "rounds", "stated", "rules",
+                 "whole", "start_ranks", "names", "fide_ids", "ratings", "birth_years",
+                 "opponents", "codes", "colours", "ends", "counted_opponents",
+                 "counted_codes", "counted_ends")
 
     name: str
     source: str
     start_date: _dt.date | None
     end_date: _dt.date | None
     rounds: int
-    players: tuple[_PlayerFacts, ...]
     stated: TimeControl | None
     rules: EventRules
     whole: Tournament | None
+    start_ranks: Sequence[int]
+    names: tuple[str, ...]
+    fide_ids: tuple[int | None, ...]
+    ratings: tuple[int | None, ...]
+    birth_years: tuple[int | None, ...]
+    opponents: Sequence[int]
+    codes: str
+    colours: str
+    ends: Sequence[int]
+    counted_opponents: Sequence[int]
+    counted_codes: str
+    counted_ends: Sequence[int]
+
+    @property
+    def players(self) -> tuple[_PlayerFacts, ...]:
+        """The players as :class:`_PlayerFacts`, made now (not kept)."""
+        out = []
+        a = c = 0
+        opponents, codes, colours = self.opponents, self.codes, self.colours
+        c_opponents, c_codes = self.counted_opponents, self.counted_codes
+        for i, (b, d) in enumerate(zip(self.ends, self.counted_ends)):
+            f = _new(_PlayerFacts)
+            f.start_rank, f.name, f.fide_id, f.rating, f.birth_year = (
+                self.start_ranks[i], self.names[i], self.fide_ids[i], self.ratings[i],
+                self.birth_years[i])
+            f.opponents = tuple([o or None for o in opponents[a:b]])
+            f.codes, f.colours = codes[a:b], colours[a:b]
+            f.counted_opponents = tuple([o or None for o in c_opponents[c:d]])
+            f.counted_codes = c_codes[c:d]
+            out.append(f)
+            a, c = b, d
+        return tuple(out)
 
 
-def _facts(t: Tournament, rules: EventRules) -> _EventFacts:
-    """:class:`_EventFacts` of ``t`` under ``rules``."""
+def _facts(t: Tournament, rules: EventRules,
+           shared: dict[Any, Any] | None = None) -> _EventFacts:
+    """:class:`_EventFacts` of ``t`` under ``rules``; ``shared`` maps each name, FIDE
+    id, rating and birth year already kept to its object (one object for a value met
+    in many events of a period)."""
     from xl_fide.event.resolve import event_time_control
     e = _new(_EventFacts)
     e.name, e.source, e.start_date, e.end_date, e.rounds = (
@@ -142,17 +225,41 @@ def _facts(t: Tournament, rules: EventRules) -> _EventFacts:
     e.stated = event_time_control(t)[0]
     e.rules = rules
     e.whole = t if rated_by_month(t, rules.time_control) else None
-    people = []
-    rounds = t.rounds
-    for p in t.players:
-        f = _new(_PlayerFacts)
-        f.start_rank, f.name, f.fide_id, f.rating, f.birth_year = (
-            p.start_rank, p.name, p.fide_id, p.rating, p.birth_year)
-        f.opponents, f.codes, f.colours = p.round_opponents, p.round_codes, p.round_colours
-        f.counted_opponents, f.counted_codes, _ = counted_cells(p, rounds)
-        people.append(f)
-    e.players = tuple(people)
+    one = (shared if shared is not None else {}).setdefault
+    players = t.players
+    e.start_ranks = array("H", [p.start_rank for p in players])
+    e.names = tuple([one(p.name, p.name) for p in players])
+    e.fide_ids = tuple([one(p.fide_id, p.fide_id) for p in players])
+    e.ratings = tuple([one(p.rating, p.rating) for p in players])
+    e.birth_years = tuple([one(p.birth_year, p.birth_year) for p in players])
+    opponents, codes, colours, counted = cell_columns(players, t.rounds)
+    e.opponents = _opponent_column(opponents)
+    e.codes = "".join(codes)
+    e.colours = "".join(colours)
+    e.ends = _ends(codes)
+    if counted is None:     # the usual event: every cell counts
+        e.counted_opponents, e.counted_codes, e.counted_ends = e.opponents, e.codes, e.ends
+    else:
+        counted_codes = [c[1] for c in counted]
+        e.counted_opponents = _opponent_column([c[0] for c in counted])
+        e.counted_codes = "".join(counted_codes)
+        e.counted_ends = _ends(counted_codes)
     return e
+
+
+def _ends(codes: Sequence[str]) -> Sequence[int]:
+    """Where each player's cells end in an event's columns (:class:`_EventFacts`)."""
+    return array("I", accumulate(map(len, codes)))
+
+
+def _opponent_column(opponents: Sequence[Sequence[int | None]]) -> Sequence[int]:
+    """Every player's opponents one after the other, two bytes a cell: the start rank
+    (1-9999), 0 for none (:class:`_EventFacts`)."""
+    cells = tuple(chain.from_iterable(opponents))
+    return array("H", map(_NONE_AS_0.get, cells, cells))      # o, or 0 for None, in C
+
+
+_NONE_AS_0: dict[Any, Any] = {None: 0}
 
 
 # an event as the period reads it: a tournament, or what the period kept of one
@@ -259,7 +366,7 @@ def _differences(a: _Event, b: _Event) -> str:
 
 def _code_counts(t: _EventFacts) -> list[tuple[str, int]]:
     """How many round cells of ``t`` hold each result code but ``Z``, by code."""
-    codes = Counter(chain.from_iterable(p.codes for p in t.players))
+    codes = Counter(t.codes)
     codes.pop("Z", None)
     return sorted(codes.items())
 
@@ -292,7 +399,7 @@ def _check_events(events: Sequence[_EventFacts], span: bool, notes: list[str], *
     for t in events if identity else ():
         name = t.name or t.source
         event_name = normalise_name(t.name or "")
-        size = len(t.players)
+        size = len(t.start_ranks)
         near = seen.setdefault((event_name, t.start_date, t.end_date, size), [])
         if near:
             ident = event_identity(t)
@@ -301,13 +408,13 @@ def _check_events(events: Sequence[_EventFacts], span: bool, notes: list[str], *
                     raise InputError(f"{t.source}: the same event as {other.source} (same "
                                      "name, dates and players): given twice")
         near.append(t)
-        ids = [p.fide_id for p in t.players if p.fide_id]
+        ids = [i for i in t.fide_ids if i]
         # the same games under the same name, or on the same dates (a corrected export
         # changes one of them at most); other names on other dates: another event. Both
         # identities hold every player's FIDE id: events are compared only within a
         # group of the same number and sum of ids, or, without an id, of the same count
         # of each result code (a walk over the games)
-        if any(p.codes.strip("Z") for p in t.players):      # else nothing to count twice
+        if t.codes.strip("Z"):      # a cell but Z, else nothing to count twice
             heads = (("name", event_name), ("dates", t.start_date, t.end_date))
             cells = (size, len(ids), sum(ids)) if ids else (size, *_code_counts(t))
             groups = [same_games.setdefault(head + cells, []) for head in heads]
@@ -325,13 +432,13 @@ def _check_events(events: Sequence[_EventFacts], span: bool, notes: list[str], *
         if len(set(ids)) == len(ids):       # no FIDE id twice (the usual event)
             continue
         ranks: dict[int, int] = {}
-        for p in t.players:
-            if p.fide_id and p.fide_id in ranks:
-                raise InputError(f"{t.source}: FIDE id {p.fide_id} is listed twice in {name!r} "
-                                 f"(start ranks {ranks[p.fide_id]} and {p.start_rank}): the "
+        for start_rank, fide_id in zip(t.start_ranks, t.fide_ids):
+            if fide_id and fide_id in ranks:
+                raise InputError(f"{t.source}: FIDE id {fide_id} is listed twice in {name!r} "
+                                 f"(start ranks {ranks[fide_id]} and {start_rank}): the "
                                  "rows cannot be matched across the events")
-            if p.fide_id:
-                ranks[p.fide_id] = p.start_rank
+            if fide_id:
+                ranks[fide_id] = start_rank
     found = sorted({m for m in (rating_month(t) for t in events) if m is not None})
     months_found = found if months else []
     if len(months_found) > 1:
@@ -418,11 +525,12 @@ def _monthly(events: Sequence[_EventFacts], options: EventOptions,
     return kept
 
 
-def _standard(players: PlayerDirectory | None, p: _PlayerFacts, rules: EventRules) -> int | None:
+def _standard(players: PlayerDirectory | None, fide_id: int | None, name: str,
+              rules: EventRules) -> int | None:
     """The standard rating a rapid/blitz player without an R&B rating counts with."""
     if players is None or rules.time_control is _STANDARD:
         return None
-    data = players.get(p.fide_id, p.name)
+    data = players.get(fide_id, name)
     return data.standard_rating if data is not None else None
 
 
@@ -430,8 +538,9 @@ def _event_ratings(t: _EventFacts, rules: EventRules, players: PlayerDirectory |
                    ) -> list[int | None]:
     """The rating each player of ``t`` counts with (:func:`effective_ratings`), in order."""
     return effective_ratings(
-        [p.rating for p in t.players], rules.edition,
-        None if players is None else [_standard(players, p, rules) for p in t.players])
+        t.ratings, rules.edition,
+        None if players is None else [_standard(players, fide_id, name, rules)
+                                      for fide_id, name in zip(t.fide_ids, t.names)])
 
 
 def _unrated_at_start(events: Sequence[_EventFacts], players: PlayerDirectory | None,
@@ -445,11 +554,11 @@ def _unrated_at_start(events: Sequence[_EventFacts], players: PlayerDirectory | 
     first: dict[str, str] = {}
     out: dict[str, str] = {}
     for t, event_keys, event_ratings in zip(events, keys, ratings):
-        for p, key, R in zip(t.players, event_keys, event_ratings):
+        for fide_id, name, key, R in zip(t.fide_ids, t.names, event_keys, event_ratings):
             if key in first:
                 continue
             first[key] = t.name or t.source
-            data = players.get(p.fide_id, p.name) if players is not None else None
+            data = players.get(fide_id, name) if players is not None else None
             if data is not None and data.rating is not None:
                 continue
             if R is None:
@@ -465,9 +574,13 @@ def _collect(events: list[_EventFacts], rules_of: _RulesOf,
     event let go once its players are collected."""
     table: dict[str, _Entry] = {}
     event_info = []
-    # player_key of each player, inline
-    keys_of = [[f"id:{p.fide_id}" if p.fide_id else "name:" + normalise_name(p.name or "")
-                for p in t.players] for t in events]
+    # player_key of each player, inline, one text for each key
+    key_of: dict[object, str] = {}
+    keys_of = [[key_of.get(fide_id or name) or key_of.setdefault(
+                    fide_id or name, f"id:{fide_id}" if fide_id
+                    else "name:" + normalise_name(name or ""))
+                for fide_id, name in zip(t.fide_ids, t.names)] for t in events]
+    del key_of
     ratings_of = [_event_ratings(t, rules_of(t), players) for t in events]
     unrated = _unrated_at_start(events, players, keys_of, ratings_of)
     events.reverse()            # popped from the end: the first event first
@@ -479,33 +592,33 @@ def _collect(events: list[_EventFacts], rules_of: _RulesOf,
         name = t.name or t.source
         start = t.start_date
         event_info.append((name, start, rules.edition.id))
-        ratings: dict[int | None, int | None] = {}
-        for p, key, R in zip(t.players, keys, event_ratings):
+        size = max(max(t.start_ranks, default=0), max(t.counted_opponents, default=0)) + 1
+        rating_at: list[int | None] = [None] * size     # by start rank
+        for sr, player_name, key, R in zip(t.start_ranks, t.names, keys, event_ratings):
             if R is not None and key in unrated:
-                notes.append(f"{p.name}: unrated in {unrated[key]}, "
+                notes.append(f"{player_name}: unrated in {unrated[key]}, "
                              f"shown as {R} in {name}: unrated for the whole period "
                              "(FIDE B.02 §8.2.4)")
                 R = None
-            ratings[p.start_rank] = R
+            rating_at[sr] = R
         # a rated player's games as (R_opp, score_half), by score: one tuple each, shared
-        # by every event (the page then finds each one's text by identity)
-        pairs_of = {sr: _PAIRS.get(R) or _pairs(R) for sr, R in ratings.items()
-                    if R is not None}
-        pair_of = pairs_of.get
-        for p, key in zip(t.players, keys):
+        # by every event (the page then finds each one's text by identity); by start rank
+        ev = _new(_Collected)
+        ev.name, ev.rules, ev.start = name, rules, start
+        ev.opponents, ev.codes, ev.ends = t.counted_opponents, t.counted_codes, t.counted_ends
+        ev.pairs = [None if R is None else _PAIRS.get(R) or _pairs(R) for R in rating_at]
+        for i, (sr, key) in enumerate(zip(t.start_ranks, keys)):
             entry = table.get(key)
             if entry is None:
-                # _Entry(p.name, p.fide_id, p.birth_year) without a call to __init__ (one
+                # _Entry(name, fide_id, birth_year) without a call to __init__ (one
                 # per player of the period): its slots set here
                 entry = table[key] = _new(_Entry)
-                entry.name, entry.fide_id, entry.birth_year, entry.events = (
-                    p.name, p.fide_id, p.birth_year, [])
-            # the rated games (resolve.rated_games: played, within the rounds) against
-            # rated opponents, as (R_opp, score_half); no opponent (None) has no rating
-            games = [pairs[half] for opp, code in zip(p.counted_opponents, p.counted_codes)
-                     if (half := _PLAYED_HALF.get(code)) is not None
-                     and (pairs := pair_of(opp)) is not None]
-            entry.events.append((name, ratings[p.start_rank], rules, games, start))
+                entry.key, entry.name, entry.fide_id, entry.birth_year, entry.events = (
+                    key, t.names[i], t.fide_ids[i], t.birth_years[i], [])
+            evs = entry.events
+            evs.append(ev)
+            evs.append(i)
+            evs.append(rating_at[sr])
     return table, event_info
 
 
@@ -553,8 +666,9 @@ def build_period(tournaments: Sequence[Tournament], options: EventOptions | None
 class PeriodBuilder:
     """A rating period read one event at a time (:func:`build_period` of every event
     added): the CLI reads, adds and drops each file, so the period holds only what its
-    output needs of each event (:class:`_EventFacts`: its dates, rules and players with
-    their round cells, compact: no Game is made), not the tournaments read (a standard
+    output needs of each event (:class:`_EventFacts`: its dates, rules and players by
+    column, their round cells one array and two strings: no Game and no object a
+    player is kept), not the tournaments read (a standard
     event over 30 days, rated month by month, is kept whole until :meth:`build`); each
     event is let go once its players are collected, and :meth:`parts` rates each player
     as it is read. Memory grows with the players and games of the period, not with the
@@ -572,11 +686,12 @@ class PeriodBuilder:
         self.period_year = period_year
         self.span = span
         self._events: list[_EventFacts] = []
+        self._shared: dict[Any, Any] = {}     # the values the events share (_facts)
 
     def add(self, t: Tournament) -> None:
         """Read ``t`` into the period (its rules resolved with the period's options);
         ``t`` itself is not kept (unless rated month by month)."""
-        self._events.append(_facts(t, event_rules(t, self.options)))
+        self._events.append(_facts(t, event_rules(t, self.options), self._shared))
 
     @property
     def events(self) -> tuple[_EventFacts, ...]:
@@ -603,6 +718,7 @@ class PeriodBuilder:
         comes holds one player's result at a time. The builder hands its events over:
         it is empty after."""
         added, self._events = self._events, []
+        self._shared = {}
         return _period_parts(added, self.options, players, self.period_year, self.span)
 
 
@@ -664,24 +780,25 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
                  if first is not None else None)
     outside: list[str] = []
     latest: list[str] = []
-    entries: list[tuple[str, _Entry] | None] = list(table.items())
+    entries: list[_Entry | None] = list(table.values())
     # choose_k's answer by (Ro, birth year, id of the period's rules) for a player without
     # player data (the rules are held by with_year and by_value: each id stays theirs)
     k_of: dict[tuple[int, int | None, int], PlayerK] = {}
     table.clear()       # each player's events freed once the player is rated
 
     def rated() -> Iterator[PeriodPlayer]:
-        for i, item in enumerate(entries):
+        for i, entry in enumerate(entries):
             entries[i] = None
-            assert item is not None
-            key, entry = item
+            assert entry is not None
+            key = entry.key
             data = players.get(entry.fide_id, entry.name) if players is not None else None
             on_list = data.rating if data is not None else None     # the list before the period
             listed = on_list is not None
             # the event whose own rating is the list before the period (period_base): the
             # latest-starting event where the player is rated, of those that start in the
             # period's first month or before
-            evs_of = entry.events
+            items = iter(entry.events)
+            evs_of = [_event_of(ev, i, R) for ev, i, R in zip(items, items, items)]
             if len(evs_of) == 1:
                 base = evs_of[0] if evs_of[0][1] is not None else None
             else:
@@ -694,13 +811,13 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
                     outside.append(entry.name)
                 elif len(evs_of) > 1 and not {e[1] for e in evs_of} <= {None, Ro}:
                     latest.append(entry.name)
-            names = tuple(map(_EVENT_NAME, entry.events))
+            names = tuple(map(_EVENT_NAME, evs_of))
             if Ro is None:
-                init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in entry.events],
-                                      entry.events[-1][2].edition if entry.events else None)
+                init = initial_rating([[(r, s / 2) for r, s in e[3]] for e in evs_of],
+                                      evs_of[-1][2].edition if evs_of else None)
                 yield PeriodPlayer(key, entry.name, entry.fide_id, None, None, init, names)
                 continue
-            rules = (base or entry.events[0])[2]
+            rules = (base or evs_of[0])[2]
             of_rules = with_year.get(id(rules))
             if of_rules is None:
                 # events of the same rules (each event has its own) share what the period
@@ -737,7 +854,7 @@ def _period_parts(added: list[_EventFacts], options: EventOptions,
             evs: list[tuple[str, int, RuleEdition, list[tuple[int, int]]]] = [
                 (name, R if type(R) is int and RATING_MIN <= R <= RATING_MAX
                  else _checked_rating(R if R is not None else Ro, name), r.edition, games)
-                for name, R, r, games, _ in entry.events]
+                for name, R, r, games, _ in evs_of]
             K = pk.K
             change = rate_period_checked(
                 Ro if type(Ro) is int and RATING_MIN <= Ro <= RATING_MAX else as_rating(Ro, "Ro"),
