@@ -596,9 +596,12 @@ def _collect(events: list[_EventFacts], rules_of: _RulesOf,
         rating_at: list[int | None] = [None] * size     # by start rank
         for sr, player_name, key, R in zip(t.start_ranks, t.names, keys, event_ratings):
             if R is not None and key in unrated:
+                # without a FIDE id the files are joined by name: a namesake is possible
+                by_name = (" (the same player by name: no FIDE id; give the FIDE ids if "
+                           "these are two players)" if key.startswith("name:") else "")
                 notes.append(f"{player_name}: unrated in {unrated[key]}, "
                              f"shown as {R} in {name}: unrated for the whole period "
-                             "(FIDE B.02 §8.2.4)")
+                             f"(FIDE B.02 §8.2.4){by_name}")
                 R = None
             rating_at[sr] = R
         # a rated player's games as (R_opp, score_half), by score: one tuple each, shared
