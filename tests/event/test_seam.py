@@ -97,10 +97,15 @@ def test_222_reaches_the_player_list(tmp_path, capsys):
     import json
     from xl_fide.cli._main import main
     trf = tmp_path / "blitz.trf"
+    from tests.harness.trf_lines import player_line
+    # (the lines in TRF16's columns: written by hand they were four columns right, a
+    # round cell the reader took as garbage and now refuses, issue 32's user trial)
     trf.write_text(
         "012 Blitz\n042 2026/01/10\n142 1\n222 180+2\n"
-        "001    1      Alvarez, Bruno                        0000 ESP     9900011 1988        1.0    1     2 w 1\n"
-        "001    2      Chen, Daniel                          0000 CAN     9900033 2011        0.0    2     1 b 0\n")
+        + player_line(1, "Alvarez, Bruno", "0000", fed="ESP", fide_id=9900011, birth="1988",
+                      points="1.0", rounds=[(2, "w", "1")]) + "\n"
+        + player_line(2, "Chen, Daniel", "0000", fed="CAN", fide_id=9900033, birth="2011",
+                      points="0.0", rounds=[(1, "b", "0")]) + "\n")
     code = main(["report", str(trf), "--player-data",
                  str(Path(__file__).parents[1] / "data" / "players" / "combined_foa.txt"),
                  "--format", "json", "-q"])
