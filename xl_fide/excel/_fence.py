@@ -32,6 +32,7 @@ rather than on openpyxl's object.
 from __future__ import annotations
 
 import datetime as _dt
+import heapq
 import weakref
 import zipfile
 from array import array
@@ -45,11 +46,12 @@ from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.cell._writer import write_cell
 from openpyxl.worksheet._writer import WorksheetWriter
+from openpyxl.worksheet.dimensions import SheetDimension
 from openpyxl.worksheet.formula import ArrayFormula
 from openpyxl.writer.excel import ExcelWriter
 from openpyxl.xml.functions import Element, SubElement
 
-from xl_fide.excel._shared import Plan
+from xl_fide.excel._shared import NO_VALUE, Plan, RowPlan
 
 # ======================================================== xl-fide's notes on a workbook
 
@@ -224,14 +226,15 @@ class _Writer(ExcelWriter):
     def write_worksheet(self, ws: Any) -> None:
         values = self.values.get(ws.title) or {}
         share = ws.title in self.shared
-        if not (values or share) or self.workbook.write_only:
+        rows: RowPlan | None = book_state(self.workbook).get("plans", {}).get(ws.title)
+        if not (values or share or rows) or self.workbook.write_only:
             super().write_worksheet(ws)
             return
         # as openpyxl 3.1's ExcelWriter.write_worksheet, with the sheet writer below
         ws._drawing = SpreadsheetDrawing()
         ws._drawing.charts = ws._charts
         ws._drawing.images = ws._images
-        writer = _SheetWriter(ws, values, Plan(_formulas(ws)) if share else None)
+        writer = _SheetWriter(ws, values, Plan(_formulas(ws, rows)) if share else None, rows)
         writer.write()
         ws._rels = writer._rels                         # type: ignore[attr-defined]
         self._archive.write(writer.out, ws.path[1:])    # type: ignore[attr-defined]
@@ -239,23 +242,78 @@ class _Writer(ExcelWriter):
         writer.cleanup()
 
 
-def _formulas(ws: Any) -> Iterable[tuple[int, int, str]]:
-    """``(row, col, text)`` of each plain formula cell of ``ws`` (text without its ``=``),
-    row by row, left to right."""
-    for (r, c), cell in sorted(ws._cells.items()):
-        v = cell._value
-        if cell.data_type == "f" and type(v) is str:
-            yield r, c, v[1:]
+def _formulas(ws: Any, rows: RowPlan | None = None) -> Iterable[tuple[int, int, str]]:
+    """``(row, col, text)`` of each plain formula cell of ``ws`` and of its row plan
+    ``rows`` (text without its ``=``), row by row, left to right."""
+    held = ((r, c, v[1:]) for (r, c), cell in sorted(ws._cells.items())
+            if cell.data_type == "f" and type(v := cell._value) is str)
+    if rows is None:
+        yield from held
+        return
+    planned = ((r, c, v[1:]) for r in range(rows.first, rows.last + 1)   # type: ignore[index]
+               for c, v, kind in rows.row(r) if kind == "f")
+    yield from heapq.merge(held, planned)
 
 
 class _SheetWriter(WorksheetWriter):
     """openpyxl's worksheet writer; a cell that has a cached value or a shared formula is
-    written here (as an element on the writer's stream), any other by openpyxl."""
+    written here (as an element on the writer's stream), any other by openpyxl. The
+    cells of the sheet's row plan (:class:`._shared.RowPlan`) are made a row at a time,
+    as the row is written, each as ``cell.value = value`` makes it."""
 
-    def __init__(self, ws: Any, values: Mapping[str, object], plan: Plan | None) -> None:
+    def __init__(self, ws: Any, values: Mapping[str, object], plan: Plan | None,
+                 rows: RowPlan | None = None) -> None:
         super().__init__(ws)
-        self.values, self.plan = values, plan
+        self.values, self.plan, self.planned = values, plan, rows
         self.letters: dict[int, str] = {}
+
+    def write_dimensions(self) -> None:
+        rows = self.planned
+        if rows is None or not rows.columns:
+            super().write_dimensions()
+            return
+        ws: Any = self.ws
+        top, left = (min(ws.min_row, rows.first), min(ws.min_column, rows.columns[0][0]))
+        if not ws._cells:
+            top, left = rows.first, rows.columns[0][0]
+        bottom = max(ws.max_row, rows.last)
+        right = max(ws.max_column, rows.columns[-1][0])
+        ref = f"{get_column_letter(left)}{top}:{get_column_letter(right)}{bottom}"
+        self.xf.send(SheetDimension(ref).to_tree())
+
+    def rows(self) -> Any:
+        got = super().rows()
+        plan = self.planned
+        if plan is None:
+            return got
+        have = dict(got)
+        for r in range(plan.first, plan.last + 1):
+            have.setdefault(r, [])
+        return sorted(have.items())
+
+    def _with_plan(self, row: list[Any], row_idx: int) -> tuple[list[Any], dict[int, object]]:
+        """The cells of ``row`` and the plan's of row ``row_idx`` (made now), left to
+        right (a planned cell in place of an empty unstyled cell of the sheet), and the
+        cached values of the plan's, by column."""
+        plan = self.planned
+        if plan is None or not plan.first <= row_idx <= plan.last:
+            return row, {}
+        ws: Any = self.ws
+        made: dict[int, Any] = {}
+        cached: dict[int, object] = {}
+        for c, value, kind in plan.row(row_idx):
+            cell = Cell(ws, row=row_idx, column=c)
+            put(cell, value, kind)
+            made[c] = cell
+            got = plan.cached(row_idx, c)
+            if got is not NO_VALUE:
+                cached[c] = got
+        for cell in row:
+            c = cell.column
+            if c not in made or cell._value is not None or cell.has_style or cell._comment:
+                made[c] = cell
+                cached.pop(c, None)
+        return [made[c] for c in sorted(made)], cached
 
     def write_row(self, xf: Any, row: Any, row_idx: int) -> None:
         # as openpyxl 3.1's WorksheetWriter.write_row, with _cell below
@@ -263,6 +321,7 @@ class _SheetWriter(WorksheetWriter):
         ws: Any = self.ws
         attrs.update(ws.row_dimensions.get(row_idx, {}))
         values, plan, letters = self.values, self.plan, self.letters
+        row, planned = self._with_plan(row, row_idx)
         number = str(row_idx)
         with xf.element("row", attrs):
             for cell in row:
@@ -277,6 +336,8 @@ class _SheetWriter(WorksheetWriter):
                     letter = letters[col] = get_column_letter(col)
                 ref = letter + number
                 cached = values.get(ref, _NONE)
+                if cached is _NONE and planned:
+                    cached = planned.get(col, _NONE)
                 formula = plan.formula(row_idx, col, value) if plan is not None else None
                 if cached is _NONE and formula is None:
                     write_cell(xf, ws, cell, cell.has_style)
