@@ -150,16 +150,36 @@ def slots(cls: type) -> frozenset[str]:
 CELLS_MADE_DIRECTLY = slots(Cell) == CELL_SLOTS
 
 
+#: Whether the cells :func:`style_cells` makes share their style's one array (issue 32:
+#: 212,000 arrays of 9 numbers, 23 MB at 2,000 x 15, held for the whole command) rather
+#: than each holding a copy. openpyxl sets a style attribute (``cell.font = ...``,
+#: ``cell.quotePrefix = True``, a date's ``number_format`` set by ``cell.value = ...``)
+#: by changing the cell's array in place: xl-fide calls :func:`own_style` first, wherever
+#: it does (``tests/project/test_fence.py`` checks every such statement of excel/, and
+#: that the workbooks' styles are the same shared or not); a whole style (``cell.style``,
+#: :func:`apply_style`) gives the cell a new array of its own.
+SHARE_STYLE_ARRAYS = True
+
+
+def own_style(cell: Any) -> Any:
+    """Give ``cell`` its own copy of its style's array (it may share one, made by
+    :func:`style_cells`), before a style attribute of it is set in place; ``cell``."""
+    cell._style = copy(cell._style)
+    return cell
+
+
 def style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]) -> None:
     """``apply_style(ws.cell(row, col), name)`` for each row of ``rows`` and each
     ``(col, name)`` of ``places``, row by row, in order; a cell not there yet is made with
     its style (not made, then restyled), its attributes set as ``Cell(ws, row=r, column=c,
-    style_array=...)`` sets them."""
+    style_array=...)`` sets them, but for its style's array: the one the style's cells
+    share (:data:`SHARE_STYLE_ARRAYS`; :func:`own_style` before setting a style attribute
+    in place)."""
     cache = book_state(ws.parent).setdefault("styles", {})
     held = ws._cells
     new, new_array = Cell.__new__, array.__new__
     top = ws._current_row
-    direct = CELLS_MADE_DIRECTLY
+    direct, share = CELLS_MADE_DIRECTLY, SHARE_STYLE_ARRAYS
     cell: Any
     for r in rows:
         for c, name in places:
@@ -171,9 +191,10 @@ def style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]])
                 ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
                 continue
             cell = held[(r, c)] = new(Cell)
-            # (StyleArray(arr) without its own __new__ in between)
+            # the style's one array, shared (own_style: before a style is set in place),
+            # or its own copy (StyleArray(arr) without its own __new__ in between)
             cell.parent, cell._style, cell.row, cell.column = (
-                ws, new_array(StyleArray, "i", arr), r, c)
+                ws, arr if share else new_array(StyleArray, "i", arr), r, c)
             cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
             if r > top:
                 top = r
@@ -242,6 +263,17 @@ class _Writer(ExcelWriter):
         writer.cleanup()
 
 
+def planned_cells(ws: Any, plan: RowPlan, row: int) -> list[Any]:
+    """The cells of row ``row`` of the row plan ``plan`` of ``ws``, made now (unstyled,
+    not put in the sheet), each as ``ws.cell(row, col).value = value`` makes it."""
+    out = []
+    for c, value, kind in plan.row(row):
+        cell = Cell(ws, row=row, column=c)
+        put(cell, value, kind)
+        out.append(cell)
+    return out
+
+
 def _formulas(ws: Any, rows: RowPlan | None = None) -> Iterable[tuple[int, int, str]]:
     """``(row, col, text)`` of each plain formula cell of ``ws`` and of its row plan
     ``rows`` (text without its ``=``), row by row, left to right."""
@@ -298,13 +330,9 @@ class _SheetWriter(WorksheetWriter):
         plan = self.planned
         if plan is None or not plan.first <= row_idx <= plan.last:
             return row, {}
-        ws: Any = self.ws
-        made: dict[int, Any] = {}
+        made = {cell.column: cell for cell in planned_cells(self.ws, plan, row_idx)}
         cached: dict[int, object] = {}
-        for c, value, kind in plan.row(row_idx):
-            cell = Cell(ws, row=row_idx, column=c)
-            put(cell, value, kind)
-            made[c] = cell
+        for c in made:
             got = plan.cached(row_idx, c)
             if got is not NO_VALUE:
                 cached[c] = got
