@@ -66,7 +66,10 @@ def _cells(wb):
     for title, plan in _fence.book_state(wb).get("plans", {}).items():
         for row in range(plan.first, plan.last + 1):
             for c in _fence.planned_cells(wb[title], plan, row):
-                assert (title, (row, c.column)) not in held      # no cell there meanwhile
+                there = held.get((title, (row, c.column)))       # an empty cell: its style
+                if there is not None:
+                    assert there._value is None
+                    c._style = there._style
                 held[(title, (row, c.column))] = c
     return {key: (type(c._value), value(c._value), c.data_type, c._style, c.number_format)
             for key, c in held.items()}

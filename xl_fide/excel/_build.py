@@ -692,6 +692,9 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     # each round's check formula made once, the row put in per row (30,000 at 2,000 x 15)
     terms = [("=" + _swiss_term(geo, rnd, _ROW, no)).split(_ROW) for rnd in range(1, R + 1)]
     direct = all(_set_as_formula(pieces, len(str(last))) for pieces in terms)
+    if direct:      # held as the sheet's row plan (made as it is saved), not as texts
+        book_state(wb).setdefault("plans", {})[ws.title] = RowPlan(
+            f, last, [(c, tuple(pieces), "f") for c, pieces in zip(checks, terms)])
     held = cells(ws)
     for r in range(f, last + 1):
         block = f"{_L(geo.block_first)}{r}:{_L(geo.block_last)}{r}"
@@ -699,11 +702,9 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         p = geo.cell("pts", r)
         ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(block, mask)})')
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
-        row = str(r)
-        for c, pieces in zip(checks, terms):
-            if direct:                        # as the setter stores it (styled above)
-                put(held[(r, c)], row.join(pieces), "f")
-            else:
+        if not direct:
+            row = str(r)
+            for c, pieces in zip(checks, terms):
                 held[(r, c)].value = row.join(pieces)
         ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
                                     f"{_L(geo.check_last)}{r})")

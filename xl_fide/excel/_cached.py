@@ -19,8 +19,6 @@ from typing import Any, Mapping, Sequence
 
 from openpyxl.utils import get_column_letter
 
-from openpyxl.utils import coordinate_to_tuple
-
 from xl_fide.excel._fence import CachedValues, book_state, cells, raw
 from xl_fide.excel._shared import NO_VALUE, RowPlan
 from xl_fide.errors import FormulaErrorValue
@@ -49,9 +47,15 @@ class _Sheets:
         self.plans: dict[str, RowPlan] = book_state(wb).get("plans", {})
         for title, plan in self.plans.items():
             plan.clear()                              # worked out again, from ``known``
-            given = self.out.get(title, {})
-            for ref in [ref for ref in given if plan.holds(*coordinate_to_tuple(ref))]:
-                plan.cache(*coordinate_to_tuple(ref), given.pop(ref))
+            given = self.out.get(title)
+            if not given:
+                continue
+            for c, _, _ in plan.columns:
+                letter = get_column_letter(c)
+                for r in range(plan.first, plan.last + 1):
+                    value = given.pop(f"{letter}{r}", _MISSING)
+                    if value is not _MISSING:
+                        plan.cache(r, c, value)
 
     def get(self, sheet: str, r: int, c: int) -> Any:
         plan = self.plans.get(sheet)

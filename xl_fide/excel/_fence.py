@@ -325,8 +325,8 @@ class _SheetWriter(WorksheetWriter):
 
     def _with_plan(self, row: list[Any], row_idx: int) -> tuple[list[Any], dict[int, object]]:
         """The cells of ``row`` and the plan's of row ``row_idx`` (made now), left to
-        right (a planned cell in place of an empty unstyled cell of the sheet), and the
-        cached values of the plan's, by column."""
+        right (a planned cell in place of an empty cell of the sheet, with its style),
+        and the cached values of the plan's, by column."""
         plan = self.planned
         if plan is None or not plan.first <= row_idx <= plan.last:
             return row, {}
@@ -338,7 +338,12 @@ class _SheetWriter(WorksheetWriter):
                 cached[c] = got
         for cell in row:
             c = cell.column
-            if c not in made or cell._value is not None or cell.has_style or cell._comment:
+            mine = made.get(c)
+            if mine is None:
+                made[c] = cell
+            elif cell._value is None and cell._comment is None and cell._hyperlink is None:
+                mine._style = cell._style       # the sheet's empty cell there: its style
+            else:
                 made[c] = cell
                 cached.pop(c, None)
         return [made[c] for c in sorted(made)], cached
