@@ -22,7 +22,11 @@ Why a fence at all (measured, issues 23 and 32):
   :func:`put`, :func:`new_cell` and :func:`style_cells` set what that setter sets, for
   the values it would store as they are (``int``, ``float``, ``None``, a formula text,
   a plain text: the callers decide which), and :func:`cells` / :func:`raw` read a sheet's
-  map of cells without making a cell for each blank place.
+  map of cells without making a cell for each blank place. The cells of one style share
+  its style array (:data:`SHARE_STYLE_ARRAYS`). Rows of formulas alike (the native helper
+  sheet, the Swiss per-round checks) are not cells at all until saved: a sheet's
+  :class:`._shared.RowPlan` (``book_state(wb)["plans"]``) is made into cells a row at a
+  time as the sheet is written (:func:`planned_cells`).
 
 What is *not* below the public API lives beside it for want of a better place:
 :func:`book_state`, xl-fide's own notes on a workbook it builds, kept in a weak map
@@ -43,7 +47,7 @@ from openpyxl.cell.cell import Cell
 from openpyxl.comments.comment_sheet import CommentRecord
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
 from openpyxl.styles.cell_style import StyleArray
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.cell._writer import write_cell
 from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.dimensions import SheetDimension
@@ -62,7 +66,8 @@ def book_state(wb: Any) -> dict[str, Any]:
     """xl-fide's notes on the workbook ``wb`` it builds (``geo``: its geometry; ``cached``:
     the values its formulas compute, by sheet and cell; ``months``: the month blocks'
     layouts; ``replaced``: the cells whose text lost a character a sheet cannot hold;
-    ``styles``: each named style's array). A dict kept as long as ``wb`` lives."""
+    ``styles``: each named style's array; ``plans``: each sheet's
+    :class:`._shared.RowPlan`, by title). A dict kept as long as ``wb`` lives."""
     state = _BOOKS.get(wb)
     if state is None:
         state = _BOOKS[wb] = {}
@@ -155,8 +160,8 @@ CELLS_MADE_DIRECTLY = slots(Cell) == CELL_SLOTS
 #: than each holding a copy. openpyxl sets a style attribute (``cell.font = ...``,
 #: ``cell.quotePrefix = True``, a date's ``number_format`` set by ``cell.value = ...``)
 #: by changing the cell's array in place: xl-fide calls :func:`own_style` first, wherever
-#: it does (``tests/project/test_fence.py`` checks every such statement of excel/, and
-#: that the workbooks' styles are the same shared or not); a whole style (``cell.style``,
+#: it does (``tests/project/test_fence_shared_styles.py`` checks every such statement
+#: of excel/, and that the workbooks' styles are the same shared or not); a whole style (``cell.style``,
 #: :func:`apply_style`) gives the cell a new array of its own.
 SHARE_STYLE_ARRAYS = True
 
@@ -304,12 +309,14 @@ class _SheetWriter(WorksheetWriter):
         if rows is None or not rows.columns:
             super().write_dimensions()
             return
+        # the sheet's extent (openpyxl's ``calculate_dimension``) and the plan's
         ws: Any = self.ws
-        top, left = (min(ws.min_row, rows.first), min(ws.min_column, rows.columns[0][0]))
-        if not ws._cells:
-            top, left = rows.first, rows.columns[0][0]
-        bottom = max(ws.max_row, rows.last)
-        right = max(ws.max_column, rows.columns[-1][0])
+        top, left = rows.first, rows.columns[0][0]
+        bottom, right = rows.last, rows.columns[-1][0]
+        if ws._cells:
+            left0, top0, right0, bottom0 = range_boundaries(ws.calculate_dimension())
+            top, left = min(top, top0 or top), min(left, left0 or left)
+            bottom, right = max(bottom, bottom0 or bottom), max(right, right0 or right)
         ref = f"{get_column_letter(left)}{top}:{get_column_letter(right)}{bottom}"
         self.xf.send(SheetDimension(ref).to_tree())
 
