@@ -61,9 +61,9 @@ class _Sheets:
         plan = self.plans.get(sheet)
         if plan is not None and plan.holds(r, c):
             v = plan.cached(r, c)
-            if v is NO_VALUE:
-                v = plan.value(r, c)
-                return None if type(v) is str or v == "" else v
+            if v is NO_VALUE:                         # a formula not worked out: blank
+                constant, kind = plan.by_col[c]
+                return None if kind == "f" else constant
             return v
         ref = f"{get_column_letter(c)}{r}"
         got = self.out.get(sheet, {})

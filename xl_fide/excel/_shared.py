@@ -127,13 +127,15 @@ NO_VALUE = object()
 
 
 class RowPlan:
-    """A helper sheet's players' rows ``first``..``last`` held as a plan rather than as
-    cells (issue 32: at 2,000 x 15 the native helper sheet is 118,000 cells, 60 MB as
-    openpyxl objects and formula texts): per column, the formula of every row (its texts
-    around the row's number, :func:`xl_fide.excel._native.row_template`) or a constant
-    ``int``, and each row's cached value. The cells are made one row at a time as the
-    sheet is written (:func:`xl_fide.excel._fence.save`), each as ``cell.value = value``
-    would have made it then; the sheet holds no cell at those places meanwhile."""
+    """Columns of a sheet's players' rows ``first``..``last`` held as a plan rather than
+    as cells (issue 32: at 2,000 x 15 the native helper sheet is 118,000 cells, 60 MB as
+    openpyxl objects and formula texts; the Swiss per-round checks 30,000 texts, 13 MB):
+    per column, the formula of every row (its texts around the row's number, as
+    :func:`xl_fide.excel._native.row_template` gives them) or a constant ``int``, and
+    each row's cached value. The cells are made one row at a time as the sheet is
+    written (:func:`xl_fide.excel._fence.save`), each as ``cell.value = value`` would
+    have made it then; meanwhile the sheet holds no cell there, or an empty one whose
+    style the cell made takes."""
 
     __slots__ = ("first", "last", "columns", "values", "by_col")
 
@@ -150,12 +152,6 @@ class RowPlan:
     def holds(self, row: int, col: int) -> bool:
         """Whether the cell at ``row``, ``col`` is one of the plan's."""
         return self.first <= row <= self.last and col in self.by_col
-
-    def value(self, row: int, col: int) -> object:
-        """What ``cell.value`` gives for the plan's cell at ``row``, ``col``: its formula
-        text or its constant."""
-        value, _ = self.by_col[col]
-        return str(row).join(value) if type(value) is tuple else value
 
     def row(self, row: int) -> list[tuple[int, object, str]]:
         """(column, value, data type) of the plan's cells of ``row``, left to right."""
