@@ -20,7 +20,7 @@ from openpyxl import load_workbook
 from openpyxl.formula import Tokenizer
 from openpyxl.utils import FORMULAE
 
-from tests.harness.excel_limits import nesting
+from tests.harness.excel_limits import nesting, sheet_rows
 from tests.excel.test_workbook import (
     TEMPLATES, TRF_FILES, formula_text, function_names, name_range,
     rr_example, rr_pair, swiss_example,
@@ -57,7 +57,7 @@ def no_udfs(wb):
     """No formula of the workbook calls anything but Excel 2007 built-in functions."""
     bad = []
     for ws in wb.worksheets:
-        for row in ws.iter_rows():
+        for row in sheet_rows(ws):
             for c in row:
                 f = formula_text(c)
                 if c.data_type == "f" and isinstance(f, str):
@@ -551,7 +551,7 @@ def test_every_formula_of_a_native_workbook_keeps_excel_limits(layout, players, 
     wb = build_template(layout, players, rounds, formulas="native")
     assert no_udfs(wb) == []
     _, (check, _, _, _) = name_range(wb, "ResultCheck")
-    texts = [formula_text(c) for ws in wb.worksheets for row in ws.iter_rows() for c in row
+    texts = [formula_text(c) for ws in wb.worksheets for row in sheet_rows(ws) for c in row
              if c.data_type == "f" and not (ws.title == CROSS and c.column == check)]
     assert max(len(f) for f in texts) <= 8192
     assert max(_depth(f) for f in texts) <= 64

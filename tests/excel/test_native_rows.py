@@ -10,7 +10,7 @@ import datetime as _dt
 
 import pytest
 
-from xl_fide.excel import _build, _layout, _months
+from xl_fide.excel import _build, _fence, _layout, _months
 from xl_fide.excel import _native as native
 
 
@@ -57,12 +57,22 @@ def test_template_refuses_rows_that_differ():
 
 
 def _cells(wb):
+    """Every cell of ``wb``: those of its sheets and those of a helper sheet's row plan
+    (made as they are saved, :func:`_fence.planned_cells`)."""
     def value(v):       # an array formula by its text and range
         return (v.text, v.ref) if hasattr(v, "text") else v
 
-    return {(ws.title, rc): (type(c._value), value(c._value), c.data_type, c._style,
-                             c.number_format)
-            for ws in wb.worksheets for rc, c in ws._cells.items()}
+    held = {(ws.title, rc): c for ws in wb.worksheets for rc, c in ws._cells.items()}
+    for title, plan in _fence.book_state(wb).get("plans", {}).items():
+        for row in range(plan.first, plan.last + 1):
+            for c in _fence.planned_cells(wb[title], plan, row):
+                there = held.get((title, (row, c.column)))       # an empty cell: its style
+                if there is not None:
+                    assert there._value is None
+                    c._style = there._style
+                held[(title, (row, c.column))] = c
+    return {key: (type(c._value), value(c._value), c.data_type, c._style, c.number_format)
+            for key, c in held.items()}
 
 
 @pytest.mark.parametrize("layout,players,rounds", [("swiss", 9, 4), ("roundrobin", 6, 5)])

@@ -25,6 +25,7 @@ from openpyxl.formula import Tokenizer
 from openpyxl.utils import FORMULAE, range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
 
+from tests.harness.excel_limits import sheet_rows
 from xl_fide.rules.editions import EventOptions
 from xl_fide import udfs
 from xl_fide.errors import InputError, OutputExistsError, WorkbookError, XlFideError
@@ -135,7 +136,7 @@ def lint(wb):
     problems = []
     for ws in wb.worksheets:
         formulas = []
-        for row in ws.iter_rows():
+        for row in sheet_rows(ws):
             for c in row:
                 f = formula_text(c)
                 if c.data_type == "f" and isinstance(f, str):

@@ -11,6 +11,7 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.worksheet.formula import ArrayFormula
 
+from tests.harness.excel_limits import sheet_rows
 from tests.harness.excel_limits import nesting as _nesting
 from tests.excel.test_workbook import saved
 from tests.excel.test_workbook_truth import round_cell
@@ -38,7 +39,7 @@ def all_formulas(wb):
     """(where, text) of every formula: cells, array formulas, conditional formats, data
     validations and defined names."""
     for ws in wb.worksheets:
-        for row in ws.iter_rows():
+        for row in sheet_rows(ws):
             for c in row:
                 v = c.value
                 text = v.text if isinstance(v, ArrayFormula) else v

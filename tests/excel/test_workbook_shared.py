@@ -14,6 +14,7 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.formula.translate import Translator
 
+from tests.harness.excel_limits import sheet_rows
 from tests.harness.synthetic import synthetic_swiss
 from tests.excel.test_workbook import TRF_FILES, rr_example
 from xl_fide.excel._build import build_template
@@ -26,8 +27,9 @@ _SHARED = re.compile(rb'<c r="([A-Z]+[0-9]+)"[^>]*><f t="shared" (?:ref="[^"]*" 
 
 
 def _built(wb):
-    """{sheet: {A1: formula}} of a workbook as built (before saving)."""
-    return {ws.title: {c.coordinate: c.value for row in ws.iter_rows() for c in row
+    """{sheet: {A1: formula}} of a workbook as built (before saving; a row plan's cells
+    as they are saved)."""
+    return {ws.title: {c.coordinate: c.value for row in sheet_rows(ws) for c in row
                        if c.data_type == "f" and isinstance(c.value, str)}
             for ws in wb.worksheets}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from openpyxl.formula import Tokenizer
 from openpyxl.utils import FORMULAE
@@ -30,11 +30,22 @@ class Problem:
     what: str
 
 
+def sheet_rows(ws) -> Iterator[tuple[Any, ...]]:
+    """``ws.iter_rows()``, then the rows of the sheet's row plan (cells xl-fide makes as
+    it saves the sheet, :class:`xl_fide.excel._shared.RowPlan`), as they are saved."""
+    from xl_fide.excel import _fence
+    yield from ws.iter_rows()
+    plan = _fence.book_state(ws.parent).get("plans", {}).get(ws.title)
+    if plan is not None:
+        for r in range(plan.first, plan.last + 1):
+            yield tuple(_fence.planned_cells(ws, plan, r))
+
+
 def formulas_of(wb) -> Iterator[tuple[str, str, int | None, str]]:
     """(sheet, where, column, formula text with '=') of cells, conditional formats and
     validations."""
     for ws in wb.worksheets:
-        for row in ws.iter_rows():
+        for row in sheet_rows(ws):
             for c in row:
                 v = c.value
                 text = getattr(v, "text", None)

@@ -275,7 +275,8 @@ def test_a_styled_cell_made_directly_is_the_cell_openpyxl_makes():
     slots = sorted(_fence.slots(Cell))      # every attribute this openpyxl's Cell has
     assert set(slots) == _fence.CELL_SLOTS  # else style_cells calls Cell() (above)
     assert [getattr(made, s) for s in slots] == [getattr(like, s) for s in slots]
-    assert made._style is not held[(1, 1)]._style                 # its own array
+    assert made._style is not held[(1, 1)]._style                 # not that cell's array:
+    assert made._style is book_state(wb)["styles"]["in_res"]      # the style's, shared
     assert (type(made._style), made._style.typecode) == (type(like._style), like._style.typecode)
     assert held[(3, 2)].value == "x"
     assert (held[(3, 2)].style, held[(5, 4)].style) == ("in_res", "calc_int")

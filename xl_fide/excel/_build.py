@@ -21,7 +21,8 @@ from openpyxl.worksheet.pagebreak import Break
 
 from xl_fide._version import __version__
 from xl_fide.excel import _native as _native
-from xl_fide.excel._fence import book_state, cells, grow, new_cell, put
+from xl_fide.excel._fence import book_state, cells, put
+from xl_fide.excel._shared import RowPlan
 from xl_fide.excel._layout import (
     _CODES,
     _DATE_ARG,
@@ -459,10 +460,13 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
     """The players' rows ``first``..``last`` of :func:`_native.cells` from their template
     (:func:`_native.row_template`) set as ``cell.value = value`` sets them: a formula whose
     texts hold no character a sheet cannot hold and stay within a cell's 32,767
-    characters, and an ``int``, get their value and data type directly (a ``Calc`` cell
-    made new: the sheet has none there yet); any other value goes through the setter."""
+    characters, and an ``int``, get their value and data type directly; any other value
+    goes through the setter. The ``Calc`` sheet's such cells are not made at all: they
+    are its :class:`~xl_fide.excel._shared.RowPlan` (``book_state(wb)["plans"]``), made
+    a row at a time as the sheet is saved."""
     longest = len(str(last))
     fast: list[tuple[Any, int, object, str | None]] = []
+    planned: list[tuple[int, object, str]] = []
     for sheet, c, value in rows:
         target = ws if sheet == CROSS else calc
         kind: str | None = None
@@ -471,8 +475,12 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
                 kind = "f"
         elif type(value) is int:
             kind = "n"
-        fast.append((target, c, value, kind))
-    calc_cells, cross_cells = cells(calc), cells(ws)
+        if target is calc and kind is not None:
+            planned.append((c, value, kind))
+        else:
+            fast.append((target, c, value, kind))
+    book_state(calc.parent).setdefault("plans", {})[calc.title] = RowPlan(first, last, planned)
+    cross_cells = cells(ws)
     cell: Any
     for r in range(first, last + 1):
         number = str(r)
@@ -482,14 +490,10 @@ def _native_rows(ws: Any, calc: Any, rows: _native.RowTemplate, first: int, last
             if kind is None:
                 target.cell(r, c).value = value
                 continue
-            if target is calc and (r, c) not in calc_cells:
-                cell = new_cell(calc, r, c)
-            else:
-                cell = cross_cells.get((r, c)) if target is ws else None
-                if cell is None:
-                    cell = target.cell(r, c)
+            cell = cross_cells.get((r, c))
+            if cell is None:
+                cell = target.cell(r, c)
             put(cell, value, kind)
-    grow(calc, last)
 
 
 def _set_as_formula(pieces: Sequence[str], longest: int) -> bool:
@@ -688,6 +692,9 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
     # each round's check formula made once, the row put in per row (30,000 at 2,000 x 15)
     terms = [("=" + _swiss_term(geo, rnd, _ROW, no)).split(_ROW) for rnd in range(1, R + 1)]
     direct = all(_set_as_formula(pieces, len(str(last))) for pieces in terms)
+    if direct:      # held as the sheet's row plan (made as it is saved), not as texts
+        book_state(wb).setdefault("plans", {})[ws.title] = RowPlan(
+            f, last, [(c, tuple(pieces), "f") for c, pieces in zip(checks, terms)])
     held = cells(ws)
     for r in range(f, last + 1):
         block = f"{_L(geo.block_first)}{r}:{_L(geo.block_last)}{r}"
@@ -695,11 +702,9 @@ def _build_swiss(wb: Workbook, ws: Any, geo: _Geometry) -> None:
         p = geo.cell("pts", r)
         ws[p] = ArrayFormula(p, f'=IF({name}="","",{_points_of(block, mask)})')
         ws[geo.cell("rank", r)] = f'=IF({p}="","",1+COUNTIF({pts},">"&{p}))'
-        row = str(r)
-        for c, pieces in zip(checks, terms):
-            if direct:                        # as the setter stores it (styled above)
-                put(held[(r, c)], row.join(pieces), "f")
-            else:
+        if not direct:
+            row = str(r)
+            for c, pieces in zip(checks, terms):
                 held[(r, c)].value = row.join(pieces)
         ws[geo.cell("check", r)] = (f"=SUM({_L(geo.check_first)}{r}:"
                                     f"{_L(geo.check_last)}{r})")

@@ -20,6 +20,7 @@ from typing import Any, Mapping, Sequence
 from openpyxl.utils import get_column_letter
 
 from xl_fide.excel._fence import CachedValues, book_state, cells, raw
+from xl_fide.excel._shared import NO_VALUE, RowPlan
 from xl_fide.errors import FormulaErrorValue
 
 _ERRORS = frozenset({"#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!"})
@@ -42,8 +43,28 @@ class _Sheets:
         self._ranges: dict[str, dict[str, list[list[Any]]]] = {}      # sheet -> ref -> rows
         self._names: dict[str, tuple[str, str]] = {}                   # name -> (sheet, ref)
         self._found: dict[str, dict[tuple[Any, ...], Any]] = {}       # sheet -> VLOOKUPs
+        #: sheet -> the row plan of its helper rows (their values held by the plan)
+        self.plans: dict[str, RowPlan] = book_state(wb).get("plans", {})
+        for title, plan in self.plans.items():
+            plan.clear()                              # worked out again, from ``known``
+            given = self.out.get(title)
+            if not given:
+                continue
+            for c, _, _ in plan.columns:
+                letter = get_column_letter(c)
+                for r in range(plan.first, plan.last + 1):
+                    value = given.pop(f"{letter}{r}", _MISSING)
+                    if value is not _MISSING:
+                        plan.cache(r, c, value)
 
     def get(self, sheet: str, r: int, c: int) -> Any:
+        plan = self.plans.get(sheet)
+        if plan is not None and plan.holds(r, c):
+            v = plan.cached(r, c)
+            if v is NO_VALUE:                         # a formula not worked out: blank
+                constant, kind = plan.by_col[c]
+                return None if kind == "f" else constant
+            return v
         ref = f"{get_column_letter(c)}{r}"
         got = self.out.get(sheet, {})
         if ref in got:
@@ -55,6 +76,9 @@ class _Sheets:
     def column(self, sheet: str, c: int, rows: range) -> list[Any]:
         """``[self.get(sheet, r, c) for r in rows]``, the column's letter and the sheet's
         maps looked up once."""
+        plan = self.plans.get(sheet)
+        if plan is not None and c in plan.by_col:
+            return [self.get(sheet, r, c) for r in rows]
         letter, got, cells = get_column_letter(c), self.out.get(sheet, {}), self._cells[sheet]
         out: list[Any] = []
         append, missing = out.append, _MISSING
@@ -72,6 +96,12 @@ class _Sheets:
         return out
 
     def put(self, sheet: str, r: int, c: int, value: object, *, keep: bool = True) -> None:
+        plan = self.plans.get(sheet)
+        if plan is not None and plan.holds(r, c):
+            plan.cache(r, c, value, keep=keep)
+            self._ranges.pop(sheet, None)             # its ranges are read again
+            self._found.pop(sheet, None)
+            return
         cells = self.out.setdefault(sheet, {})
         ref = f"{get_column_letter(c)}{r}"
         if not (keep and ref in cells):
@@ -83,6 +113,11 @@ class _Sheets:
                    keep: bool = True) -> None:
         """``self.put(sheet, r, c, value)`` for each row ``r`` of ``rows`` and its value
         of ``values``, in order, the column's letter and the sheet's map looked up once."""
+        plan = self.plans.get(sheet)
+        if plan is not None and c in plan.by_col:
+            for r, value in zip(rows, values):
+                self.put(sheet, r, c, value, keep=keep)
+            return
         cells = self.out.setdefault(sheet, {})
         letter = get_column_letter(c)
         wrote = False
@@ -552,6 +587,7 @@ class _Rows:
             self.counted = [column(c) for c in range(lay.block_first, lay.block_last + 1)
                             if s.get(lay.cross, lay.header_row, c) == "Res"]   # (a month's too)
         self.cells = s.out.setdefault(lay.calc, {})
+        self.plan = s.plans.get(lay.calc)
         self._played: dict[tuple[type, Any], bool] = {}
         self._score: dict[tuple[type, Any], object] = {}
         sheet, ref = lay.pd_from.split("!")
@@ -561,10 +597,13 @@ class _Rows:
         self._pd_table = list(reversed(list(zip(froms, highs))))
         self._high: dict[Any, Any] = {}
 
-    def put(self, ref: str, value: object) -> object:
-        """``_Sheets.put`` on the helper sheet (a value already there is kept); the value
-        the cell then holds."""
-        cells = self.cells
+    def put(self, r: int, c: int, value: object) -> object:
+        """``_Sheets.put`` on the helper sheet's cell at ``r``, ``c`` (a value already
+        there is kept); the value the cell then holds."""
+        plan = self.plan
+        if plan is not None and plan.holds(r, c):
+            return plan.cache(r, c, value)
+        cells, ref = self.cells, f"{get_column_letter(c)}{r}"
         if ref not in cells:
             cells[ref] = value
         return cells[ref]
@@ -670,24 +709,24 @@ def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
     s, lay, put = rows.s, rows.lay, rows.put
     i = r - lay.first
     no = rows.no[i]
-    put(f"{get_column_letter(n.C_NO)}{r}", 0 if _blank(no) else no)
+    put(r, n.C_NO, 0 if _blank(no) else no)
     ro = rows.ro[i]
     count = sum(1 for results in rows.counted if not _blank(results[i]))
     check = rows.check[i]
     state = (0 if _blank(ro) and count == 0 else 2 if sw[n.S_OK] != 1
              else 4 if not (_blank(ro) or _is_num(ro))
              else 3 if _is_num(check) and check > 0 else 1)
-    put(f"{get_column_letter(n.C_STATE)}{r}", state)
+    put(r, n.C_STATE, state)
     B = ro_used[r]
     cap = _or_error(lambda: 0 if sw[n.S_EXEMPT] == 1 and _int(B) >= EXEMPT_RATING else 1)
-    cap = put(f"{get_column_letter(n.C_CAP)}{r}", cap)
+    cap = put(r, n.C_CAP, cap)
     games = _games_of(rows, r, sw, ro_used, cap)
     x1 = n.X_FIRST
     g1 = lay.games + 1
     for g, (x, y, z) in enumerate(games):
-        put(f"{get_column_letter(x1 + g)}{r}", x)
-        put(f"{get_column_letter(x1 + g1 + g)}{r}", y)
-        put(f"{get_column_letter(x1 + 2 * g1 + g)}{r}", z)
+        put(r, x1 + g, x)
+        put(r, x1 + g1 + g, y)
+        put(r, x1 + 2 * g1 + g, z)
 
     def row() -> dict[int, object]:
         xs, ys, zs = ([_int(t[i]) for t in games] for i in range(3))
@@ -721,7 +760,7 @@ def _calc_row(rows: _Rows, r: int, sw: Mapping[int, Any],
     except FormulaErrorValue as exc:
         values = {c: str(exc) for c in range(n.C_N, n.C_RU + 1)}
     for c, v in values.items():
-        put(f"{get_column_letter(c)}{r}", v)
+        put(r, c, v)
     _block(s, lay, r, state, B, values, sw)
 
 

@@ -22,7 +22,11 @@ Why a fence at all (measured, issues 23 and 32):
   :func:`put`, :func:`new_cell` and :func:`style_cells` set what that setter sets, for
   the values it would store as they are (``int``, ``float``, ``None``, a formula text,
   a plain text: the callers decide which), and :func:`cells` / :func:`raw` read a sheet's
-  map of cells without making a cell for each blank place.
+  map of cells without making a cell for each blank place. The cells of one style share
+  its style array (:data:`SHARE_STYLE_ARRAYS`). Rows of formulas alike (the native helper
+  sheet, the Swiss per-round checks) are not cells at all until saved: a sheet's
+  :class:`._shared.RowPlan` (``book_state(wb)["plans"]``) is made into cells a row at a
+  time as the sheet is written (:func:`planned_cells`).
 
 What is *not* below the public API lives beside it for want of a better place:
 :func:`book_state`, xl-fide's own notes on a workbook it builds, kept in a weak map
@@ -32,6 +36,7 @@ rather than on openpyxl's object.
 from __future__ import annotations
 
 import datetime as _dt
+import heapq
 import weakref
 import zipfile
 from array import array
@@ -42,14 +47,15 @@ from openpyxl.cell.cell import Cell
 from openpyxl.comments.comment_sheet import CommentRecord
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
 from openpyxl.styles.cell_style import StyleArray
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.cell._writer import write_cell
 from openpyxl.worksheet._writer import WorksheetWriter
+from openpyxl.worksheet.dimensions import SheetDimension
 from openpyxl.worksheet.formula import ArrayFormula
 from openpyxl.writer.excel import ExcelWriter
 from openpyxl.xml.functions import Element, SubElement
 
-from xl_fide.excel._shared import Plan
+from xl_fide.excel._shared import NO_VALUE, Plan, RowPlan
 
 # ======================================================== xl-fide's notes on a workbook
 
@@ -60,7 +66,8 @@ def book_state(wb: Any) -> dict[str, Any]:
     """xl-fide's notes on the workbook ``wb`` it builds (``geo``: its geometry; ``cached``:
     the values its formulas compute, by sheet and cell; ``months``: the month blocks'
     layouts; ``replaced``: the cells whose text lost a character a sheet cannot hold;
-    ``styles``: each named style's array). A dict kept as long as ``wb`` lives."""
+    ``styles``: each named style's array; ``plans``: each sheet's
+    :class:`._shared.RowPlan`, by title). A dict kept as long as ``wb`` lives."""
     state = _BOOKS.get(wb)
     if state is None:
         state = _BOOKS[wb] = {}
@@ -148,16 +155,36 @@ def slots(cls: type) -> frozenset[str]:
 CELLS_MADE_DIRECTLY = slots(Cell) == CELL_SLOTS
 
 
+#: Whether the cells :func:`style_cells` makes share their style's one array (issue 32:
+#: 212,000 arrays of 9 numbers, 23 MB at 2,000 x 15, held for the whole command) rather
+#: than each holding a copy. openpyxl sets a style attribute (``cell.font = ...``,
+#: ``cell.quotePrefix = True``, a date's ``number_format`` set by ``cell.value = ...``)
+#: by changing the cell's array in place: xl-fide calls :func:`own_style` first, wherever
+#: it does (``tests/project/test_fence_shared_styles.py`` checks every such statement
+#: of excel/, and that the workbooks' styles are the same shared or not); a whole style (``cell.style``,
+#: :func:`apply_style`) gives the cell a new array of its own.
+SHARE_STYLE_ARRAYS = True
+
+
+def own_style(cell: Any) -> Any:
+    """Give ``cell`` its own copy of its style's array (it may share one, made by
+    :func:`style_cells`), before a style attribute of it is set in place; ``cell``."""
+    cell._style = copy(cell._style)
+    return cell
+
+
 def style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]]) -> None:
     """``apply_style(ws.cell(row, col), name)`` for each row of ``rows`` and each
     ``(col, name)`` of ``places``, row by row, in order; a cell not there yet is made with
     its style (not made, then restyled), its attributes set as ``Cell(ws, row=r, column=c,
-    style_array=...)`` sets them."""
+    style_array=...)`` sets them, but for its style's array: the one the style's cells
+    share (:data:`SHARE_STYLE_ARRAYS`; :func:`own_style` before setting a style attribute
+    in place)."""
     cache = book_state(ws.parent).setdefault("styles", {})
     held = ws._cells
     new, new_array = Cell.__new__, array.__new__
     top = ws._current_row
-    direct = CELLS_MADE_DIRECTLY
+    direct, share = CELLS_MADE_DIRECTLY, SHARE_STYLE_ARRAYS
     cell: Any
     for r in rows:
         for c, name in places:
@@ -169,9 +196,10 @@ def style_cells(ws: Any, rows: Iterable[int], places: Sequence[tuple[int, str]])
                 ws._add_cell(Cell(ws, row=r, column=c, style_array=arr))
                 continue
             cell = held[(r, c)] = new(Cell)
-            # (StyleArray(arr) without its own __new__ in between)
+            # the style's one array, shared (own_style: before a style is set in place),
+            # or its own copy (StyleArray(arr) without its own __new__ in between)
             cell.parent, cell._style, cell.row, cell.column = (
-                ws, new_array(StyleArray, "i", arr), r, c)
+                ws, arr if share else new_array(StyleArray, "i", arr), r, c)
             cell._value, cell._hyperlink, cell.data_type, cell._comment = None, None, "n", None
             if r > top:
                 top = r
@@ -224,14 +252,15 @@ class _Writer(ExcelWriter):
     def write_worksheet(self, ws: Any) -> None:
         values = self.values.get(ws.title) or {}
         share = ws.title in self.shared
-        if not (values or share) or self.workbook.write_only:
+        rows: RowPlan | None = book_state(self.workbook).get("plans", {}).get(ws.title)
+        if not (values or share or rows) or self.workbook.write_only:
             super().write_worksheet(ws)
             return
         # as openpyxl 3.1's ExcelWriter.write_worksheet, with the sheet writer below
         ws._drawing = SpreadsheetDrawing()
         ws._drawing.charts = ws._charts
         ws._drawing.images = ws._images
-        writer = _SheetWriter(ws, values, Plan(_formulas(ws)) if share else None)
+        writer = _SheetWriter(ws, values, Plan(_formulas(ws, rows)) if share else None, rows)
         writer.write()
         ws._rels = writer._rels                         # type: ignore[attr-defined]
         self._archive.write(writer.out, ws.path[1:])    # type: ignore[attr-defined]
@@ -239,23 +268,92 @@ class _Writer(ExcelWriter):
         writer.cleanup()
 
 
-def _formulas(ws: Any) -> Iterable[tuple[int, int, str]]:
-    """``(row, col, text)`` of each plain formula cell of ``ws`` (text without its ``=``),
-    row by row, left to right."""
-    for (r, c), cell in sorted(ws._cells.items()):
-        v = cell._value
-        if cell.data_type == "f" and type(v) is str:
-            yield r, c, v[1:]
+def planned_cells(ws: Any, plan: RowPlan, row: int) -> list[Any]:
+    """The cells of row ``row`` of the row plan ``plan`` of ``ws``, made now (unstyled,
+    not put in the sheet), each as ``ws.cell(row, col).value = value`` makes it."""
+    out = []
+    for c, value, kind in plan.row(row):
+        cell = Cell(ws, row=row, column=c)
+        put(cell, value, kind)
+        out.append(cell)
+    return out
+
+
+def _formulas(ws: Any, rows: RowPlan | None = None) -> Iterable[tuple[int, int, str]]:
+    """``(row, col, text)`` of each plain formula cell of ``ws`` and of its row plan
+    ``rows`` (text without its ``=``), row by row, left to right."""
+    held = ((r, c, v[1:]) for (r, c), cell in sorted(ws._cells.items())
+            if cell.data_type == "f" and type(v := cell._value) is str)
+    if rows is None:
+        yield from held
+        return
+    planned = ((r, c, v[1:]) for r in range(rows.first, rows.last + 1)   # type: ignore[index]
+               for c, v, kind in rows.row(r) if kind == "f")
+    yield from heapq.merge(held, planned)
 
 
 class _SheetWriter(WorksheetWriter):
     """openpyxl's worksheet writer; a cell that has a cached value or a shared formula is
-    written here (as an element on the writer's stream), any other by openpyxl."""
+    written here (as an element on the writer's stream), any other by openpyxl. The
+    cells of the sheet's row plan (:class:`._shared.RowPlan`) are made a row at a time,
+    as the row is written, each as ``cell.value = value`` makes it."""
 
-    def __init__(self, ws: Any, values: Mapping[str, object], plan: Plan | None) -> None:
+    def __init__(self, ws: Any, values: Mapping[str, object], plan: Plan | None,
+                 rows: RowPlan | None = None) -> None:
         super().__init__(ws)
-        self.values, self.plan = values, plan
+        self.values, self.plan, self.planned = values, plan, rows
         self.letters: dict[int, str] = {}
+
+    def write_dimensions(self) -> None:
+        rows = self.planned
+        if rows is None or not rows.columns:
+            super().write_dimensions()
+            return
+        # the sheet's extent (openpyxl's ``calculate_dimension``) and the plan's
+        ws: Any = self.ws
+        top, left = rows.first, rows.columns[0][0]
+        bottom, right = rows.last, rows.columns[-1][0]
+        if ws._cells:
+            left0, top0, right0, bottom0 = range_boundaries(ws.calculate_dimension())
+            top, left = min(top, top0 or top), min(left, left0 or left)
+            bottom, right = max(bottom, bottom0 or bottom), max(right, right0 or right)
+        ref = f"{get_column_letter(left)}{top}:{get_column_letter(right)}{bottom}"
+        self.xf.send(SheetDimension(ref).to_tree())
+
+    def rows(self) -> Any:
+        got = super().rows()
+        plan = self.planned
+        if plan is None:
+            return got
+        have = dict(got)
+        for r in range(plan.first, plan.last + 1):
+            have.setdefault(r, [])
+        return sorted(have.items())
+
+    def _with_plan(self, row: list[Any], row_idx: int) -> tuple[list[Any], dict[int, object]]:
+        """The cells of ``row`` and the plan's of row ``row_idx`` (made now), left to
+        right (a planned cell in place of an empty cell of the sheet, with its style),
+        and the cached values of the plan's, by column."""
+        plan = self.planned
+        if plan is None or not plan.first <= row_idx <= plan.last:
+            return row, {}
+        made = {cell.column: cell for cell in planned_cells(self.ws, plan, row_idx)}
+        cached: dict[int, object] = {}
+        for c in made:
+            got = plan.cached(row_idx, c)
+            if got is not NO_VALUE:
+                cached[c] = got
+        for cell in row:
+            c = cell.column
+            mine = made.get(c)
+            if mine is None:
+                made[c] = cell
+            elif cell._value is None and cell._comment is None and cell._hyperlink is None:
+                mine._style = cell._style       # the sheet's empty cell there: its style
+            else:
+                made[c] = cell
+                cached.pop(c, None)
+        return [made[c] for c in sorted(made)], cached
 
     def write_row(self, xf: Any, row: Any, row_idx: int) -> None:
         # as openpyxl 3.1's WorksheetWriter.write_row, with _cell below
@@ -263,6 +361,7 @@ class _SheetWriter(WorksheetWriter):
         ws: Any = self.ws
         attrs.update(ws.row_dimensions.get(row_idx, {}))
         values, plan, letters = self.values, self.plan, self.letters
+        row, planned = self._with_plan(row, row_idx)
         number = str(row_idx)
         with xf.element("row", attrs):
             for cell in row:
@@ -277,6 +376,8 @@ class _SheetWriter(WorksheetWriter):
                     letter = letters[col] = get_column_letter(col)
                 ref = letter + number
                 cached = values.get(ref, _NONE)
+                if cached is _NONE and planned:
+                    cached = planned.get(col, _NONE)
                 formula = plan.formula(row_idx, col, value) if plan is not None else None
                 if cached is _NONE and formula is None:
                     write_cell(xf, ws, cell, cell.has_style)

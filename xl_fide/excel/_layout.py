@@ -28,7 +28,7 @@ from openpyxl.workbook.defined_name import DefinedName
 from xl_fide.event.months import LONG_EVENT_DAYS
 from xl_fide.errors import InputError
 from xl_fide.excel import _native as _native
-from xl_fide.excel._fence import apply_style, book_state, put, style_cells
+from xl_fide.excel._fence import apply_style, book_state, own_style, put, style_cells
 from xl_fide.rules import notes as _notes
 from xl_fide.rules import results as _results
 from xl_fide.rules.results import parse_result
@@ -322,13 +322,19 @@ def safe_text(cell: Any, value: Any) -> None:
         value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
         book_state(cell.parent.parent).setdefault("replaced", []).append(
             f"{cell.parent.title}!{cell.coordinate}")
+    quoted = isinstance(value, str) and value.startswith(_FORMULA_STARTS)
+    if quoted or isinstance(value, _STYLED_VALUES):
+        own_style(cell)     # a style attribute is set in place below (a date's format)
     cell.value = value
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    if quoted:
         cell.data_type = "s"
         cell.quotePrefix = True
 
 
 _PLAIN: dict[str, bool] = {}     # a text: whether openpyxl stores it as it is
+#: values whose ``cell.value = value`` may set the cell's number format (openpyxl: a date
+#: or time on a cell without a date format)
+_STYLED_VALUES = (_dt.date, _dt.time, _dt.timedelta)
 
 
 def put_value(cells: dict[tuple[int, int], Any], ws: Any, row: int, col: int, value: Any) -> None:
@@ -609,7 +615,7 @@ def _note_cell(ws: Any, geo: _Geometry, tall: bool = True) -> Any:
     n, ru = geo.col["n"], geo.col[geo.rating_cols[-1].key]
     cell = ws.cell(1, n)
     _apply(cell, "subtitle")
-    cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
+    own_style(cell).alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
     if not any(m.min_row == 1 and m.min_col == n for m in ws.merged_cells.ranges):
         ws.merge_cells(start_row=1, start_column=n, end_row=1, end_column=ru)
     if tall:

@@ -47,7 +47,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from xl_fide.errors import InputError, XlFideError
 from xl_fide.excel import _native
 from xl_fide.excel._build import _build_tables
-from xl_fide.excel._fence import book_state
+from xl_fide.excel._fence import book_state, own_style
 from xl_fide.excel._layout import (
     _CODES, _DP_VALUES, _PD_FROM, _PD_HIGH, CONF, HELP, TABLES, _apply, _define,
     _new_workbook, _page_setup, _text, _vocabulary,
@@ -566,7 +566,8 @@ def _build_player(wb: Workbook, ws: Any, udf: bool) -> None:
         cell.comment = Comment(help_, "xl-fide", width=260, height=80)
         _define(wb, name, PLAYER, f"$K${r}")
     for key in ("published", "initial", "rules"):   # long text: overflows to the left
-        ws.cell(_ROW[key], 11).alignment = Alignment(horizontal="right", vertical="center")
+        own_style(ws.cell(_ROW[key], 11)).alignment = Alignment(horizontal="right",
+                                                                vertical="center")
     ws.cell(_ROW["tc"], 4).value = "standard"
     ws.cell(_ROW["krule"], 4).value = _k_rule(udf)
     kg, kr = _g("v_kgiven"), _p("krule")

@@ -11,7 +11,7 @@ import json
 import operator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from openpyxl import Workbook
 
@@ -47,11 +47,12 @@ _COMPUTED_KEYS = ("no", "k_rule", "k")
 _Refs = tuple[tuple[int, int, str], ...]
 
 
-def _input_cells(geo: _Geometry) -> tuple[_Refs, _Refs]:
-    """(row, column, reference such as ``"D7"``) of the input cells of the Crosstable and
-    Event sheets; made each time they are needed, not kept (at 2,000 players they are
-    114,000 tuples, 13 MB a whole command long: issue 32's peak memory)."""
-    return _input_refs(geo.first, geo.last, geo.block_last,
+def _input_cells(geo: _Geometry, cross: bool = True) -> tuple[_Refs, _Refs]:
+    """(row, column, reference such as ``"D7"``) of the input cells of the Crosstable
+    (none unless ``cross``) and Event sheets; made each time they are needed, not kept (at
+    2,000 players they are 114,000 tuples, 13 MB a whole command long: issue 32's peak
+    memory)."""
+    return _input_refs(geo.first, geo.last if cross else geo.first - 1, geo.block_last,
                        frozenset(geo.col[k] for k in _COMPUTED_KEYS))
 
 
@@ -80,25 +81,49 @@ def _from_json(value: Any) -> Any:
     return value
 
 
+#: json.dumps(..., ensure_ascii=True, separators=(",", ":")), the encoder made once
+_JSON = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+
+
 def _write_original(wb: Workbook, geo: _Geometry, text: str, ranks: list[int],
                     encoding: str = "utf-8", newline: str = "\n") -> None:
-    cross_cells, event_cells = _input_cells(geo)
-    cells: dict[str, dict[str, Any]] = {CROSS: {}, EVENT: {}}
-    for sheet, where in ((CROSS, cross_cells), (EVENT, event_cells)):
-        get = sheet_cells(wb[sheet]).get         # (row, col) -> cell: a blank place has none
-        out = cells[sheet]
-        cell: Any
-        for r, c, ref in where:
+    # the JSON of the payload below, its Crosstable cells written a row at a time (the
+    # same text as one json.dumps of the whole: at 2,000 players the cells are 110,000,
+    # 25 MB as one dict with their references: issue 32's peak memory)
+    cols = _cross_columns(geo)
+    get = sheet_cells(wb[CROSS]).get         # (row, col) -> cell: a blank place has none
+    cell: Any
+    rows_json = []
+    for r, _, refs in _cross_rows(geo):
+        row: dict[str, Any] = {}
+        for c, ref in zip(cols, refs):
             cell = get((r, c))
             if cell is not None:
                 value = raw(cell)               # (what cell.value gives)
                 if value is not None:
-                    out[ref] = value if type(value) in _AS_IT_IS else _to_json(value)
-    payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks, "layout": geo.layout,
-               "rounds": geo.rounds, "cells": cells, "encoding": encoding,  # the TRF's bytes
-               "newline": newline}      # and line ending (a book without it: LF)
+                    row[ref] = value if type(value) in _AS_IT_IS else _to_json(value)
+        if row:
+            rows_json.append(_JSON(row)[1:-1])
+    event: dict[str, Any] = {}
+    get = sheet_cells(wb[EVENT]).get
+    for r, c, ref in _input_cells(geo, cross=False)[1]:
+        cell = get((r, c))
+        if cell is not None:
+            value = raw(cell)
+            if value is not None:
+                event[ref] = value if type(value) in _AS_IT_IS else _to_json(value)
+    cells = (f"{{{_JSON(CROSS)}:{{{','.join(rows_json)}}},{_JSON(EVENT)}:{_JSON(event)}}}")
+    del rows_json
+    # payload = {"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks,
+    #            "layout": geo.layout, "rounds": geo.rounds, "cells": cells,
+    #            "encoding": encoding, "newline": newline}
+    #            (encoding: the TRF's bytes; newline its line ending, a book without it: LF)
+    head = _JSON({"format": _ORIGINAL_FORMAT, "trf": text, "ranks": ranks,
+                  "layout": geo.layout, "rounds": geo.rounds})
+    data = (f"{head[:-1]},\"cells\":{cells},\"encoding\":{_JSON(encoding)},"
+            f"\"newline\":{_JSON(newline)}}}")
     # ASCII only, and no "_" (which an .xlsx reader may take for an _xHHHH_ escape)
-    data = json.dumps(payload, ensure_ascii=True, separators=(",", ":")).replace("_", "\\u005f")
+    data = data.replace("_", "\\u005f")
     ws = wb.create_sheet(ORIGINAL)
     ws.sheet_state = "veryHidden"
     _text(ws, 1, 1, "xl-fide: the TRF this workbook was made from and what was written to its "
@@ -118,10 +143,12 @@ def _original(wb: Any) -> dict[str, Any] | None:
         payload = json.loads(data)
         if payload.get("format") != _ORIGINAL_FORMAT:
             raise ValueError(f"format {payload.get('format')!r}")
-        # a date is the only dict a cell holds (json gives plain dicts)
-        payload["cells"] = {sheet: {k: _from_json(v) if type(v) is dict else v
-                                    for k, v in cells.items()}
-                            for sheet, cells in payload["cells"].items()}
+        # a date is the only dict a cell holds (json gives plain dicts): replaced in
+        # place (a copy of the 110,000 cells of 2,000 players is 5 MB more at the peak)
+        for cells in payload["cells"].values():
+            for k, v in cells.items():
+                if type(v) is dict:
+                    cells[k] = _from_json(v)
         payload["ranks"] = [int(r) for r in payload["ranks"]]
         if payload.setdefault("newline", "\n") not in ("\n", "\r\n", "\r"):
             raise ValueError(f"line ending {payload['newline']!r}")
@@ -198,21 +225,24 @@ def _by_row(refs: _Refs) -> _Groups:
     return tuple(out)
 
 
-def _cross_rows(geo: _Geometry) -> _Groups:
-    return _cross_groups(geo.first, geo.last, geo.block_last,
-                         frozenset(geo.col[k] for k in _COMPUTED_KEYS))
+def _cross_columns(geo: _Geometry) -> list[int]:
+    """The input columns of the Crosstable's players' rows, left to right."""
+    computed = frozenset(geo.col[k] for k in _COMPUTED_KEYS)
+    return [c for c in range(1, geo.block_last + 1) if c not in computed]
 
 
-@functools.lru_cache(maxsize=2)
-def _cross_groups(first: int, last: int, block_last: int, computed: frozenset[int]) -> _Groups:
-    # _input_refs's cells, row by row, each row the same columns: grouped by slicing
-    cross = _input_refs(first, last, block_last, computed)[0]
-    index = [c - 1 for c in range(1, block_last + 1) if c not in computed]
-    m = len(index)
-    assert len(index) > 1 and len(cross) == m * (last - first + 1)
-    getter, ref = operator.itemgetter(*index), operator.itemgetter(2)
-    return tuple((r, getter, tuple(map(ref, cross[k * m:(k + 1) * m])))
-                 for k, r in enumerate(range(first, last + 1)))
+def _cross_rows(geo: _Geometry) -> Iterator[tuple[int, Callable[[list[Any]], tuple[Any, ...]],
+                                                tuple[str, ...]]]:
+    """:func:`_input_cells`'s Crosstable cells, row by row (every row the same columns):
+    the row, its input values as a tuple (by slicing), their references. Made as they are
+    read, not kept (at 2,000 players 114,000 references, 13 MB)."""
+    cols = _cross_columns(geo)
+    assert len(cols) > 1
+    getter = operator.itemgetter(*(c - 1 for c in cols))
+    letters = [_layout._L(c) for c in cols]
+    for r in range(geo.first, geo.last + 1):
+        number = str(r)
+        yield r, getter, tuple([letter + number for letter in letters])
 
 
 _EVENT_ROWS = _by_row(_input_refs(1, 0, 1, frozenset())[1])

@@ -120,3 +120,61 @@ class Plan:
         if i < len(runs) and runs[i][0] < row <= runs[i][1]:
             return {"t": "shared", "si": runs[i][2]}, None
         return None
+
+
+#: No cached value worked out yet for a cell of a :class:`RowPlan`.
+NO_VALUE = object()
+
+
+class RowPlan:
+    """Columns of a sheet's players' rows ``first``..``last`` held as a plan rather than
+    as cells (issue 32: at 2,000 x 15 the native helper sheet is 118,000 cells, 60 MB as
+    openpyxl objects and formula texts; the Swiss per-round checks 30,000 texts, 13 MB):
+    per column, the formula of every row (its texts around the row's number, as
+    :func:`xl_fide.excel._native.row_template` gives them) or a constant ``int``, and
+    each row's cached value. The cells are made one row at a time as the sheet is
+    written (:func:`xl_fide.excel._fence.save`), each as ``cell.value = value`` would
+    have made it then; meanwhile the sheet holds no cell there, or an empty one whose
+    style the cell made takes."""
+
+    __slots__ = ("first", "last", "columns", "values", "by_col")
+
+    def __init__(self, first: int, last: int,
+                 columns: Iterable[tuple[int, object, str]]) -> None:
+        #: (column, the texts around the row's number or an int, openpyxl's data type
+        #: ``"f"`` or ``"n"``), left to right
+        self.columns = sorted(columns, key=lambda c: c[0])
+        self.first, self.last = first, last
+        self.by_col = {c: (value, kind) for c, value, kind in self.columns}
+        #: column -> the cached value of each row (:data:`NO_VALUE`: none yet)
+        self.values: dict[int, list[object]] = {}
+
+    def holds(self, row: int, col: int) -> bool:
+        """Whether the cell at ``row``, ``col`` is one of the plan's."""
+        return self.first <= row <= self.last and col in self.by_col
+
+    def row(self, row: int) -> list[tuple[int, object, str]]:
+        """(column, value, data type) of the plan's cells of ``row``, left to right."""
+        number = str(row)
+        return [(c, number.join(v) if type(v) is tuple else v, kind)
+                for c, v, kind in self.columns]
+
+    def clear(self) -> None:
+        """Forget every cached value."""
+        self.values = {}
+
+    def cached(self, row: int, col: int) -> object:
+        """The cached value of the cell at ``row``, ``col`` (:data:`NO_VALUE`: none)."""
+        got = self.values.get(col)
+        return NO_VALUE if got is None else got[row - self.first]
+
+    def cache(self, row: int, col: int, value: object, *, keep: bool = True) -> object:
+        """Cache ``value`` for the cell at ``row``, ``col`` (``keep``: unless it has one);
+        the value it then has."""
+        got = self.values.get(col)
+        if got is None:
+            got = self.values[col] = [NO_VALUE] * (self.last - self.first + 1)
+        i = row - self.first
+        if not (keep and got[i] is not NO_VALUE):
+            got[i] = value
+        return got[i]
