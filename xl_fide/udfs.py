@@ -39,7 +39,8 @@ from xl_fide._version import __version__
 from xl_fide.rules.adjustments import adjusted_for_rules
 from xl_fide.rules.editions import RuleEdition, TimeControl, parse_date, rules_for
 from xl_fide.errors import InputError, RuleError, XlFideError
-from xl_fide.rules.event import Entrant, effective_rating, rate_crosstable
+from xl_fide.rules.event import (BLOCK_COLUMNS, Entrant, block_values, effective_rating,
+                                 rate_crosstable)
 from xl_fide.rules.initial import initial_rating
 from xl_fide.rules.notes import initial_code, new_rating_code
 from xl_fide.rules.performance import (
@@ -73,8 +74,7 @@ __ndim__ = NDIM  # the name tests/lo_calc.py looks for
 NA = "#N/A"
 #: The columns of FIDE_EVENT(_SWISS); Rc (the opponents' average) last, so a range of the
 #: first ten columns shows what it showed before Rc was added.
-EVENT_COLUMNS = ("N", "W", "ΣPD", "W-ΣPD", "K", "K×ΣΔR", "change", "new rating", "Rp", "Ru",
-                 "Rc")
+EVENT_COLUMNS = BLOCK_COLUMNS
 
 _CATEGORY = "xl-fide"
 _EXCEL_EPOCH = _dt.date(1899, 12, 30)   # serial 1 = 1900-01-01 past Excel's 1900-02-29 bug
@@ -889,26 +889,7 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
         if blank:
             out.append([""] * len(EVENT_COLUMNS))
             continue
-        row: list = [res.N, res.W_half / 2]
-        calc, init = res.calc, res.initial
-        if calc is not None:
-            # below the floor: "not published: below 1400 (1390)" (FIDE B.02 §7.2.1)
-            row += [calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K, calc.change / 100,
-                    calc.rating_change,
-                    new_rating_code(calc) if short else new_rating_or_note(calc)]
-        else:
-            row += [""] * 6
-        row.append(res.Rp if res.Rp is not None else "")
-        if calc is not None or init is None:
-            row.append("")
-        elif init.Ru is not None:
-            row.append(init.Ru)
-        elif short:             # "NP 3g" (xl_fide.rules.notes.KEY)
-            row.append(initial_code(init, edition))
-        else:
-            row.append(f"not published: {init.reason}")
-        row.append(res.Rc if res.Rc is not None else "")     # .5 up (PlayerResult.Rc)
-        out.append(row)
+        out.append(block_values(res, edition, short=short))
     return out
 
 

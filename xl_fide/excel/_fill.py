@@ -48,13 +48,15 @@ from xl_fide.excel._layout import (
     _text,
     put_value,
     safe_text,
+    RATING_COLS,
 )
 from xl_fide.excel._read import _read_book
 from xl_fide.excel._roundtrip import _write_original
 from xl_fide.event.months import LONG_EVENT_DAYS, month_rounds
 from xl_fide.event.report import KSource, Report
 from xl_fide.rules.editions import RuleEdition
-from xl_fide.rules.notes import initial_code, new_rating_code
+from xl_fide.rules.event import block_values
+from xl_fide.rules.notes import new_rating_code
 from xl_fide.rules.rating import new_rating_or_note
 from xl_fide.tournament import DEFAULT_SCORING, Tournament
 
@@ -277,7 +279,7 @@ def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequenc
                 row = by_row[res.start_rank]    # Ro and K also below the floor
                 values = ([row.Ro if row.Ro is not None else "",
                            row.K_given if row.K_given is not None else ""]
-                          + rating_values(res, month.edition))
+                          + block_values(res, month.edition))
             for spec, v in zip(_m.MONTH_COLS, values):
                 out[f"{_L(_m.month_col(geo, m.index, spec.key))}{r}"] = v
     # over the months: the report's rows (a MonthlyChange: the months' changes summed,
@@ -342,25 +344,8 @@ def _data_rating(row: Any) -> int | None:
     return row.Ro if row.Ro is not None else row.result.rating
 
 
-def rating_values(res: Any, edition: RuleEdition) -> list[Any]:
-    """The rating block of one player as the formulas show it (both modes): N, W, ΣPD,
-    W−ΣPD, K used, K×ΣΔR, Δ, new rating (or below the floor ``NP 1395``), Rp, Ru (or the
-    code of why it is not published, :data:`xl_fide.rules.notes.KEY`), Rc (the report's:
-    the opponents' average, .5 up), rated under ``edition``; ``""`` where the cell is
-    blank."""
-    calc, init = res.calc, res.initial
-    rp = res.Rp if res.Rp is not None else ""
-    rc = res.Rc if res.Rc is not None else ""
-    if calc is not None:
-        return [res.N, res.W_half / 2, calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K,
-                calc.change / 100, calc.rating_change, new_rating_code(calc), rp, "", rc]
-    ru: Any = ""
-    if init is not None:
-        ru = initial_code(init, edition)
-    return [res.N, res.W_half / 2, "", "", "", "", "", "", rp, ru, rc]
-
-
-_BLOCK = ("n", "w", "sum_pd", "w_pd", "k_used", "change", "chg", "new", "rp", "ru", "rc")
+#: the rating block's keys, in :data:`xl_fide.rules.event.BLOCK_COLUMNS`' order
+_BLOCK = tuple(spec.key for spec in RATING_COLS)
 
 
 def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequence[Any],
@@ -389,7 +374,7 @@ def _cached_cells(wb: Workbook, geo: _Geometry, report: Report, players: Sequenc
             used = _data_rating(row) if players[i].rating is None else row.Ro
             out[at("ro_used", r)] = used if used is not None else ""
             res = row.result
-            values = rating_values(res, report.edition)
+            values = block_values(res, report.edition)
             # the report's K before the cap: also for a rating below the floor (the
             # engine rates the player as unrated, the K column still shows K)
             k = row.K_given if row.K_given is not None else ""

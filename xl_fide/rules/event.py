@@ -23,7 +23,9 @@ from xl_fide.errors import InputError, NotPlain
 from xl_fide.rules.initial import InitialRating, initial_rating
 from xl_fide.rules.rounding import round_half_up
 from xl_fide.rules.tables import dp_for_p, p_hundredths
-from xl_fide.rules.rating import EventChange, _cap_k, cap_k, checked_pairs, rated_sums
+from xl_fide.rules.notes import initial_code, new_rating_code
+from xl_fide.rules.rating import (EventChange, _cap_k, cap_k, checked_pairs, new_rating_or_note,
+                                  rated_sums)
 from xl_fide.rules.values import K_MAX, K_MIN, RATING_MAX, as_rating
 from xl_fide.rules.results import GameResult
 
@@ -250,6 +252,45 @@ def _result(start_rank: int, name: str, rating: int | None, points_half: int, N:
     _set(r, "notes", ())
     _set(r, "sum_R_opp", sum_R_opp)
     return r
+
+
+#: The columns of a cross-table's rating block, in the order ``FIDE_EVENT`` and
+#: ``FIDE_EVENT_SWISS`` return them and the workbooks show them (the sheets' headers:
+#: N, W, ΣPD, W−ΣPD, K used, K×ΣΔR, Δ, New, Rp, Ru, Rc); Rc last, so a range of the
+#: first ten columns shows what it showed before Rc was added.
+BLOCK_COLUMNS = ("N", "W", "ΣPD", "W-ΣPD", "K", "K×ΣΔR", "change", "new rating", "Rp", "Ru",
+                 "Rc")
+
+
+def block_values(res: PlayerResult, edition: RuleEdition, *,
+                 short: bool = True) -> list[object]:
+    """One player's rating block (:data:`BLOCK_COLUMNS`), ``""`` where the cell is blank:
+    what ``FIDE_EVENT(_SWISS)`` returns and the value a workbook caches for the block's
+    formulas, in both modes (one form for both). N (int), W (points, float of a
+    half-point), ΣPD and W−ΣPD (float of the hundredths), K (after the K x n <= 700
+    cap, §8.3.3), K×ΣΔR (float of the hundredths), the change rounded .5 away from zero
+    (§8.3.4), the new rating (below the floor ``NP 1395``, §7.2.1; ``short=False``: the
+    sentence of :func:`~xl_fide.rules.rating.new_rating_or_note`), Rp (§8.1.1), Ru for
+    an unrated player (§8.2; or why it is not published: the code of
+    :func:`~xl_fide.rules.notes.initial_code`, ``short=False`` the sentence) and Rc
+    (.5 up, :attr:`PlayerResult.Rc`), rated under ``edition``."""
+    calc, init = res.calc, res.initial
+    row: list[object] = [res.N, res.W_half / 2]
+    if calc is not None:
+        row += [calc.sum_PD / 100, calc.sum_delta_R / 100, calc.K, calc.change / 100,
+                calc.rating_change,
+                new_rating_code(calc) if short else new_rating_or_note(calc)]
+    else:
+        row += [""] * 6
+    row.append(res.Rp if res.Rp is not None else "")
+    if calc is not None or init is None:
+        row.append("")
+    elif init.Ru is not None or short:
+        row.append(initial_code(init, edition))
+    else:
+        row.append(f"not published: {init.reason}")
+    row.append(res.Rc if res.Rc is not None else "")     # .5 up (PlayerResult.Rc)
+    return row
 
 
 def rate_crosstable(entrants: Sequence[Entrant], edition: RuleEdition | None = None,
