@@ -881,7 +881,7 @@ def _event_rows(ratings: list[int | None], ks: list[int | None],
                 bad: dict[int, str] | None = None) -> list[list]:
     entrants = [Entrant(i + 1, ratings[i], ks[i] if ratings[i] is not None else None, rounds[i])
                 for i in range(len(ratings))]
-    out = []
+    out: list[list] = []
     for i, (blank, res) in enumerate(zip(blank_rows, rate_crosstable(entrants, edition))):
         if bad and i in bad:     # its rating is not one: Ru says why, nothing is rated
             out.append([""] * 9 + [bad[i], ""])
