@@ -161,7 +161,9 @@ def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int,
     """Month ``m``'s Ro of row ``r``: see the module's docstring (integers only; the
     1 Mar 2024 raise 0.4 x (2000 - R) is a multiple of 0.2, never a tie: rounded as
     INT((4 (2000 - R) + 5) / 10)). A Ro that is not a number is passed on, so the
-    month's block shows the same error as the one-period block."""
+    month's block shows the same error as the one-period block; so is an error in the
+    previous month's New (a result that does not read): the month's Ro is that error,
+    and its opponents' figures too (never an unrated player's clean figures)."""
     ro = f"{_L(geo.col['ro_used'])}{r}"      # Ro used: the sheet's Ro as the rules read it
     if previous is None:
         return f'=IF({ro}="","",{ro})'
@@ -174,7 +176,8 @@ def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int,
         once = f"{date}<DATE({d.year},{d.month},{d.day})," if date else ""
         value = (f"IF(AND({once}{new}>={OLD_FLOOR},{new}<{ADJUST_2024_LIMIT}),"
                  f"{new}+INT((4*({ADJUST_2024_LIMIT}-{new})+5)/10),{new})")
-    return f'=IF({ro}="","",IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},""),{ro}))'
+    return (f'=IF({ro}="","",IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},'
+            f'IF(ISERROR({new}),{new},"")),{ro}))')
 
 
 def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[str]:
