@@ -159,14 +159,16 @@ def _rows_that_differ_show_an_error(before, after):
 
 def _month2_numbers_after_an_error(after):
     """Rows whose month-1 New is an error (or a message) but whose month-2 New, Δ or Ru
-    is a number."""
+    is a number, or whose month-2 Ro is not (blank: an unrated player) though month 1's
+    is a rating."""
     ws = after[CROSS]
     blocks = month_blocks(after)
     out = []
     for r in range(FIRST, FIRST + 137):
         if _wrong(ws.cell(r, blocks[1]["New"]).value):
-            shown = [ws.cell(r, blocks[2][h]).value for h in ("New", "Δ", "Ru")]
-            if any(isinstance(v, (int, float)) for v in shown):
+            shown = [ws.cell(r, blocks[2][h]).value for h in ("Ro", "New", "Δ", "Ru")]
+            rated = isinstance(ws.cell(r, blocks[1]["Ro"]).value, int)
+            if any(isinstance(v, (int, float)) for v in shown) or (rated and not _wrong(shown[0])):
                 out.append((r - FIRST + 1, shown))
     return out
 
