@@ -12,7 +12,8 @@ other players got other numbers with Check 0.
    LibreOffice and by Gnumeric (Excel's text semantics), every cell of the cross-table
    equals that of the same book with the numbers 0 and 1 typed; ``report`` reads both
    books alike.
-2. A result that does not read (``"x"``) spreads no clean wrong number: over 30 days a
+2. A result that does not read (``"x"``; ``"?"``, which VLOOKUP took for the wildcard
+   of any one character and read as ``1``) spreads no clean wrong number: over 30 days a
    month's Ro is the previous month's New, so when that New is an error the month's Ro
    is the error (it was blank: an unrated player, whose opponents got clean other
    figures). Every row whose New differs from the book's before the edit shows an error;
@@ -173,10 +174,13 @@ def _month2_numbers_after_an_error(after):
     return out
 
 
-def test_a_bad_result_spreads_no_clean_number_native(native_engine, tmp_path):
+@pytest.mark.parametrize("bad", ["x", "?"])     # "?": to VLOOKUP any one character ("1")
+def test_a_bad_result_spreads_no_clean_number_native(native_engine, tmp_path, bad):
     before, _ = _recalc(native_engine, _book(tmp_path, "native", {}, "before"))
-    after, _ = _recalc(native_engine, _book(tmp_path, "native", {"O6": "x"}, "bad"))
+    after, _ = _recalc(native_engine, _book(tmp_path, "native", {"O6": bad}, "bad"))
     ws = after[CROSS]
+    check = _head(ws)["Check"]
+    assert (ws.cell(6, check).value, ws.cell(69, check).value) == (1, 1)
     assert _is_error(ws.cell(6, _over_new(ws)).value)
     assert _rows_that_differ_show_an_error(before, after) == []
     assert _month2_numbers_after_an_error(after) == []
@@ -194,8 +198,9 @@ def test_a_bad_result_spreads_no_clean_number_udf(office, tmp_path):
     assert _month2_numbers_after_an_error(after) == []
 
 
-def test_report_refuses_a_bad_result_naming_its_cell(tmp_path, capsys):
-    bad = _book(tmp_path, "native", {"O6": "x"}, "bad")
+@pytest.mark.parametrize("value", ["x", "?"])
+def test_report_refuses_a_bad_result_naming_its_cell(tmp_path, capsys, value):
+    bad = _book(tmp_path, "native", {"O6": value}, "bad")
     assert main(["report", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Crosstable!O6" in err[0]

@@ -259,8 +259,12 @@ def _scoring_first(s: _Sheets, event: str) -> int:
 
 def _result(s: _Sheets, v: object, col: int) -> Any:
     """``VLOOKUP(v, ResultCodes, col, FALSE)`` of the key ``_native.result_key(v)`` (a
-    text without its spaces; LookupError for #N/A)."""
-    return s.vlookup(v.replace(" ", "") if isinstance(v, str) else v, "ResultCodes", col)
+    text without its spaces, its wildcards made ``#``; LookupError for #N/A)."""
+    key = v.replace(" ", "").translate(_NO_WILDCARDS) if isinstance(v, str) else v
+    return s.vlookup(key, "ResultCodes", col)
+
+
+_NO_WILDCARDS = str.maketrans("*?~", "###")
 
 
 def _pair_bad(s: _Sheets, a: object, b: object) -> int:

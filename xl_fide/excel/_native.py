@@ -321,8 +321,13 @@ def result_key(res: str) -> str:
     """The look-up key of result cell(s) ``res`` in the result codes: a number itself, a
     text without its spaces (``"0 "``, ``" ½"``, ``"1 - 0"`` read as ``0``, ``½``,
     ``1-0``, as FIDE_* and ``xl-fide report`` read them:
-    :func:`xl_fide.rules.results.parse_result`)."""
-    return f'IF(ISNUMBER({res}),{res},SUBSTITUTE({res}," ",""))'
+    :func:`xl_fide.rules.results.parse_result`), its wildcards ``* ? ~`` made ``#`` (to
+    VLOOKUP ``"?"`` is any one character: it found ``1``). Elementwise: ``res`` may be
+    a range in an array formula."""
+    key = f'SUBSTITUTE({res}," ","")'
+    for wild in "*?~":
+        key = f'SUBSTITUTE({key},"{wild}","#")'
+    return f"IF(ISNUMBER({res}),{res},{key})"
 
 
 # ------------------------------------------------------------------------------ cells
