@@ -12,7 +12,8 @@ right of the sheet's one-period block (which then says it is not published):
   month; the block's header lists its rounds);
 * month 1's Ro is the sheet's Ro used; a later month's Ro is the previous month's new rating
   when it was published (a number), else blank (unrated: a rating below the floor is
-  not published, B.02 §7.2.1; a player unrated at the start stays unrated), raised by
+  not published, B.02 §7.2.1; a player unrated at the start stays unrated) or, when
+  that New is an error or a message, that error (passed on to his opponents), raised by
   the 1 March 2024 adjustment when that date falls between the two months;
 * K: blank for an unrated Ro, else K set if given, else the K rule at that month's Ro
   and date (B.02 §8.3.3);
