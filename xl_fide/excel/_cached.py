@@ -293,8 +293,13 @@ def _scoring_first(s: _Sheets, event: str) -> int:
 
 
 def _result(s: _Sheets, v: object, col: int) -> Any:
-    """``VLOOKUP(v, ResultCodes, col, FALSE)`` (LookupError for #N/A)."""
-    return s.vlookup(v, "ResultCodes", col)
+    """``VLOOKUP(v, ResultCodes, col, FALSE)`` of the key ``_native.result_key(v)`` (a
+    text without its spaces, its wildcards made ``#``; LookupError for #N/A)."""
+    key = v.replace(" ", "").translate(_NO_WILDCARDS) if isinstance(v, str) else v
+    return s.vlookup(key, "ResultCodes", col)
+
+
+_NO_WILDCARDS = str.maketrans("*?~", "###")
 
 
 def _pair_bad(s: _Sheets, a: object, b: object) -> int:
@@ -504,7 +509,7 @@ def _ro_used(ro: Any, sw: Mapping[int, Any]) -> int:
     the floor, a blank or :data:`~xl_fide.rules.values.NOT_A_RATING` is 0."""
     from xl_fide.excel import _native as n
     if not _is_num(ro):
-        return 0
+        return _int(ro) if isinstance(ro, str) and ro in _ERRORS else 0   # an error: itself
     return int(ro) if ro >= _int(sw[n.S_FLOOR]) else 0
 
 

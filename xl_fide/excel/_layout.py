@@ -461,7 +461,7 @@ _CODES = "ResultCodes"     # Tables: entry | score | rated | TRF code | points i
 
 
 def _vl(x: str, col: int) -> str:
-    return f"VLOOKUP({x},{_CODES},{col},FALSE)"
+    return f"VLOOKUP({_native.result_key(x)},{_CODES},{col},FALSE)"
 
 
 _PAIRS = "GamePairs"        # Tables: keys of the TRF code pairs of one game that agree

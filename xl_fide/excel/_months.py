@@ -12,7 +12,8 @@ right of the sheet's one-period block (which then says it is not published):
   month; the block's header lists its rounds);
 * month 1's Ro is the sheet's Ro used; a later month's Ro is the previous month's new rating
   when it was published (a number), else blank (unrated: a rating below the floor is
-  not published, B.02 §7.2.1; a player unrated at the start stays unrated), raised by
+  not published, B.02 §7.2.1; a player unrated at the start stays unrated) or, when
+  that New is an error or a message, that error (passed on to his opponents), raised by
   the 1 March 2024 adjustment when that date falls between the two months;
 * K: blank for an unrated Ro, else K set if given, else the K rule at that month's Ro
   and date (B.02 §8.3.3);
@@ -73,6 +74,7 @@ from xl_fide.excel._layout import (
     key_rows,
 )
 from xl_fide.rules.adjustments import ADJUST_2024_DATE, ADJUST_2024_LIMIT, OLD_FLOOR
+from xl_fide.rules.notes import NP
 
 MONTH_COLS: tuple[_Col, ...] = (
     _Col("m_ro", "Ro", None, 6, "calc_int",
@@ -161,7 +163,11 @@ def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int,
     """Month ``m``'s Ro of row ``r``: see the module's docstring (integers only; the
     1 Mar 2024 raise 0.4 x (2000 - R) is a multiple of 0.2, never a tie: rounded as
     INT((4 (2000 - R) + 5) / 10)). A Ro that is not a number is passed on, so the
-    month's block shows the same error as the one-period block."""
+    month's block shows the same error as the one-period block; so is an error in the
+    previous month's New (a result that does not read), or a message there (FIDE_*
+    in LibreOffice answers its error as text): the month's Ro is that error or text,
+    never blank (an unrated player, whose opponents' figures would be clean and other).
+    Blank only after a New that is blank or a code ``NP 1395`` (not published)."""
     ro = f"{_L(geo.col['ro_used'])}{r}"      # Ro used: the sheet's Ro as the rules read it
     if previous is None:
         return f'=IF({ro}="","",{ro})'
@@ -174,7 +180,9 @@ def _ro_formula(geo: _Geometry, m: Month, previous: Month | None, r: int,
         once = f"{date}<DATE({d.year},{d.month},{d.day})," if date else ""
         value = (f"IF(AND({once}{new}>={OLD_FLOOR},{new}<{ADJUST_2024_LIMIT}),"
                  f"{new}+INT((4*({ADJUST_2024_LIMIT}-{new})+5)/10),{new})")
-    return f'=IF({ro}="","",IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},""),{ro}))'
+    code = f'LEFT({new},{len(NP) + 1})="{NP} "'      # not published: unrated after it
+    return (f'=IF({ro}="","",IF(ISNUMBER({ro}),IF(ISNUMBER({new}),{value},'
+            f'IF(ISERROR({new}),{new},IF({code},"",{new}))),{ro}))')
 
 
 def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[str]:

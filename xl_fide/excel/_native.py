@@ -314,7 +314,20 @@ def number_or_zero(x: str) -> str:
 
 
 def _played(res: str, codes: str) -> str:
-    return f"IFERROR(VLOOKUP({res},{codes},3,FALSE),0)=1"
+    return f"IFERROR(VLOOKUP({result_key(res)},{codes},3,FALSE),0)=1"
+
+
+def result_key(res: str) -> str:
+    """The look-up key of result cell(s) ``res`` in the result codes: a number itself, a
+    text without its spaces (``"0 "``, ``" ½"``, ``"1 - 0"`` read as ``0``, ``½``,
+    ``1-0``, as FIDE_* and ``xl-fide report`` read them:
+    :func:`xl_fide.rules.results.parse_result`), its wildcards ``* ? ~`` made ``#`` (to
+    VLOOKUP ``"?"`` is any one character: it found ``1``). Elementwise: ``res`` may be
+    a range in an array formula."""
+    key = f'SUBSTITUTE({res}," ","")'
+    for wild in "*?~":
+        key = f'SUBSTITUTE({key},"{wild}","#")'
+    return f"IF(ISNUMBER({res}),{res},{key})"
 
 
 # ------------------------------------------------------------------------------ cells
@@ -440,7 +453,9 @@ def _player(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
     yield (lay.calc, row, C_NO, f"={R.cross('no', row)}")
     # Ro used is a whole number 0..4000, blank or NOT_A_RATING (:func:`ro_used`): that
     # player is unrated to the others (no #N/A into their rows) and shows why (state 4)
-    yield (lay.calc, row, C_RO, f"=IF(ISNUMBER({ro}),IF({ro}>={floor},{ro},0),0)")
+    # an error (a month's Ro after a New that is an error) is passed on to the opponents
+    yield (lay.calc, row, C_RO, f"=IF(ISNUMBER({ro}),IF({ro}>={floor},{ro},0),"
+                                f"IF(ISERROR({ro}),{ro},0))")
     check = R.cross("check", row)
     yield (lay.calc, row, C_STATE, f'=IF(AND({ro}="",{_results_count(lay, R, row)}=0),0,'
                                f"IF({R.switch(S_OK)}<>1,2,IF(ISNUMBER({ro}),"
@@ -509,7 +524,7 @@ def _games(lay: Layout, R: _Refs, row: int) -> Iterator[Cell]:
         X = f"{_L(x1 + g)}{row}"
         yield (lay.calc, row, x1 + g, f"={x}" if res else 0)
         yield (lay.calc, row, y1 + g,
-               f"=IF({X}>0,2*VLOOKUP({res},{lay.codes},2,FALSE),0)" if res else 0)
+               f"=IF({X}>0,2*VLOOKUP({result_key(res)},{lay.codes},2,FALSE),0)" if res else 0)
         yield (lay.calc, row, z1 + g,
                f"=IF(AND({X}>0,{B}>0),{pd_hundredths(B, X, cap, lay.pd_from, lay.pd_high)},0)"
                if res else 0)
