@@ -230,6 +230,8 @@ def copy_workbook(template: Any, book: Any) -> None:
     xlwings ``book``: values (text as text), formulas (arrays as dynamic arrays), number
     formats, the defined names, and hidden sheets hidden (``Sheet.visible``). Refuses
     (InputError) when a sheet of the same name exists."""
+    from xl_fide.excel import complete_cells
+    complete_cells(template)            # the helper rows held as a plan: cells to copy
     existing = set(_sheet_names(book))
     sheets = [ws for ws in template if ws.title not in _NOT_COPIED]
     clash = [ws.title for ws in sheets if ws.title in existing]

@@ -396,7 +396,8 @@ def test_crosstable_from_pasted_trf(name):
     message = lite.crosstable_from_trf(book)
     t = read_trf(path)
     assert message.startswith(f"added the cross-table of {len(t.players)} players")
-    wb = fill_workbook(build_report(t))
+    from xl_fide.excel import complete_cells
+    wb = complete_cells(fill_workbook(build_report(t)))     # (the planned rows as cells)
     # the Report sheet and the Crosstable cells are those xl-fide crosstable writes
     for sheet_name in (REPORT, CROSS, EVENT):
         ws, sheet = wb[sheet_name], book.sheets[sheet_name]

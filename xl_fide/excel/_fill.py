@@ -108,6 +108,9 @@ def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None
     ``rank`` the No column is the rank and the opponents are given by it, as in a
     cross-table printed by rank (the TRF's start ranks are kept for ``xl-fide trf``).
     Raises :class:`InputError` for a report without its tournament.
+
+    Save it with :func:`save_workbook` (every formula with its value); before reading
+    the native helper sheet's cells or saving it another way, :func:`complete_cells`.
     """
     if order not in ("start", "rank"):
         raise InputError(f"order must be start or rank, got {order!r}")
@@ -506,6 +509,23 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
 
 
 # ================================================================================== save
+
+def complete_cells(wb: Workbook) -> Workbook:
+    """``wb`` (from :func:`fill_workbook` or :func:`build_template`) with every cell an
+    openpyxl cell, and ``wb`` returned. To keep a 2,000-player book's memory low, the
+    players' rows of the native helper sheet and the Swiss per-round checks are held
+    as a plan and made into cells only as :func:`save_workbook` writes them (issue 32);
+    a caller that reads those cells or writes the workbook another way (xlwings Lite's
+    copy, openpyxl's own ``save``) calls this first. :func:`save_workbook` writes the
+    same file either way."""
+    plans = book_state(wb).pop("plans", {})
+    for title, plan in plans.items():
+        ws = wb[title]
+        for r in range(plan.first, plan.last + 1):
+            for c, value, _ in plan.row(r):
+                ws.cell(row=r, column=c).value = value
+    return wb
+
 
 def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
     """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide._files.write_atomic`:
