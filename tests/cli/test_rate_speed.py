@@ -122,9 +122,10 @@ def test_rate_runs_with_the_cyclic_gc_paused_and_restores_it(monkeypatch, tmp_pa
     {"nan": float("nan")}, {1: "a key that is no text"}, [float("inf")],
 ])
 def test_rates_json_is_the_standard_encoders_text(doc):
-    # json_text writes what json.dumps(indent=2) writes, in one pass; what it does not
-    # handle itself (NaN, infinities, keys that are no text) it leaves to json.dumps
-    from xl_fide.cli._rate import json_text
+    # json_text (rate's, report's and period's one writer) writes what
+    # json.dumps(indent=2) writes; what it does not handle itself (NaN, infinities, keys
+    # that are no text) it leaves to json.dumps
+    from xl_fide.cli._presenters import json_text
     assert json_text(doc) == json.dumps(doc, ensure_ascii=False, indent=2)
 
 

@@ -416,10 +416,11 @@ def _period(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _write_pieces(texts: list[str], size: int = 1 << 16) -> None:
-    """Write ``texts`` to the screen as :func:`_write_out` writes their join, about
-    ``size`` characters at a time, each text let go once written (``texts`` is
-    emptied): no copy of a period's whole output is made while it is written."""
+def _write_pieces(texts: list[str], size: int = 1 << 16, sep: str = "") -> None:
+    """Write ``texts`` to the screen as :func:`_write_out` writes their join (``sep``
+    after each text when given), about ``size`` characters at a time, each text let go
+    once written (``texts`` is emptied): no copy of a period's whole output is made
+    while it is written."""
     texts.reverse()
     while texts:
         piece: list[str] = []
@@ -427,22 +428,14 @@ def _write_pieces(texts: list[str], size: int = 1 << 16) -> None:
         while texts and length < size:
             piece.append(texts.pop())
             length += len(piece[-1])
-        _write_out("".join(piece))
+        if sep:
+            piece.append("")
+        _write_out(sep.join(piece))
 
 
 def _write_lines(lines: list[str], size: int = 1 << 16) -> None:
-    """Write ``"\\n".join(lines) + "\\n"`` to the screen as :func:`_write_out` writes it,
-    about ``size`` characters at a time, each line let go once written (``lines`` is
-    emptied)."""
-    lines.reverse()
-    while lines:
-        piece: list[str] = []
-        length = 0
-        while lines and length < size:
-            piece.append(lines.pop())
-            length += len(piece[-1])
-        piece.append("")
-        _write_out("\n".join(piece))
+    """Write ``"\n".join(lines) + "\n"`` as :func:`_write_pieces` writes pieces."""
+    _write_pieces(lines, size, "\n")
 
 
 class _SeenFiles:

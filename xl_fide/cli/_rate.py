@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from xl_fide.event.report import Report
 
 from xl_fide.errors import XlFideError
+from xl_fide.cli._presenters import json_text
 
 EXAMPLE_GAME = "2025:1"
 
@@ -357,96 +358,6 @@ def format_rate(p: Any, fmt: str) -> str:
     if fmt == "json":
         return json_text(to_dict(p)) + "\n"
     return {"table": to_table, "csv": to_csv}[fmt](p)
-
-
-def json_text(doc: Any) -> str:
-    """``json.dumps(doc, ensure_ascii=False, indent=2)``, the same text, made in one
-    pass: the standard encoder writes indented JSON in Python, one generator step per
-    value (about 0.13 s for the 10,000 games of a large CSV); here each string is encoded
-    by its C encoder and each number by its ``repr``, as the standard encoder does them. A
-    value of another kind (not a dict with text keys, list, tuple, str, int, finite float,
-    bool or None) leaves the whole document to :func:`json.dumps`."""
-    import json
-    writer = _JsonWriter(json.JSONEncoder(ensure_ascii=False).encode)
-    try:
-        writer.value(doc, 0, "")
-    except ValueError:      # a value it leaves to json.dumps (which may refuse it)
-        return json.dumps(doc, ensure_ascii=False, indent=2)
-    return "".join(writer.out)
-
-
-#: Why :class:`_JsonWriter` stops (a ValueError :func:`json_text` catches).
-_UNUSUAL = "a value left to json.dumps"
-
-
-class _JsonWriter:
-    """The pieces of :func:`json_text`: ``value`` appends a value's text after ``head``
-    (the separator, indent and key before it), at nesting ``level``."""
-
-    WORDS = {None: "null", True: "true", False: "false"}
-
-    def __init__(self, string: Any) -> None:
-        self.string = string            # a str's JSON text (the C encoder)
-        self.out: list[str] = []
-        self.keys: dict[str, str] = {}  # a key's JSON text and ": "
-
-    def value(self, v: Any, level: int, head: str) -> None:
-        kind = type(v)
-        if kind is str:
-            self.out.append(head + self.string(v))
-        elif kind is int:
-            self.out.append(head + int.__repr__(v))
-        elif v is None or kind is bool:
-            self.out.append(head + self.WORDS[v])
-        elif kind is float:
-            if v - v != 0:              # NaN or an infinity: json.dumps's own words
-                raise ValueError(_UNUSUAL)
-            self.out.append(head + float.__repr__(v))
-        elif kind is dict:
-            self.mapping(v, level, head)
-        elif kind is list or kind is tuple:
-            self.sequence(v, level, head)
-        else:
-            raise ValueError(_UNUSUAL)
-
-    def mapping(self, v: dict, level: int, head: str) -> None:
-        if not v:
-            self.out.append(head + "{}")
-            return
-        inner = "\n" + "  " * (level + 1)
-        sep = head + "{" + inner
-        between = "," + inner
-        keys, value, add, string = self.keys, self.value, self.out.append, self.string
-        for k, item in v.items():
-            text = keys.get(k)
-            if text is None:
-                if type(k) is not str:
-                    raise ValueError(_UNUSUAL)
-                text = keys[k] = string(k) + ": "
-            kind = type(item)           # the usual values here, the others by value()
-            if kind is str:
-                add(sep + text + string(item))
-            elif kind is int:
-                add(sep + text + int.__repr__(item))
-            elif item is None:
-                add(sep + text + "null")
-            else:
-                value(item, level + 1, sep + text)
-            sep = between
-        self.out.append("\n" + "  " * level + "}")
-
-    def sequence(self, v: list | tuple, level: int, head: str) -> None:
-        if not v:
-            self.out.append(head + "[]")
-            return
-        inner = "\n" + "  " * (level + 1)
-        sep = head + "[" + inner
-        between = "," + inner
-        value = self.value
-        for item in v:
-            value(item, level + 1, sep)
-            sep = between
-        self.out.append("\n" + "  " * level + "]")
 
 
 # ---------------------------------------------------------------------------- commands
