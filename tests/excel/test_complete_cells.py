@@ -1,8 +1,10 @@
-"""A workbook's planned rows as cells (issue 32's memory step held the native helper
+"""A workbook's planned rows as cells. Issue 32's memory step holds the native helper
 sheet's players' rows and the Swiss checks as a plan, made into cells only as
-save_workbook writes them): a caller that reads the cells or saves the book another
-way (xlwings Lite's copy, openpyxl's own save) first calls complete_cells, and then sees
-every cell save_workbook writes."""
+save_workbook writes them: the command line asks for that (``planned=True``). The
+Python API's fill_workbook and build_template give every cell by default, so that a
+caller that reads the cells or saves the book another way (xlwings Lite's copy,
+openpyxl's own save: a user trial found its book without its checks and helper rows)
+sees every formula save_workbook writes; complete_cells does it for a planned book."""
 from __future__ import annotations
 
 import pytest
@@ -25,8 +27,10 @@ def _cells(path):
 def test_openpyxls_own_save_after_complete_cells_has_every_cell(event, formulas, tmp_path):
     report = build_report(event())
     ours = save_workbook(fill_workbook(report, formulas=formulas), tmp_path / "ours.xlsx")
-    wb = complete_cells(fill_workbook(report, formulas=formulas))
+    wb = complete_cells(fill_workbook(report, formulas=formulas, planned=True))
     wb.save(tmp_path / "theirs.xlsx")
+    fill_workbook(report, formulas=formulas).save(tmp_path / "default.xlsx")
+    assert _cells(tmp_path / "default.xlsx") == _cells(tmp_path / "theirs.xlsx")
     a, b = _cells(ours), _cells(tmp_path / "theirs.xlsx")
     # every cell openpyxl wrote is ours, and every formula of ours is there (ours adds
     # the cached values of an array formula's other cells, which openpyxl reads back as

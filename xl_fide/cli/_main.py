@@ -272,7 +272,8 @@ def _crosstable(args: argparse.Namespace) -> int:
     t = event.tournament
     _print_warnings(t, args.quiet)
     report = build_report(t, event.rules, players=event.players, inputs=event.inputs)
-    wb = fill_workbook(report, layout=args.layout, formulas=args.formulas, order=args.order)
+    wb = fill_workbook(report, layout=args.layout, formulas=args.formulas, order=args.order,
+                       planned=True)       # saved by save_workbook below (issue 32's memory)
     _save_book(wb, out, args.force)
     _keep_to_exit(event, report, wb)
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds, rules {report.edition.id})")
@@ -356,7 +357,8 @@ def cmd_template(args: argparse.Namespace) -> int:
                        f"{args.players - 1} rounds, got {args.rounds}")
     rounds = args.rounds if args.rounds is not None else (
         args.players - 1 if args.layout == "roundrobin" else 9)
-    wb = build_template(args.layout, args.players, rounds, formulas=args.formulas)
+    wb = build_template(args.layout, args.players, rounds, formulas=args.formulas,
+                        planned=True)
     _save_book(wb, out, args.force)
     _say(f"wrote {out} ({args.layout}, {args.players} players, {rounds} rounds)")
     return EXIT_OK

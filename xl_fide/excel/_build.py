@@ -78,13 +78,17 @@ from xl_fide.tournament import DEFAULT_SCORING
 
 
 def build_template(layout: str, players: int, rounds: int | None = None, *,
-                   formulas: str = "udf") -> Workbook:
+                   formulas: str = "udf", planned: bool = False) -> Workbook:
     """An empty cross-table workbook: ``layout`` roundrobin or swiss, ``players`` rows.
 
     ``rounds``: the Swiss rounds (ignored for a round robin, which has players - 1).
     ``formulas``: ``udf`` (the rating block calls the FIDE_* functions) or ``native``
     (only functions built into Excel 2010+, LibreOffice and Google Sheets, see
     :mod:`xl_fide.excel._native`; same sheets, names and layout, helpers on a hidden sheet).
+    ``planned``: keep the players' rows of the native helper sheet and the Swiss checks
+    as a plan that :func:`~xl_fide.excel.save_workbook` makes into cells as it writes
+    them (a 2,000-player book's memory, issue 32); the workbook must then be saved with
+    it. By default every cell is an openpyxl cell (:func:`complete_cells`).
     Raises :class:`~xl_fide.errors.InputError` for a bad layout, size or ``formulas``.
     """
     if rounds is None or layout == "roundrobin":
@@ -113,6 +117,22 @@ def build_template(layout: str, players: int, rounds: int | None = None, *,
     conf.sheet_state = "hidden"          # read by xlwings, never printed with the workbook
     _paginate(ws, geo)
     wb.active = 0
+    return wb if planned else complete_cells(wb)
+
+
+def complete_cells(wb: Workbook) -> Workbook:
+    """``wb`` (from :func:`build_template` or :func:`~xl_fide.excel.fill_workbook` with
+    ``planned=True``) with every cell an openpyxl cell, and ``wb`` returned: the rows
+    held as a plan (the native helper sheet's players' rows, the Swiss checks) made
+    into cells, for a caller that reads them or saves the workbook another way
+    (xlwings Lite's copy, openpyxl's own ``save``). :func:`~xl_fide.excel.save_workbook`
+    writes the same file either way."""
+    plans = book_state(wb).pop("plans", {})
+    for title, plan in plans.items():
+        ws = wb[title]
+        for r in range(plan.first, plan.last + 1):
+            for c, value, _ in plan.row(r):
+                ws.cell(row=r, column=c).value = value
     return wb
 
 

@@ -21,7 +21,7 @@ from xl_fide._version import __version__
 from xl_fide.errors import InputError, WorkbookError
 from xl_fide.excel import _native as _native
 from xl_fide.excel import _months as _m
-from xl_fide.excel._build import build_template
+from xl_fide.excel._build import build_template, complete_cells
 from xl_fide.excel._cached import complete_values
 from xl_fide.excel._fence import book_state, cells, save
 from xl_fide.excel._layout import (
@@ -90,7 +90,7 @@ def _cell_value(code: str) -> Any:
 
 def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None = None,
                   rounds: int | None = None, formulas: str = "udf",
-                  order: str = "start") -> Workbook:
+                  order: str = "start", planned: bool = False) -> Workbook:
     """A cross-table workbook presenting ``report`` (a :class:`~xl_fide.event.report.Report`
     from :func:`~xl_fide.event.report.build_report`, which carries the tournament and the
     resolved rules): the players and games of ``report.tournament`` as typed inputs, the
@@ -109,8 +109,9 @@ def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None
     cross-table printed by rank (the TRF's start ranks are kept for ``xl-fide trf``).
     Raises :class:`InputError` for a report without its tournament.
 
-    Save it with :func:`save_workbook` (every formula with its value); before reading
-    the native helper sheet's cells or saving it another way, :func:`complete_cells`.
+    Save it with :func:`save_workbook` (every formula with its value; openpyxl's own
+    ``save`` writes none). ``planned``: as :func:`build_template`'s (the command line's
+    way: the workbook must then be saved with :func:`save_workbook`).
     """
     if order not in ("start", "rank"):
         raise InputError(f"order must be start or rank, got {order!r}")
@@ -136,7 +137,7 @@ def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None
             raise InputError("this event is not a single round robin (some players did not "
                              "meet exactly once): use the swiss layout")
         n_rounds = n_rows - 1
-    wb = build_template(layout, n_rows, n_rounds, formulas=formulas)
+    wb = build_template(layout, n_rows, n_rounds, formulas=formulas, planned=True)
     geo = _Geometry(layout, n_rows, n_rounds, formulas)
     ws, ev = wb[CROSS], wb[EVENT]
     _fill_event(ev, tournament, report)
@@ -180,7 +181,7 @@ def fill_workbook(report: Report, layout: str | None = None, *, rows: int | None
     cached = _cached_sheets(wb, geo, report, players, layout)
     _add_months(wb, geo, tournament, report, players, cached)
     book_state(wb)["cached"] = cached
-    return wb
+    return wb if planned else complete_cells(wb)
 
 
 def _fill_games(ws: Any, geo: _Geometry, tournament: Tournament, p: Any, r: int,
@@ -510,23 +511,6 @@ def _build_report_sheet(wb: Workbook, report: Report, renumbered: bool,
 
 # ================================================================================== save
 
-def complete_cells(wb: Workbook) -> Workbook:
-    """``wb`` (from :func:`fill_workbook` or :func:`build_template`) with every cell an
-    openpyxl cell, and ``wb`` returned. To keep a 2,000-player book's memory low, the
-    players' rows of the native helper sheet and the Swiss per-round checks are held
-    as a plan and made into cells only as :func:`save_workbook` writes them (issue 32);
-    a caller that reads those cells or writes the workbook another way (xlwings Lite's
-    copy, openpyxl's own ``save``) calls this first. :func:`save_workbook` writes the
-    same file either way."""
-    plans = book_state(wb).pop("plans", {})
-    for title, plan in plans.items():
-        ws = wb[title]
-        for r in range(plan.first, plan.last + 1):
-            for c, value, _ in plan.row(r):
-                ws.cell(row=r, column=c).value = value
-    return wb
-
-
 def save_workbook(wb: Workbook, path: str | os.PathLike[str], *, force: bool = False) -> Path:
     """Write ``wb`` to ``path`` whole or not at all (:func:`xl_fide._files.write_atomic`:
     built in memory, then created exclusively). Refuses to overwrite an existing file
@@ -582,10 +566,12 @@ def write_default_templates(directory: str | os.PathLike[str]) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     out = []
     for filename, (layout, players, rounds) in DEFAULT_TEMPLATES.items():
-        out.append(save_workbook(build_template(layout, players, rounds), directory / filename,
+        out.append(save_workbook(build_template(layout, players, rounds, planned=True),
+                                 directory / filename,
                                  force=True))
     for filename, (layout, players, rounds) in NATIVE_TEMPLATES.items():
-        out.append(save_workbook(build_template(layout, players, rounds, formulas="native"),
+        out.append(save_workbook(build_template(layout, players, rounds, formulas="native",
+                                                planned=True),
                                  directory / filename, force=True))
     return out
 
