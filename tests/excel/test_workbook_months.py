@@ -459,3 +459,32 @@ def test_no_plain_name_covers_the_comparison(formulas, tmp_path):
 
     assert (at("Rating", 2), at("RatingChange", 2), at("NewRating", 2)) == (1731, -5, 1726)
     assert at("ComparisonRatingChange", 2) == -6
+
+
+@pytest.mark.parametrize("formulas", ["native"])
+def test_a_rapid_time_control_makes_the_result_the_one_period_figure(formulas, tmp_path):
+    # A user trial: the long event's book with the Event sheet's time control changed to
+    # rapid. Only a standard event is rated month by month (B.02 §8.3); the report of
+    # the book rates it as one period, and so must the Result (RatingChange, NewRating).
+    # K 20 given; B as one period (the long event's hand-worked figures above): ΣPD 1.76,
+    # W 1.5: -.26 x 20 = -5.20 -> -5 -> 1895.
+    from tests.harness import gnumeric
+    from xl_fide.excel import read_workbook
+    from xl_fide.excel._layout import EVENT, EVENT_ROW
+    gnumeric.require()
+    rep = build_report(parse_trf(long_event(), source="long.trf"), EventOptions(k=20))
+    wb = fill_workbook(rep, formulas=formulas)
+    wb[EVENT].cell(EVENT_ROW["tc"], 2).value = "rapid"
+    src = save_workbook(wb, tmp_path / "rapid.xlsx")
+    values = gnumeric.recalc(src, tmp_path / "rapid.gnumeric.xlsx")
+    names = load_workbook(src)
+
+    def named(name, i):
+        sheet, (c, r1, _, _) = name_range(names, name)
+        return values[sheet].cell(r1 + i, c).value
+
+    assert (named("RatingChange", 1), named("NewRating", 1)) == (-5, 1895)
+    again = build_report(read_workbook(src))
+    assert not again.months
+    b = next(r for r in again.rows if r.result.start_rank == 2)
+    assert (b.rating_change, b.new_rating) == (-5, 1895)

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from xl_fide.event.report import Report
 
 from xl_fide.errors import XlFideError
-from xl_fide.cli._presenters import json_text
 
 EXAMPLE_GAME = "2025:1"
 
@@ -356,6 +355,7 @@ def _safe(text: str) -> str:
 
 def format_rate(p: Any, fmt: str) -> str:
     if fmt == "json":
+        from xl_fide.cli._presenters import json_text   # (not at --help)
         return json_text(to_dict(p)) + "\n"
     return {"table": to_table, "csv": to_csv}[fmt](p)
 
@@ -488,6 +488,7 @@ def format_player(report: Report, start_rank: int, fmt: str = "table") -> str:
                                     **to_dict(p)} for m, p in periods]})
         else:
             doc.update(to_dict(periods[0][1]))
+        from xl_fide.cli._presenters import json_text   # (not at --help)
         return json_text(doc) + "\n"
     head = f"Player {res.start_rank}: {res.name}" + (
         f" (FIDE id {row.fide_id})" if row.fide_id else "")

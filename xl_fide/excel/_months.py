@@ -143,7 +143,13 @@ def over_formulas(geo: _Geometry, months: int, r: int) -> dict[str, str]:
     new = at(1, "new")
     for i in range(2, months + 1):
         new = f"IF(ISNUMBER({at(i, 'm_ro')}),{at(i, 'new')},{new})"
-    return {"over_chg": f'=IF(COUNT({changes})=0,"",SUM({changes}))', "over_new": "=" + new}
+    # only a standard event is rated month by month (FIDE B.02 §8.3, interim reports):
+    # with the Event sheet's time control rapid or blitz, the one-period block's figure
+    monthly = f'{_TC_ARG}="standard"'
+    one = {key: f"{_L(geo.col[key])}{r}" for key in ("chg", "new")}
+    return {"over_chg": f'=IF({monthly},IF(COUNT({changes})=0,"",SUM({changes})),'
+                        f'{one["chg"]})',
+            "over_new": f"=IF({monthly},{new},{one['new']})"}
 
 
 def _span(rounds: Sequence[int]) -> str:
