@@ -975,7 +975,8 @@ class _Reader:
         return n
 
     def check_opponents(self, rounds: int) -> None:
-        """Every opponent is a player (fatal), and not the player himself (warning)."""
+        """Every opponent is a player, and not the player himself (both fatal: a game's
+        result decides two ratings)."""
         players = self.first_line_of
         if len(self.players) >= _BULK_PLAYERS and self._opponents_fine(rounds):
             return
@@ -990,8 +991,8 @@ class _Reader:
                                    "(no 001 line with that start rank)", player.line,
                                    _column(r))
                 if opp == sr:
-                    self.ctx.warn(f"round {r}: player {opp} is paired against himself",
-                                  player.line, _column(r))
+                    self.ctx.fatal(f"round {r}: a player cannot play himself (opponent {opp} "
+                                   "is his own start rank)", player.line, _column(r))
 
     def _games_agree(self, rounds: int) -> bool:
         """True when neither :meth:`check_opponents` nor :func:`_check_consistency` (its
@@ -1302,7 +1303,7 @@ def _check_game(t: Tournament, p: TrfPlayer, r: int, ctx: _Ctx) -> None:
                      "not counted as a played game", p.line, base + 7)
         return
     other = t.player(opp, None)
-    if other is None or other is p:  # opponents are checked before; paired with himself: warned
+    if other is None or other is p:  # opponents are checked before; paired with himself: refused
         return
     other_opp = other.round_opponents[i]
     if other_opp != p.start_rank:
