@@ -114,6 +114,7 @@ from xl_fide._dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, OutputExistsError, TrfError
 from xl_fide._filekind import wrong_kind_of_bytes
 from xl_fide.rules.results import pair_problem
+from xl_fide.rules.values import RATING_MAX
 from xl_fide.tournament import (
     DEFAULT_SCORING,
     MAX_ROUNDS,
@@ -300,6 +301,9 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
         rating: int | None = int(rating_text)
     else:
         rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
+    if rating is not None and rating > RATING_MAX:      # it decides the opponents' changes too
+        ctx.fatal(f"rating (columns 49-52) must be at most {RATING_MAX} (B.02 §7: a rating "
+                  f"is a whole number 0..{RATING_MAX}), got {rating}", lineno, 49)
     if id_text.isdigit() and id_text.isascii():
         fide_id: int | None = int(id_text)
     else:
