@@ -317,6 +317,8 @@ def cmd_trf(args: argparse.Namespace) -> int:
     # in the encoding the TRF was read in, with its line ending, so nothing read is lost
     # (a workbook's: that of the TRF it was made from; a text's, as decoded: UTF-16's too)
     newline = t.newline
+    if event.inputs is not None:
+        _check_trf_widths(path, t)
     data = encode_trf(t, newline=newline, encoding=args.encoding)
     # what the TRF written lacks (not what the input lacked: a TRF in without a 022 line
     # gives one without it, not a blank one)
@@ -334,6 +336,24 @@ def cmd_trf(args: argparse.Namespace) -> int:
     write_text_atomic(out, data, force=args.force, inputs=[path])
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
+
+
+#: The text fields of a workbook's players that a 001 line holds in fixed columns (TRF16):
+#: the players' column, the field's name and its width
+_TRF_WIDTHS = (("title", "title", 3), ("name", "name", 33), ("fed", "federation", 3))
+
+
+def _check_trf_widths(path: Path, t: Any) -> None:
+    """A workbook's player text too wide for its TRF16 field, refused at its cell
+    (``Crosstable!C7``) before the TRF is written (the writer knows only the player)."""
+    from xl_fide.excel import player_cell
+    for p in t.players:
+        for key, attr, width in _TRF_WIDTHS:
+            text = getattr(p, attr) or ""
+            if len(text) > width:
+                raise CliError(f"{path}: {player_cell(p.start_rank, key)}: player "
+                               f"{p.start_rank}'s {attr} must fit in {width} columns of a "
+                               f"TRF16 001 line, got {text!r} ({len(text)})")
 
 
 def cmd_template(args: argparse.Namespace) -> int:
