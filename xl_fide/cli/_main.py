@@ -2,7 +2,8 @@
 
 Every command prints one clear line and returns a non-zero code on bad input
 (2 for input and usage errors, 3 for an unexpected internal error), never a
-traceback. Output files are written to a temporary file and renamed, never over an
+traceback; output into a pipe closed early (``| head``) ends quietly with 141
+(128 + SIGPIPE, as shell tools). Output files are written to a temporary file and renamed, never over an
 existing file without ``--force``, never over an input file.
 """
 
@@ -779,6 +780,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except SystemExit as e:          # --help / --version
         return int(e.code or 0) if isinstance(e.code, int) else EXIT_OK
+    except BrokenPipeError:          # the reader closed the pipe (| head): not an error
+        _silence_stdout()
+        return EXIT_PIPE
     except (XlFideError, OSError, UnicodeError) as e:
         _say(f"xl-fide: error: {_one_line(e)}", err=True)
         return EXIT_INPUT
@@ -791,6 +795,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+#: The exit code after a closed pipe: 128 + SIGPIPE (13), as a shell tool killed by it
+EXIT_PIPE = 141
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe, send what is left of the standard output (its buffer, which
+    Python flushes at exit) to the null device, so nothing more is said about it."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return                       # not a file (a caller's writer): nothing is flushed
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
 def main_entry() -> None:
     """Console-script entry point (and ``python -m xl_fide``). After a command that kept
     what it built (:func:`_keep_to_exit`: ``report``, ``period``, ``crosstable``) the
@@ -798,6 +820,13 @@ def main_entry() -> None:
     global _KEPT
     _KEPT = []
     code = main()
+    try:
+        sys.stdout.flush()           # what the command left in the buffer, into the pipe
+    except BrokenPipeError:
+        _silence_stdout()
+        code = EXIT_PIPE
+    except (OSError, ValueError):
+        pass                         # said at exit, as before
     if _KEPT:
         _exit_now(code)
     sys.exit(code)
