@@ -97,13 +97,15 @@ class _Event:
     """One event on its way through a command: the tournament, its resolved rules, the
     player data looked up for them, and a workbook's typed K/Games/Peak by start rank."""
 
-    __slots__ = ("tournament", "rules", "players", "inputs")
+    __slots__ = ("tournament", "rules", "players", "inputs", "rules_date")
 
-    def __init__(self, tournament: Any, rules: EventRules, players: Any, inputs: Any) -> None:
+    def __init__(self, tournament: Any, rules: EventRules, players: Any, inputs: Any,
+                 rules_date: _dt.date | None = None) -> None:
         self.tournament = tournament
         self.rules = rules
         self.players = players
         self.inputs = inputs
+        self.rules_date = rules_date        # a workbook's "Rules as on", None if blank
 
 
 def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
@@ -123,18 +125,18 @@ def _load_event(path: Path, args: argparse.Namespace) -> _Event:
     and K inputs), its rules resolved once (the command line taking precedence over
     the workbook), and the player data for those rules."""
     from xl_fide.event.resolve import event_rules
-    inputs = None
+    inputs = rules_date = None
     if _is_workbook(path):
         from xl_fide.excel import read_workbook_event
         _check_kind(path)
         book = read_workbook_event(path, strict=args.strict)
-        t, inputs = book.tournament, book.player_inputs
+        t, inputs, rules_date = book.tournament, book.player_inputs, book.rules_date
         options = _options(args, book.rules_date, book.time_control)
     else:
         t = _load_tournament(path, args.strict, getattr(args, "encoding", None))
         options = _options(args)
     rules = event_rules(t, options)
-    return _Event(t, rules, _players(args, [t], [rules]), inputs)
+    return _Event(t, rules, _players(args, [t], [rules]), inputs, rules_date)
 
 
 def _players(args: argparse.Namespace, tournaments: Sequence[Any],
@@ -315,6 +317,10 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
+    if event.rules_date is not None and not args.quiet:
+        day = event.rules_date.isoformat()
+        _say(f"warning: {path}: the Event sheet's \"Rules as on\" {day} has no field in a "
+             f"TRF; rate the TRF with --event-date {day} to get the book's numbers", err=True)
     # in the encoding the TRF was read in, with its line ending, so nothing read is lost
     # (a workbook's: that of the TRF it was made from; a text's, as decoded: UTF-16's too)
     newline = t.newline
