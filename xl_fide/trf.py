@@ -1141,6 +1141,7 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     # (dataclasses.replace would build and check it all over again)
     _set(t, "warnings", tuple(ctx.warnings))
     _set(t, "newline", _first_line_break(text))
+    _set(t, "final_newline", text.endswith(("\n", "\r")))
     return t
 
 
@@ -1598,7 +1599,8 @@ def _content_rounds(players: Iterable[TrfPlayer]) -> int:
 
 
 def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
-    """Return the tournament as TRF16 text (each line ends with ``newline``, default LF).
+    """Return the tournament as TRF16 text (each line ends with ``newline``, default LF;
+    the last one without it when the file read had none, ``Tournament.final_newline``).
 
     TRF16 (FIDE Handbook C.04 Annex 2) fixed columns; see the module docstring for
     what is regenerated and what is kept verbatim. Raises InputError when a value
@@ -1613,7 +1615,7 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
             lines.append(team.text)
         for nat in t.national_records:
             lines.append(nat.text)
-        return newline.join(lines) + newline
+        return newline.join(lines) + (newline if t.final_newline else "")
 
     by_rank = {p.start_rank: p for p in t.players}
     written: set[int] = set()
@@ -1661,7 +1663,7 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
             out.append(f"XXR {t.rounds}")
         if i == last_player_index:
             out += extra_players()
-    return newline.join(out) + newline
+    return newline.join(out) + (newline if t.final_newline else "")
 
 
 #: Header fields of a rating report that a cross-table often leaves blank (C.04 Annex 2):
