@@ -344,16 +344,22 @@ _BLANK_SEPARATORS = " " * len(_PLAYER_BLANK_COLUMNS)
 _AFTER_NAME = tuple(c for c in _PLAYER_BLANK_COLUMNS if c > 47)
 
 
+#: The shifts :func:`_check_shift` tries, nearest first: a name padded to 33 bytes of
+#: UTF-8 loses a column for each byte over one in a character (up to 3: ``€``), so two
+#: to four such characters give 4 to 8
+_SHIFTS = tuple(d for n in range(1, 9) for d in (n, -n))
+
+
 def _check_shift(line: str, lineno: int, ctx: _Ctx) -> None:
     """Fatal when the fields after the name sit ``d`` columns off their TRF16 columns
-    (the line one or two characters short or long): at least two separators after the
+    (the line 1 to 8 characters short or long): at least two separators after the
     name hold text, and read ``d`` columns over every separator is blank and every
     round cell usual. Read as it is, each field would take its neighbour's characters
     (a rating, an opponent, a result): no warning would say what the line means."""
     off = [c for c in _AFTER_NAME if len(line) >= c and line[c - 1] != " "]
     if len(off) < 2:
         return
-    for d in (1, -1, 2, -2):        # d > 0: the line is d characters short
+    for d in _SHIFTS:               # d > 0: the line is d characters short
         places = [c - 1 - d for c in _AFTER_NAME]
         if (sum(p < len(line) for p in places) >= 4
                 and all(p >= len(line) or line[p] == " " for p in places)
