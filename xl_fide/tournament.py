@@ -491,6 +491,9 @@ class Tournament:
     #: the line ending of the file read (its first line break: ``"\n"``, ``"\r\n"`` or
     #: ``"\r"``), for :func:`~xl_fide.trf.write_trf`'s ``newline``; ``"\n"`` in code
     newline: str = field(default="\n", compare=False, repr=False)
+    #: whether the file read ends with a line break (True in code): a file without one
+    #: is written back without one (:func:`~xl_fide.trf.write_trf`)
+    final_newline: bool = field(default=True, compare=False, repr=False)
     _by_rank: Mapping[int, TrfPlayer] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

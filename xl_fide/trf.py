@@ -114,6 +114,7 @@ from xl_fide._dates import parse_yy_mm_dd as _parse_yy_mm_dd
 from xl_fide.errors import InputError, OutputExistsError, TrfError
 from xl_fide._filekind import wrong_kind_of_bytes
 from xl_fide.rules.results import pair_problem
+from xl_fide.rules.values import RATING_MAX
 from xl_fide.tournament import (
     DEFAULT_SCORING,
     MAX_ROUNDS,
@@ -300,6 +301,9 @@ def _parse_player_line(line: str, lineno: int, ctx: _Ctx, controls: bool | None 
         rating: int | None = int(rating_text)
     else:
         rating = _number_field(line, 49, 52, "rating must be a number or blank", lineno, ctx)
+    if rating is not None and rating > RATING_MAX:      # it decides the opponents' changes too
+        ctx.fatal(f"rating (columns 49-52) must be at most {RATING_MAX} (B.02 §7: a rating "
+                  f"is a whole number 0..{RATING_MAX}), got {rating}", lineno, 49)
     if id_text.isdigit() and id_text.isascii():
         fide_id: int | None = int(id_text)
     else:
@@ -340,16 +344,22 @@ _BLANK_SEPARATORS = " " * len(_PLAYER_BLANK_COLUMNS)
 _AFTER_NAME = tuple(c for c in _PLAYER_BLANK_COLUMNS if c > 47)
 
 
+#: The shifts :func:`_check_shift` tries, nearest first: a name padded to 33 bytes of
+#: UTF-8 loses a column for each byte over one in a character (up to 3: ``€``), so two
+#: to four such characters give 4 to 8
+_SHIFTS = tuple(d for n in range(1, 9) for d in (n, -n))
+
+
 def _check_shift(line: str, lineno: int, ctx: _Ctx) -> None:
     """Fatal when the fields after the name sit ``d`` columns off their TRF16 columns
-    (the line one or two characters short or long): at least two separators after the
+    (the line 1 to 8 characters short or long): at least two separators after the
     name hold text, and read ``d`` columns over every separator is blank and every
     round cell usual. Read as it is, each field would take its neighbour's characters
     (a rating, an opponent, a result): no warning would say what the line means."""
     off = [c for c in _AFTER_NAME if len(line) >= c and line[c - 1] != " "]
     if len(off) < 2:
         return
-    for d in (1, -1, 2, -2):        # d > 0: the line is d characters short
+    for d in _SHIFTS:               # d > 0: the line is d characters short
         places = [c - 1 - d for c in _AFTER_NAME]
         if (sum(p < len(line) for p in places) >= 4
                 and all(p >= len(line) or line[p] == " " for p in places)
@@ -975,7 +985,8 @@ class _Reader:
         return n
 
     def check_opponents(self, rounds: int) -> None:
-        """Every opponent is a player (fatal), and not the player himself (warning)."""
+        """Every opponent is a player, and not the player himself (both fatal: a game's
+        result decides two ratings)."""
         players = self.first_line_of
         if len(self.players) >= _BULK_PLAYERS and self._opponents_fine(rounds):
             return
@@ -990,8 +1001,8 @@ class _Reader:
                                    "(no 001 line with that start rank)", player.line,
                                    _column(r))
                 if opp == sr:
-                    self.ctx.warn(f"round {r}: player {opp} is paired against himself",
-                                  player.line, _column(r))
+                    self.ctx.fatal(f"round {r}: a player cannot play himself (opponent {opp} "
+                                   "is his own start rank)", player.line, _column(r))
 
     def _games_agree(self, rounds: int) -> bool:
         """True when neither :meth:`check_opponents` nor :func:`_check_consistency` (its
@@ -1136,6 +1147,7 @@ def _parse(text: str, source: str, strict: bool, encoding: str) -> Tournament:
     # (dataclasses.replace would build and check it all over again)
     _set(t, "warnings", tuple(ctx.warnings))
     _set(t, "newline", _first_line_break(text))
+    _set(t, "final_newline", text.endswith(("\n", "\r")))
     return t
 
 
@@ -1302,7 +1314,7 @@ def _check_game(t: Tournament, p: TrfPlayer, r: int, ctx: _Ctx) -> None:
                      "not counted as a played game", p.line, base + 7)
         return
     other = t.player(opp, None)
-    if other is None or other is p:  # opponents are checked before; paired with himself: warned
+    if other is None or other is p:  # opponents are checked before; paired with himself: refused
         return
     other_opp = other.round_opponents[i]
     if other_opp != p.start_rank:
@@ -1593,7 +1605,8 @@ def _content_rounds(players: Iterable[TrfPlayer]) -> int:
 
 
 def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
-    """Return the tournament as TRF16 text (each line ends with ``newline``, default LF).
+    """Return the tournament as TRF16 text (each line ends with ``newline``, default LF;
+    the last one without it when the file read had none, ``Tournament.final_newline``).
 
     TRF16 (FIDE Handbook C.04 Annex 2) fixed columns; see the module docstring for
     what is regenerated and what is kept verbatim. Raises InputError when a value
@@ -1608,7 +1621,7 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
             lines.append(team.text)
         for nat in t.national_records:
             lines.append(nat.text)
-        return newline.join(lines) + newline
+        return newline.join(lines) + (newline if t.final_newline else "")
 
     by_rank = {p.start_rank: p for p in t.players}
     written: set[int] = set()
@@ -1656,7 +1669,7 @@ def write_trf(tournament: Tournament, *, newline: str = "\n") -> str:
             out.append(f"XXR {t.rounds}")
         if i == last_player_index:
             out += extra_players()
-    return newline.join(out) + newline
+    return newline.join(out) + (newline if t.final_newline else "")
 
 
 #: Header fields of a rating report that a cross-table often leaves blank (C.04 Annex 2):

@@ -236,8 +236,10 @@ _TWO = """012 Mini
 
 def test_terminal_output_escapes_control_characters(tmp_path, capsys):
     trf = tmp_path / "evil.trf"
+    # the name's 20 characters in the place of 20 (the columns after it where TRF16 has
+    # them: a line 3 columns long is refused, tests/trf/test_trf_wide_shift.py)
     trf.write_text("012 Evil \x1b]0;owned\x07 Open\n" + _TWO.split("\n", 1)[1].replace(
-        "Alpha, Anna      ", "Al\x1b[31mpha, Anna\x1b[0m"), encoding="utf-8")
+        "Alpha, Anna         ", "Al\x1b[31mpha, Anna\x1b[0m"), encoding="utf-8")
     for argv in (["report", str(trf)], ["period", str(trf)]):
         code = main(argv)
         out, err = capsys.readouterr()

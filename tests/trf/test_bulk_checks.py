@@ -65,7 +65,7 @@ def test_the_usual_large_event_passes_the_bulk_check():
     ("colour", 1, 0, (2, "w", "1"), (1, "w", "0")),   # both white
     ("bye", 3, 1, (0, "-", "1")),               # a played result without an opponent
     ("bye", 3, 1, (0, "-", "U")),               # a bye on one side of a game
-    ("self", 7, 2, (7, "w", "=")),              # paired with himself
+    # paired with himself: refused (tests/trf/test_trf_self_pairing.py)
     ("colour", 9, 2, (13, "b", "1"), (9, "b", "0")),  # both black, in the last round
 ])
 def test_the_bulk_check_misses_no_problem(change, monkeypatch):

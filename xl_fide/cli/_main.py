@@ -2,7 +2,8 @@
 
 Every command prints one clear line and returns a non-zero code on bad input
 (2 for input and usage errors, 3 for an unexpected internal error), never a
-traceback. Output files are written to a temporary file and renamed, never over an
+traceback; output into a pipe closed early (``| head``) ends quietly with 141
+(128 + SIGPIPE, as shell tools). Output files are written to a temporary file and renamed, never over an
 existing file without ``--force``, never over an input file.
 """
 
@@ -96,13 +97,15 @@ class _Event:
     """One event on its way through a command: the tournament, its resolved rules, the
     player data looked up for them, and a workbook's typed K/Games/Peak by start rank."""
 
-    __slots__ = ("tournament", "rules", "players", "inputs")
+    __slots__ = ("tournament", "rules", "players", "inputs", "rules_date")
 
-    def __init__(self, tournament: Any, rules: EventRules, players: Any, inputs: Any) -> None:
+    def __init__(self, tournament: Any, rules: EventRules, players: Any, inputs: Any,
+                 rules_date: _dt.date | None = None) -> None:
         self.tournament = tournament
         self.rules = rules
         self.players = players
         self.inputs = inputs
+        self.rules_date = rules_date        # a workbook's "Rules as on", None if blank
 
 
 def _options(args: argparse.Namespace, rules_date: _dt.date | None = None,
@@ -122,18 +125,18 @@ def _load_event(path: Path, args: argparse.Namespace) -> _Event:
     and K inputs), its rules resolved once (the command line taking precedence over
     the workbook), and the player data for those rules."""
     from xl_fide.event.resolve import event_rules
-    inputs = None
+    inputs = rules_date = None
     if _is_workbook(path):
         from xl_fide.excel import read_workbook_event
         _check_kind(path)
         book = read_workbook_event(path, strict=args.strict)
-        t, inputs = book.tournament, book.player_inputs
+        t, inputs, rules_date = book.tournament, book.player_inputs, book.rules_date
         options = _options(args, book.rules_date, book.time_control)
     else:
         t = _load_tournament(path, args.strict, getattr(args, "encoding", None))
         options = _options(args)
     rules = event_rules(t, options)
-    return _Event(t, rules, _players(args, [t], [rules]), inputs)
+    return _Event(t, rules, _players(args, [t], [rules]), inputs, rules_date)
 
 
 def _players(args: argparse.Namespace, tournaments: Sequence[Any],
@@ -315,9 +318,15 @@ def cmd_trf(args: argparse.Namespace) -> int:
     if kept_out and not args.quiet:
         print(f"warning: K set, Games and Peak of {len(kept_out)} player(s) are not part of a "
               "TRF16 file; the rating officer takes K from the FIDE list", file=sys.stderr)
+    if event.rules_date is not None and not args.quiet:
+        day = event.rules_date.isoformat()
+        _say(f"warning: {path}: the Event sheet's \"Rules as on\" {day} has no field in a "
+             f"TRF; rate the TRF with --event-date {day} to get the book's numbers", err=True)
     # in the encoding the TRF was read in, with its line ending, so nothing read is lost
     # (a workbook's: that of the TRF it was made from; a text's, as decoded: UTF-16's too)
     newline = t.newline
+    if event.inputs is not None:
+        _check_trf_widths(path, t)
     data = encode_trf(t, newline=newline, encoding=args.encoding)
     # what the TRF written lacks (not what the input lacked: a TRF in without a 022 line
     # gives one without it, not a blank one)
@@ -335,6 +344,24 @@ def cmd_trf(args: argparse.Namespace) -> int:
     write_text_atomic(out, data, force=args.force, inputs=[path])
     _say(f"wrote {out} ({len(t.players)} players, {t.rounds} rounds)")
     return EXIT_OK
+
+
+#: The text fields of a workbook's players that a 001 line holds in fixed columns (TRF16):
+#: the players' column, the field's name and its width
+_TRF_WIDTHS = (("title", "title", 3), ("name", "name", 33), ("fed", "federation", 3))
+
+
+def _check_trf_widths(path: Path, t: Any) -> None:
+    """A workbook's player text too wide for its TRF16 field, refused at its cell
+    (``Crosstable!C7``) before the TRF is written (the writer knows only the player)."""
+    from xl_fide.excel import player_cell
+    for p in t.players:
+        for key, attr, width in _TRF_WIDTHS:
+            text = getattr(p, attr) or ""
+            if len(text) > width:
+                raise CliError(f"{path}: {player_cell(p.start_rank, key)}: player "
+                               f"{p.start_rank}'s {attr} must fit in {width} columns of a "
+                               f"TRF16 001 line, got {text!r} ({len(text)})")
 
 
 def cmd_template(args: argparse.Namespace) -> int:
@@ -761,6 +788,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except SystemExit as e:          # --help / --version
         return int(e.code or 0) if isinstance(e.code, int) else EXIT_OK
+    except BrokenPipeError:          # the reader closed the pipe (| head): not an error
+        _silence_stdout()
+        return EXIT_PIPE
     except (XlFideError, OSError, UnicodeError) as e:
         _say(f"xl-fide: error: {_one_line(e)}", err=True)
         return EXIT_INPUT
@@ -773,6 +803,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+#: The exit code after a closed pipe: 128 + SIGPIPE (13), as a shell tool killed by it
+EXIT_PIPE = 141
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe, send what is left of the standard output (its buffer, which
+    Python flushes at exit) to the null device, so nothing more is said about it."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return                       # not a file (a caller's writer): nothing is flushed
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
 def main_entry() -> None:
     """Console-script entry point (and ``python -m xl_fide``). After a command that kept
     what it built (:func:`_keep_to_exit`: ``report``, ``period``, ``crosstable``) the
@@ -780,6 +828,13 @@ def main_entry() -> None:
     global _KEPT
     _KEPT = []
     code = main()
+    try:
+        sys.stdout.flush()           # what the command left in the buffer, into the pipe
+    except BrokenPipeError:
+        _silence_stdout()
+        code = EXIT_PIPE
+    except (OSError, ValueError):
+        pass                         # said at exit, as before
     if _KEPT:
         _exit_now(code)
     sys.exit(code)
