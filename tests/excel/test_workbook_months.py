@@ -488,3 +488,45 @@ def test_a_rapid_time_control_makes_the_result_the_one_period_figure(formulas, t
     assert not again.months
     b = next(r for r in again.rows if r.result.start_rank == 2)
     assert (b.rating_change, b.new_rating) == (-5, 1895)
+
+
+def test_a_cleared_start_date_rates_the_months_as_the_report_does(tmp_path):
+    # A user trial: the start date of a long event's book cleared on the Event sheet.
+    # The report of the book then has no event date (the newest rules, its note says
+    # so), as the one-period block; the month blocks stayed on their own first days'
+    # rules (2017 for San Viator): 108 players differed. Now the months read the same
+    # date: every Result cell (NewRating, RatingChange) and every month cell equal the
+    # report of the edited book, recalculated by Gnumeric.
+    from tests.harness import gnumeric
+    from xl_fide.excel import read_workbook
+    from xl_fide.excel._layout import EVENT, EVENT_ROW
+    gnumeric.require()
+    rep = build_report(read_trf("xl_fide/data/example.trf"))
+    wb = fill_workbook(rep, formulas="native")
+    wb[EVENT].cell(EVENT_ROW["start"], 2).value = None
+    src = save_workbook(wb, tmp_path / "nodate.xlsx")
+    # today's year for the junior rule, as the command line passes it and the sheet's
+    # TODAY() reads it when no date is known
+    import datetime
+    again = build_report(read_workbook(src), EventOptions(today=datetime.date.today()))
+    assert again.rules.date is None and len(again.months) == 2
+    assert again.edition.id != rep.edition.id            # the newest, not 2017's
+    values = gnumeric.recalc(src, tmp_path / "nodate.gnumeric.xlsx")
+    names = load_workbook(src)
+    order = sorted(r.result.start_rank for r in again.rows)
+    by_rank = {r.result.start_rank: r for r in again.rows}
+    sheet, (c, r1, _, _) = name_range(names, "NewRating")
+    got = [values[sheet].cell(r1 + i, c).value for i in range(len(order))]
+    want = [shown_new(by_rank[k].result.calc) if by_rank[k].result.calc is not None
+            else None for k in order]
+    assert [None if blank(g) else g for g in got] == want
+    blocks = month_blocks(names)
+    rows = [5 + i for i in range(len(order))]
+    for i, month in enumerate(again.months, 1):
+        m_rows = [{row.result.start_rank: row for row in month.rows}[k] for k in order]
+        for g, w, row in zip(sheet_month(values, blocks[i], rows), expected_month(m_rows),
+                             m_rows):
+            # Ro and K as the sheet shows them also below the 2025 floor (1400: player
+            # 79's 1396, rated as unrated): ReportRow.Ro and K_given
+            w[:2] = [row.Ro, row.K_given if row.Ro is not None else None]
+            same(g, w)

@@ -271,7 +271,7 @@ def _cached_months(wb: Workbook, geo: _Geometry, report: Report, months: Sequenc
         EVENT_ROW["start"], 2).value
     for m, month in zip(months, report.months):
         c0 = _m.month_col(geo, m.index, "m_ro")
-        out[f"{_L(c0)}2"] = rules_date or m.first_day
+        out[f"{_L(c0)}2"] = rules_date or ""
         out[f"{_L(c0 + 2)}2"] = month.edition.id
         by_rank = {row.result.start_rank: row.result for row in month.rows}
         by_row = {row.result.start_rank: row for row in month.rows}

@@ -17,7 +17,8 @@ right of the sheet's one-period block (which then says it is not published):
   the 1 March 2024 adjustment when that date falls between the two months;
 * K: blank for an unrated Ro, else K set if given, else the K rule at that month's Ro
   and date (B.02 §8.3.3);
-* the month's date (its first round, or the Event sheet's "Rules as on" when given)
+* the month's date (the Event sheet's "Rules as on" when given, else its start date,
+  else blank: the newest rules, as the one-period block and the report)
   and rule edition above the block, from the same Tables as the Event sheet's;
 * UDF mode: one ``FIDE_K`` and one ``FIDE_EVENT_SWISS`` array formula per month;
   native mode: a hidden helper sheet per month (``Calc M1`` ...), the same native
@@ -212,10 +213,12 @@ def add_months(wb: Workbook, geo: _Geometry, months: Sequence[Month]) -> list[st
         # "Rules as on", else the start date), as the report rates every month
         date_cell, ed_cell = f"{_L(c0)}2", f"{_L(c0 + 2)}2"
         _text(ws, 2, c0 + 1, "date", "subtitle")
-        day = (f"DATE({m.first_day.year},{m.first_day.month},{m.first_day.day})")
         start = _event_ref("start")
+        # blank without either: the newest rules, as the one-period block and the
+        # report read an event without a date (a user trial: a cleared start date
+        # left the months on their own first days' rules)
         ws[date_cell] = (f"=IF(ISNUMBER({rules_date}),{rules_date},"
-                         f"IF(ISNUMBER({start}),{start},{day}))")
+                         f'IF(ISNUMBER({start}),{start},""))')
         _apply(ws[date_cell], "calc_date")
         ws.column_dimensions[_L(c0)].width = 11
         ws[ed_cell] = ArrayFormula(ed_cell, "=" + edition_of.format(d=_abs_cell(c0, 2)))
