@@ -96,6 +96,19 @@ def _rating(value: Any, sheet: str, row: int, col: int) -> int | None:
                             f"e.g. 1850), got {quote_value(value)}") from None
 
 
+def _typed_number(value: Any, read: int | None, sheet: str, row: int, col: int,
+                  what: str) -> int | None:
+    """``read`` (the whole number :func:`_whole` read from ``value``), unless ``value``
+    is text: the sheet's formulas take no text in this cell (K set, Born, Games, Peak, a
+    round's opponent), so the sheet would not see the number report reads; then
+    :class:`WorkbookError` naming the cell."""
+    if read is not None and isinstance(value, str):
+        raise WorkbookError(f"{_where(sheet, row, col)}: {what} typed as text "
+                            f"({quote_value(value)}): the sheet's formulas do not read it; "
+                            "type it as a number")
+    return read
+
+
 def _str(value: Any) -> str:
     if type(value) is str:      # a plain text: itself, stripped
         return value.strip()
@@ -602,6 +615,12 @@ def _result_code(value: Any, where: str) -> str | None:
     return None if parsed is None else parsed.code
 
 
+#: The K rule's inputs and K set: (column key, what, minimum, maximum).
+_K_INPUTS: tuple[tuple[str, str, int, int | None], ...] = (
+    ("born", "year of birth", 1850, 2200), ("k_set", "K set", 1, 100),
+    ("games", "career games", 0, None), ("peak", "peak rating", 0, 4000))
+
+
 def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Decimal],
                   schedule: dict[tuple[int, int], tuple[int, str | None]] | None,
                   typed_k: dict[int, int],
@@ -622,10 +641,10 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         if no != i:
             raise WorkbookError(f"{_where(CROSS, r, c['no'] + 1)}: No must be {i} (the row's "
                                 f"number), got {row[c['no']]!r}")
-        born = _whole(row[c["born"]], CROSS, r, c["born"] + 1, "year of birth", 1850, 2200)
-        k_set = _whole(row[c["k_set"]], CROSS, r, c["k_set"] + 1, "K set", 1, 100)
-        games_n = _whole(row[c["games"]], CROSS, r, c["games"] + 1, "career games", 0)
-        peak = _whole(row[c["peak"]], CROSS, r, c["peak"] + 1, "peak rating", 0, 4000)
+        born, k_set, games_n, peak = (
+            _typed_number(row[c[key]], _whole(row[c[key]], CROSS, r, c[key] + 1, what, lo, hi),
+                          CROSS, r, c[key] + 1, what)
+            for key, what, lo, hi in _K_INPUTS)
         inputs[i] = PlayerData(None, name or f"row {i}", k=typed_k.get(i, k_set),
                                career_games=games_n, peak_rating=peak or None)
         info[i] = dict(
@@ -837,7 +856,8 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
         for rnd, oc, cc, rc in columns:
             opp = row[oc - 1]                   # an int in range is its own number
             if not (opp is None or (type(opp) is int and 0 <= opp <= n)):
-                opp = _whole(opp, CROSS, r, oc, "opponent", 0, n)
+                opp = _typed_number(opp, _whole(opp, CROSS, r, oc, "opponent", 0, n),
+                                    CROSS, r, oc, "opponent")
             opp = opp or None
             if opp is not None and opp not in present:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {opp} has a blank row")
