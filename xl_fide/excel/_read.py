@@ -568,22 +568,27 @@ def _check_computed(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
     formula was replaced by a typed value: the sheet would rate with it, ``report`` from
     the typed inputs (a silent difference). A blank cell, a formula and a cell of an
     array formula's range (its results) pass."""
-    spans = []
-    for ref in arrays:
+    cols = {geo.col[k]: k for k in _COMPUTED if k in geo.col}
+    spans: dict[int, list[tuple[int, int]]] = {c: [] for c in cols}
+    for ref in arrays:                  # per column: the rows an array formula covers
         lo, _, hi = ref.partition(":")
-        (c1, r1), (c2, r2) = coordinate_to_tuple(lo)[::-1], coordinate_to_tuple(hi or lo)[::-1]
-        spans.append((r1, r2, c1, c2))
-    keys = dict.fromkeys(k for k in _COMPUTED if k in geo.col)
+        if hi and hi != lo:             # a one-cell array is its own formula cell
+            try:
+                (r1, c1), (r2, c2) = coordinate_to_tuple(lo), coordinate_to_tuple(hi)
+            except ValueError:          # not a range of cells ("AK:AK"): none covered
+                continue
+            for c in range(c1, c2 + 1):
+                if c in spans:
+                    spans[c].append((r1, r2))
     for r in range(geo.first, min(geo.last, len(rows)) + 1):
         row = rows[r - 1]
-        for key in keys:
-            c = geo.col[key]
+        for c, key in cols.items():
             if c > len(row) or (r - 1, c - 1) in formulas:
                 continue
             value = row[c - 1]
             if value is None or (isinstance(value, str) and not value.strip()):
                 continue
-            if any(r1 <= r <= r2 and c1 <= c <= c2 for r1, r2, c1, c2 in spans):
+            if any(r1 <= r <= r2 for r1, r2 in spans[c]):
                 continue
             header = next(s.header for s in PLAYER_COLS + geo.standings + geo.rating_cols
                           if s.key == key)
