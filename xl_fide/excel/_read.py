@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from openpyxl import load_workbook
+from openpyxl.utils.cell import coordinate_to_tuple
 from openpyxl.worksheet.formula import ArrayFormula
 
 from xl_fide._dates import parse_date_text
@@ -38,10 +39,15 @@ from xl_fide.excel._layout import (
     MAX_PLAYERS,
     MAX_ROUND_ROBIN,
     MAX_ROUNDS,
+    PLAYER_COLS,
+    RATING_COLS,
     SCORING_FIRST_ROW,
+    STANDING_COLS,
+    USED_COLS,
     _Geometry,
     _k_formula,
 )
+from xl_fide.excel._months import MONTH_COLS, month_col
 from xl_fide.excel._roundtrip import (
     _merge,
     _original,
@@ -94,6 +100,19 @@ def _rating(value: Any, sheet: str, row: int, col: int) -> int | None:
         raise WorkbookError(f"{_where(sheet, row, col)}: rating Ro must be a whole number "
                             f"from {RATING_MIN} to {RATING_MAX} (typed as text: digits only, "
                             f"e.g. 1850), got {quote_value(value)}") from None
+
+
+def _typed_number(value: Any, read: int | None, sheet: str, row: int, col: int,
+                  what: str) -> int | None:
+    """``read`` (the whole number :func:`_whole` read from ``value``), unless ``value``
+    is text: the sheet's formulas take no text in this cell (K set, Born, Games, Peak, a
+    round's opponent), so the sheet would not see the number report reads; then
+    :class:`WorkbookError` naming the cell."""
+    if read is not None and isinstance(value, str):
+        raise WorkbookError(f"{_where(sheet, row, col)}: {what} typed as text "
+                            f"({quote_value(value)}): the sheet's formulas do not read it; "
+                            "type it as a number")
+    return read
 
 
 def _str(value: Any) -> str:
@@ -152,15 +171,18 @@ def _resolved(value: Any) -> Any:
 
 
 def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
-          formula_text: dict[tuple[int, int], str] | None = None) -> list[list[Any]]:
+          formula_text: dict[tuple[int, int], str] | None = None,
+          arrays: list[str] | None = None) -> list[list[Any]]:
     """The cells of ``ws`` as rows of values; a formula is replaced by its saved result
     (from ``ws_values``, the same sheet read with ``data_only=True``), or by an
-    :class:`_Unsaved` marker that raises when the cell is used."""
+    :class:`_Unsaved` marker that raises when the cell is used. ``formula_text`` gets
+    each formula's text by (row, column) 0-based, ``arrays`` each array formula's range
+    ("AK5:AK141": its other cells hold results, not typed values)."""
 
-    def grid(sheet: Any, unsaved: str | None = None,
+    def grid(sheet: Any, unsaved: str | None = None, arrays: list[str] | None = None,
              ) -> tuple[list[list[Any]], set[tuple[int, int]]]:
         if cells_in_memory(sheet) is not None:
-            return _grid_in_memory(sheet, max_row, max_col, formula_text, unsaved)
+            return _grid_in_memory(sheet, max_row, max_col, formula_text, unsaved, arrays)
         rows, formulas = [], set()
         for r, cells in enumerate(sheet.iter_rows(min_row=1, max_row=max_row, max_col=max_col)):
             row = []
@@ -170,6 +192,8 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
                     formulas.add((r, c))
                     if formula_text is not None:
                         formula_text[(r, c)] = str(getattr(value, "text", value))
+                    if arrays is not None and isinstance(value, ArrayFormula):
+                        arrays.append(str(value.ref))
                 row.append(value)
             rows.append(row)
         while len(rows) < max_row:
@@ -177,7 +201,7 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
         return [r + [None] * (max_col - len(r)) for r in rows], formulas
 
     # no saved results: each formula's marker put in the grid as it is read
-    rows, formulas = grid(ws, ws.title if ws_values is None else None)
+    rows, formulas = grid(ws, ws.title if ws_values is None else None, arrays)
     saved = grid(ws_values)[0] if ws_values is not None else None
     for r, c in formulas:
         cached = saved[r][c] if saved is not None else None
@@ -187,7 +211,7 @@ def _rows(ws: Any, max_row: int, max_col: int, ws_values: Any = None,
 
 def _grid_in_memory(ws: Any, max_row: int, max_col: int,
                     formula_text: dict[tuple[int, int], str] | None,
-                    unsaved: str | None = None,
+                    unsaved: str | None = None, arrays: list[str] | None = None,
                     ) -> tuple[list[list[Any]], set[tuple[int, int]]]:
     """:func:`_rows`'s grid of a worksheet being written (openpyxl's, in memory: a
     workbook :func:`fill_workbook` checks before it is saved): its cells taken from the
@@ -207,6 +231,8 @@ def _grid_in_memory(ws: Any, max_row: int, max_col: int,
         if cell.data_type == "f" or isinstance(value, ArrayFormula):
             if formula_text is not None:
                 formula_text[(r - 1, c - 1)] = str(getattr(value, "text", value))
+            if arrays is not None and isinstance(value, ArrayFormula):
+                arrays.append(str(value.ref))
             if unsaved is not None:
                 value = _Unsaved(unsaved, r, c)
             else:
@@ -237,7 +263,9 @@ def read_workbook_event(path: str | os.PathLike[str], *, strict: bool = False) -
     written by :func:`fill_workbook`), ready for ``build_report`` and ``write_trf``, with
     the Event sheet's rules date and time control and the players' K inputs.
 
-    Reads only input cells. A workbook written by :func:`fill_workbook` from a TRF keeps
+    Reads input cells, and refuses a computed cell whose formula was replaced by a
+    typed value (but K, read as the K used) and a number typed as text where the
+    sheet's formulas read no text (K set, Born, Games, Peak, an opponent). A workbook written by :func:`fill_workbook` from a TRF keeps
     that TRF on its very hidden sheet ``TRF_original``: the tournament is that TRF with
     only the cells the user changed applied (so ``write_trf`` gives the original lines
     back where nothing was edited, and a round robin keeps its rounds and colours).
@@ -352,9 +380,19 @@ def _read_book(wb: Any, values: Any, source: str, strict: bool) -> WorkbookEvent
     sheet_rows, sheet_cols = _extent(ws)
     max_row = min(max(_int_or(sheet_rows, 0), geo.last), FIRST_ROW + MAX_PLAYERS - 1)
     max_col = min(max(_int_or(sheet_cols, 0), geo.block_last), widest)
-    rows = _rows(ws, max_row, max_col, values[CROSS] if values is not None else None, formulas)
+    arrays: list[str] = []
+    rows = _rows(ws, max_row, max_col, values[CROSS] if values is not None else None, formulas,
+                 arrays)
     _check_size_cells(rows, geo)
+    _check_computed(rows, formulas, arrays, geo)
     typed_k = _typed_k(rows, formulas, geo)
+    if typed_k and _has_months(ws, geo):
+        r = geo.first + min(typed_k) - 1
+        raise WorkbookError(
+            f"{_where(CROSS, r, geo.col['k'])}: a K typed over the computed K cell; this "
+            "event is rated month by month and the months' K read K set, not this cell: "
+            f"type the K in K set ({_where(CROSS, r, geo.col['k_set'])}) and restore K's "
+            "formula (copy it from the cell above or below)")
     original = _original(wb)
     t0 = schedule = None
     if original is not None:
@@ -516,6 +554,63 @@ def _numbering_problem(cell: Any, geo: _Geometry, sheet_n: int, rows_cell: str) 
             "--order rank)")
 
 
+#: The Crosstable's computed columns whose formula a typed value may not replace: every
+#: "calc" column of a player row but No (typed values) and K (a K typed over it is the K
+#: used, :func:`_typed_k`).
+_COMPUTED = tuple(spec.key for spec in PLAYER_COLS + STANDING_COLS["swiss"]
+                  + STANDING_COLS["roundrobin"] + USED_COLS + RATING_COLS
+                  if spec.style.startswith("calc") and spec.key not in ("no", "k"))
+
+
+def _check_computed(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
+                    arrays: list[str], geo: _Geometry) -> None:
+    """Refuse a computed cell of a player row (Ro used, K rule, N, New, Pts, ...) whose
+    formula was replaced by a typed value: the sheet would rate with it, ``report`` from
+    the typed inputs (a silent difference). A blank cell, a formula and a cell of an
+    array formula's range (its results) pass."""
+    cols = {geo.col[k]: k for k in _COMPUTED if k in geo.col}
+    spans: dict[int, list[tuple[int, int]]] = {c: [] for c in cols}
+    for ref in arrays:                  # per column: the rows an array formula covers
+        lo, _, hi = ref.partition(":")
+        if hi and hi != lo:             # a one-cell array is its own formula cell
+            try:
+                (r1, c1), (r2, c2) = coordinate_to_tuple(lo), coordinate_to_tuple(hi)
+            except ValueError:          # not a range of cells ("AK:AK"): none covered
+                continue
+            for c in range(c1, c2 + 1):
+                if c in spans:
+                    spans[c].append((r1, r2))
+    for r in range(geo.first, min(geo.last, len(rows)) + 1):
+        row = rows[r - 1]
+        for c, key in cols.items():
+            if c > len(row) or (r - 1, c - 1) in formulas:
+                continue
+            value = row[c - 1]
+            if value is None or (isinstance(value, str) and not value.strip()):
+                continue
+            if any(r1 <= r <= r2 for r1, r2 in spans[c]):
+                continue
+            header = next(s.header for s in PLAYER_COLS + geo.standings + geo.rating_cols
+                          if s.key == key)
+            raise WorkbookError(f"{_where(CROSS, r, c)}: a computed cell ({header}) holds "
+                                f"the typed value {quote_value(value)}: restore its formula "
+                                "(copy it from the cell above or below)")
+
+
+def _has_months(ws: Any, geo: _Geometry) -> bool:
+    """True when the Crosstable has month blocks (an event rated month by month): the
+    header of month 1's K column is there."""
+    c, spec = month_col(geo, 1, "m_k"), next(s for s in MONTH_COLS if s.key == "m_k")
+    held = cells_in_memory(ws)
+    if held is not None:
+        cell = held.get((HEADER_ROW, c))
+        value = None if cell is None else raw(cell)
+    else:
+        value = next(ws.iter_rows(min_row=HEADER_ROW, max_row=HEADER_ROW, min_col=c,
+                                  max_col=c, values_only=True), (None,))[0]
+    return value == spec.header
+
+
 def _typed_k(rows: list[list[Any]], formulas: dict[tuple[int, int], str],
              geo: _Geometry) -> dict[int, int]:
     """Row number -> a K typed over the K cell (a number, or a formula other than the
@@ -602,6 +697,12 @@ def _result_code(value: Any, where: str) -> str | None:
     return None if parsed is None else parsed.code
 
 
+#: The K rule's inputs and K set: (column key, what, minimum, maximum).
+_K_INPUTS: tuple[tuple[str, str, int, int | None], ...] = (
+    ("born", "year of birth", 1850, 2200), ("k_set", "K set", 1, 100),
+    ("games", "career games", 0, None), ("peak", "peak rating", 0, 4000))
+
+
 def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Decimal],
                   schedule: dict[tuple[int, int], tuple[int, str | None]] | None,
                   typed_k: dict[int, int],
@@ -622,10 +723,10 @@ def _read_players(rows: list[list[Any]], geo: _Geometry, scoring: dict[str, Deci
         if no != i:
             raise WorkbookError(f"{_where(CROSS, r, c['no'] + 1)}: No must be {i} (the row's "
                                 f"number), got {row[c['no']]!r}")
-        born = _whole(row[c["born"]], CROSS, r, c["born"] + 1, "year of birth", 1850, 2200)
-        k_set = _whole(row[c["k_set"]], CROSS, r, c["k_set"] + 1, "K set", 1, 100)
-        games_n = _whole(row[c["games"]], CROSS, r, c["games"] + 1, "career games", 0)
-        peak = _whole(row[c["peak"]], CROSS, r, c["peak"] + 1, "peak rating", 0, 4000)
+        born, k_set, games_n, peak = (
+            _typed_number(row[c[key]], _whole(row[c[key]], CROSS, r, c[key] + 1, what, lo, hi),
+                          CROSS, r, c[key] + 1, what)
+            for key, what, lo, hi in _K_INPUTS)
         inputs[i] = PlayerData(None, name or f"row {i}", k=typed_k.get(i, k_set),
                                career_games=games_n, peak_rating=peak or None)
         info[i] = dict(
@@ -837,7 +938,8 @@ def _read_rounds(rows: list[list[Any]], geo: _Geometry, active: list[int]) -> di
         for rnd, oc, cc, rc in columns:
             opp = row[oc - 1]                   # an int in range is its own number
             if not (opp is None or (type(opp) is int and 0 <= opp <= n)):
-                opp = _whole(opp, CROSS, r, oc, "opponent", 0, n)
+                opp = _typed_number(opp, _whole(opp, CROSS, r, oc, "opponent", 0, n),
+                                    CROSS, r, oc, "opponent")
             opp = opp or None
             if opp is not None and opp not in present:
                 raise WorkbookError(f"{_where(CROSS, r, oc)}: opponent {opp} has a blank row")
