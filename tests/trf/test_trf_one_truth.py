@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.harness.cli_refusal import refused
 from xl_fide.cli._main import main
 from xl_fide.errors import TrfError
 from xl_fide.trf import parse_trf, read_trf
@@ -35,17 +36,11 @@ def _short_line_file(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("command", ["report", "crosstable", "trf"])
 def test_a_line_one_character_short_is_refused_by_every_command(command, tmp_path, capsys):
     bad = _short_line_file(tmp_path)
-    out = tmp_path / ("out.xlsx" if command == "crosstable" else "out.trf")
-    argv = [command, str(bad)] + ([] if command == "report" else ["-o", str(out)])
-    capsys.readouterr()
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1, err
+    line = refused(command, bad, tmp_path, capsys)
     # the first field after the name: the separator at column 48 holds the rating's
     # first digit ("1750" now in columns 48-51)
-    assert err[0].startswith(f"xl-fide: error: {bad}:14:48: ")
-    assert "1 character(s) too short" in err[0]
-    assert not out.exists()
+    assert line.startswith(f"xl-fide: error: {bad}:14:48: ")
+    assert "1 character(s) too short" in line
 
 
 def test_a_line_one_character_long_is_refused(tmp_path):

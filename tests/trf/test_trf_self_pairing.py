@@ -9,6 +9,7 @@ import pytest
 
 from tests.harness.trf_lines import player_line, trf
 from xl_fide import trf as trf_module
+from tests.harness.cli_refusal import refused
 from xl_fide.cli._main import main
 from xl_fide.errors import TrfError
 from xl_fide.trf import parse_trf
@@ -46,12 +47,6 @@ def test_a_large_event_refuses_it_as_well(monkeypatch):
 def test_every_command_refuses_it(command, tmp_path, capsys):
     bad = tmp_path / "self.trf"
     bad.write_text(_text(), encoding="utf-8")
-    out = tmp_path / ("out.xlsx" if command == "crosstable" else "out.trf")
-    argv = [command, str(bad)] + ([] if command == "report" else ["-o", str(out)])
-    capsys.readouterr()
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1, err
-    assert err[0].startswith(f"xl-fide: error: {bad}:3:92: ")
-    assert MESSAGE in err[0]
-    assert not out.exists()
+    line = refused(command, bad, tmp_path, capsys)
+    assert line.startswith(f"xl-fide: error: {bad}:3:92: ")
+    assert MESSAGE in line
