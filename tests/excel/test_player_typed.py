@@ -73,6 +73,11 @@ def check_bad(ws, cell, where):
     new, note = shown(ws)
     assert new == "not computed: see row 13", where
     assert isinstance(note, str) and note.startswith(f"Not computed: {cell}"), (where, note)
+    # and no figure of the period beside it (a user trial: K used, K×ΣΔR and the
+    # rounded change still showed numbers)
+    from xl_fide.excel._player import _ROW
+    for key in ("kused", "change", "rounded"):
+        assert ws.cell(_ROW[key], 11).value in (None, ""), (where, key)
 
 
 def rate_book(path, capsys):

@@ -611,12 +611,15 @@ def _results_formulas(ws: Any) -> None:
     total = _g("total")
     rounded = _native.round_half_away(total)
     computed = f"IF({rated},{ro}+{rounded},{_g('ival')})"
+    # a bad input (row 13 names it): no figure of the period, as New says "not computed"
+    # (a user trial: K×ΣΔR and the rounded change still showed numbers)
+    ok = f'{_g("problem")}=""'
     f = {
         "n": f"=IF({rated},{n},{_g('ni')})",
-        "kused": f'=IF(AND({rated},ISNUMBER({K})),IF({K}*{n}>{K_CAP_PRODUCT},'
+        "kused": f'=IF(AND({ok},{rated},ISNUMBER({K})),IF({K}*{n}>{K_CAP_PRODUCT},'
                  f'INT({K_CAP_PRODUCT}/{n}),{K}),"")',
-        "change": f'=IF({rated},{total}/100,"")',
-        "rounded": f'=IF({rated},{rounded},"")',
+        "change": f'=IF(AND({ok},{rated}),{total}/100,"")',
+        "rounded": f'=IF(AND({ok},{rated}),{rounded},"")',
         "computed": f'=IF(OR({_g("used")}=0,{_g("problem")}<>""),"",{computed})',
         "new": (f'=IF({_g("used")}=0,"",IF({_g("problem")}<>"","not computed: see row 13",'
                 f'IF({rated},IF({computed}>={_g("lfloor")},{computed},"not published: below "'
