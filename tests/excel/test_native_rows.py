@@ -62,7 +62,7 @@ def _cells(wb):
     def value(v):       # an array formula by its text and range
         return (v.text, v.ref) if hasattr(v, "text") else v
 
-    held = {(ws.title, rc): c for ws in wb.worksheets for rc, c in ws._cells.items()}
+    held = {(ws.title, rc): c for ws in wb.worksheets for rc, c in _fence.cells(ws).items()}
     for title, plan in _fence.book_state(wb).get("plans", {}).items():
         for row in range(plan.first, plan.last + 1):
             for c in _fence.planned_cells(wb[title], plan, row):

@@ -458,7 +458,12 @@ def test_no_plain_name_covers_the_comparison(formulas, tmp_path):
         return values[sheet].cell(r1 + r - 1, c).value
 
     assert (at("Rating", 2), at("RatingChange", 2), at("NewRating", 2)) == (1731, -5, 1726)
-    assert at("ComparisonRatingChange", 2) == -6
+    # the Comparison names cover the one-period block: its Δ is the first column so headed
+    ws = wb[CROSS]
+    first_delta = next(c for c in range(1, ws.max_column + 1)
+                       if ws.cell(HEADER_ROW, c).value == "Δ")
+    assert name_range(wb, "ComparisonRatingChange")[1][0] == first_delta
+    assert name_range(wb, "RatingChange")[1][0] != first_delta
 
 
 @pytest.mark.parametrize("formulas", ["native"])
